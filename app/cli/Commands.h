@@ -1,0 +1,18 @@
+// The sub-commands of tessera-cli. Each registers itself on the app and, when chosen, runs and
+// stores its exit code in the context.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace tessera::cli {
+
+struct CommandContext;
+
+void addInfoCommand(CLI::App& app, CommandContext& context);
+void addRunCommand(CLI::App& app, CommandContext& context);
+void addVerifyCommand(CLI::App& app, CommandContext& context);
+void addSamplesCommand(CLI::App& app, CommandContext& context);
+
+} // namespace tessera::cli

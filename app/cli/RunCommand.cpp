@@ -1,0 +1,94 @@
+// `tessera-cli run MODEL (--dummy-input | --input NAME=FILE.pb ...) --output-dir DIR`: executes a
+// model with the reference interpreter and writes output_<i>.pb (the ONNX backend-test layout).
+#include "CommandContext.h"
+#include "Commands.h"
+
+#include "interp/Interpreter.h"
+#include "interp/TestData.h"
+#include "onnx/OnnxImport.h"
+#include "onnx/TensorProtoIO.h"
+#include "support/Error.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace tessera::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string model;
+  bool dummyInput = false;
+  std::vector<std::string> inputs; // NAME=FILE.pb
+  std::string outputDir;
+  std::string json;
+};
+
+TensorMap readInputs(const Graph& graph, const RunOptions& options) {
+  if (options.dummyInput) return dummyInputs(graph);
+  TensorMap inputs;
+  for (const std::string& spec : options.inputs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--input expects NAME=FILE.pb, got '" + spec + "'");
+    std::string name = spec.substr(0, eq);
+    if (!graph.findNode(name) || graph.node(*graph.findNode(name)).kind != OpKind::Input)
+      throw errorInFile(options.model, "has no input named '" + name + "'");
+    inputs[name] = onnx_io::readTensorProtoFile(spec.substr(eq + 1));
+  }
+  for (NodeId id : graph.inputNodes())
+    if (!inputs.count(graph.node(id).name))
+      throw Error("no value for input '" + graph.node(id).name + "': pass --input " + graph.node(id).name + "=FILE.pb or --dummy-input");
+  return inputs;
+}
+
+int runModel(const RunOptions& options) {
+  Graph graph = onnx_io::importOnnxFile(options.model);
+  TensorMap inputs = readInputs(graph, options);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<Tensor> outputs;
+  try {
+    outputs = runGraph(graph, inputs);
+  } catch (const Error& e) {
+    throw errorInFile(options.model, e.what());
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::error_code ec;
+  std::filesystem::create_directories(options.outputDir, ec);
+  if (ec) throw errorInFile(options.outputDir, "cannot create directory: " + ec.message());
+  nlohmann::json report{{"model", options.model}, {"seconds", seconds}, {"outputs", nlohmann::json::array()}};
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string path = (std::filesystem::path(options.outputDir) / ("output_" + std::to_string(i) + ".pb")).string();
+    const std::string& name = graph.outputs()[i].name;
+    onnx_io::writeTensorProtoFile(outputs[i], name, path);
+    std::printf("%s %s -> %s\n", name.c_str(), outputs[i].type().toString().c_str(), path.c_str());
+    report["outputs"].push_back({{"name", name}, {"shape", outputs[i].shape()}, {"file", path}});
+  }
+  std::printf("ran in %.3f s\n", seconds);
+  if (!options.json.empty()) writeJsonReport(report, options.json);
+  return 0;
+}
+
+} // namespace
+
+void addRunCommand(CLI::App& app, CommandContext& context) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* command = app.add_subcommand("run", "Run a model with the reference interpreter and write its outputs as TensorProto files");
+  command->add_option("model", options->model, "ONNX model")->required();
+  auto* dummy = command->add_flag("--dummy-input", options->dummyInput, "Feed arange(n)/n to every float input");
+  auto* input = command->add_option("--input", options->inputs, "NAME=FILE.pb (repeatable)");
+  dummy->excludes(input);
+  command->add_option("--output-dir", options->outputDir, "Directory for output_<i>.pb")->required();
+  command->add_option("--json", options->json, "Also write a JSON report");
+  command->callback([options, &context] {
+    if (!options->dummyInput && options->inputs.empty()) throw CLI::RequiredError("--dummy-input or --input");
+    context.exitCode = runModel(*options);
+  });
+}
+
+} // namespace tessera::cli

@@ -1,0 +1,38 @@
+// tessera-cli entry point: parses the command line and maps errors to one line and an exit code.
+#include "CommandContext.h"
+#include "Commands.h"
+
+#include "support/Error.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+
+int main(int argc, char** argv) {
+  using namespace tessera::cli;
+  CLI::App app{"tessera-cli: tensor-graph superoptimisation (inspect, run, verify and optimise ONNX models)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tessera-cli 0.1.0");
+  CommandContext context;
+  addInfoCommand(app, context);
+  addRunCommand(app, context);
+  addVerifyCommand(app, context);
+  addSamplesCommand(app, context);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const tessera::Error& e) {
+    std::fprintf(stderr, "tessera-cli: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "tessera-cli: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera-cli: internal error: %s\n", e.what());
+    return 3;
+  }
+  return context.exitCode;
+}
