@@ -1,5 +1,6 @@
 #include "egraph/EGraph.h"
 
+#include "ir/CanonicalAttributes.h"
 #include "ir/ShapeInference.h"
 #include "support/Error.h"
 
@@ -202,7 +203,14 @@ std::optional<EClassId> EGraph::add(ENode node) {
 }
 
 std::optional<EClassId> EGraph::add(OpKind op, const Attributes& attrs, std::vector<EClassId> children, uint16_t port) {
-  return add(ENode{op, port, attributes_.intern(attrs), std::move(children)});
+  std::vector<TensorType> inputTypes;
+  for (EClassId child : children) inputTypes.push_back(data(child).type);
+  try {
+    inferOutputTypes(op, attrs, inputTypes);
+    return add(ENode{op, port, attributes_.intern(canonicalAttributes(op, attrs, inputTypes)), std::move(children)});
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 // ---- merging and rebuilding ----

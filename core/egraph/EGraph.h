@@ -57,7 +57,7 @@ public:
   // Adds an e-node (children need not be canonical). Returns nullopt when shape inference rejects
   // it: a rewrite only applies when its right-hand side type-checks.
   std::optional<EClassId> add(ENode node);
-  // Convenience for building nodes from ops and attributes.
+  // Builds a node from an op and attributes, canonicalising them as Graph::addNode does.
   std::optional<EClassId> add(OpKind op, const Attributes& attrs, std::vector<EClassId> children, uint16_t port = 0);
   // Unions two classes; returns false when already equal. Throws tessera::Error when their types
   // differ (a rule that is not type-preserving). Congruence is restored by rebuild().

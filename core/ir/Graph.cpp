@@ -1,5 +1,6 @@
 #include "ir/Graph.h"
 
+#include "ir/CanonicalAttributes.h"
 #include "ir/ShapeInference.h"
 #include "support/Error.h"
 
@@ -47,11 +48,11 @@ NodeId Graph::addNode(OpKind kind, std::vector<ValueRef> inputs, Attributes attr
   }
   try {
     node.outputTypes = inferOutputTypes(kind, attrs, inputTypes);
+    node.attrs = canonicalAttributes(kind, attrs, inputTypes);
   } catch (const Error& e) {
     throw Error("node '" + node.name + "' (" + std::string(opName(kind)) + "): " + e.what());
   }
   node.inputs = std::move(inputs);
-  node.attrs = std::move(attrs);
   node.outputNames.resize(node.outputTypes.size());
   nodes_.push_back(std::move(node));
   return static_cast<NodeId>(nodes_.size() - 1);

@@ -65,7 +65,8 @@ class Graph {
 public:
   NodeId addInput(std::string name, TensorType type);
   NodeId addWeight(std::string name, Tensor value);
-  // Infers output types; throws tessera::Error naming the node when the inputs do not fit.
+  // Infers output types and canonicalises the attributes (ir/CanonicalAttributes.h); throws
+  // tessera::Error naming the node when the inputs do not fit.
   NodeId addNode(OpKind kind, std::vector<ValueRef> inputs, Attributes attrs = {}, std::string name = {});
   // An op Tessera does not know, with output types supplied by the caller.
   NodeId addOpaque(OpaqueOp op, std::vector<ValueRef> inputs, std::vector<TensorType> outputTypes, std::string name = {});

@@ -120,3 +120,22 @@ TEST(Tensor, SplatBehavesLikeDenseData) {
   Tensor i = Tensor::fromInts({DType::Int64, {3}}, {4, -1, 2});
   EXPECT_EQ(i.toInts(), (std::vector<int64_t>{4, -1, 2}));
 }
+
+TEST(Graph, AttributesAreCanonicalSoEqualOpsCompareEqual) {
+  Graph g;
+  NodeId x = g.addInput("x", f32({1, 4, 8, 8}));
+  NodeId w = g.addWeight("w", Tensor::splat(f32({4, 4, 3, 3}), 0.5));
+  NodeId explicitDefaults = g.addNode(OpKind::Conv, {{x}, {w}},
+                                      {{"strides", std::vector<int64_t>{1, 1}}, {"pads", std::vector<int64_t>{0, 0, 0, 0}},
+                                       {"group", int64_t{1}}, {"kernel_shape", std::vector<int64_t>{3, 3}}});
+  NodeId bare = g.addNode(OpKind::Conv, {{x}, {w}});
+  EXPECT_EQ(g.node(explicitDefaults).attrs, g.node(bare).attrs);
+  EXPECT_TRUE(g.node(bare).attrs.empty());
+
+  NodeId reshape = g.addNode(OpKind::Reshape, {{x}}, {{"shape", std::vector<int64_t>{0, -1}}});
+  EXPECT_EQ(g.node(reshape).attrs.getInts("shape"), (std::vector<int64_t>{1, 256}));
+  NodeId softmax = g.addNode(OpKind::Softmax, {{x}}, {{"axis", int64_t{-1}}});
+  EXPECT_EQ(g.node(softmax).attrs.getInt("axis", 0), 3);
+  NodeId squeeze = g.addNode(OpKind::Squeeze, {{x}});
+  EXPECT_EQ(g.node(squeeze).attrs.getInts("axes"), (std::vector<int64_t>{0}));
+}
