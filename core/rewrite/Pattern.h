@@ -1,0 +1,34 @@
+// Rule patterns in TENSAT's s-expression syntax: `(conv2d 1 1 0 2 ?x ?w)`. A pattern is a tree of
+// ops, integer literals and variables; it knows where in its file it came from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera {
+
+struct SourceLocation {
+  int line = 0;
+  int column = 0;
+};
+
+struct Pattern {
+  enum class Kind : uint8_t { Variable, Number, Op };
+  Kind kind = Kind::Op;
+  std::string name; // op name, or the variable's name without '?'
+  int64_t number = 0;
+  std::vector<Pattern> args;
+  SourceLocation location;
+
+  std::string toString() const;
+  // Variables in order of first appearance.
+  std::vector<std::string> variables() const;
+};
+
+// Parses one pattern. Throws tessera::Error "line L, column C: problem" (columns are 1-based and
+// offset by `startColumn`, so callers can parse a piece of a longer line).
+Pattern parsePattern(std::string_view text, int line = 1, int startColumn = 1);
+
+} // namespace tessera

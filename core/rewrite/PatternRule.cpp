@@ -1,0 +1,309 @@
+#include "rewrite/PatternRule.h"
+
+#include "egraph/GraphConversion.h"
+#include "support/Error.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <random>
+
+namespace tessera {
+
+namespace {
+
+constexpr EClassId kUnbound = ~EClassId(0);
+
+[[noreturn]] void failAt(const Pattern& pattern, const std::string& message) {
+  throw Error("line " + std::to_string(pattern.location.line) + ", column " + std::to_string(pattern.location.column) + ": " +
+              message);
+}
+
+class Compiler {
+public:
+  explicit Compiler(std::vector<std::string>& variables) : variables_(variables) {}
+
+  CompiledPattern compile(const Pattern& pattern, bool leftHandSide) {
+    CompiledPattern out;
+    out.text = pattern.toString();
+    if (pattern.kind == Pattern::Kind::Number) failAt(pattern, "a number cannot stand for a tensor");
+    if (pattern.kind == Pattern::Kind::Variable) {
+      out.kind = CompiledPattern::Kind::Variable;
+      auto it = std::find(variables_.begin(), variables_.end(), pattern.name);
+      if (it == variables_.end()) {
+        if (!leftHandSide) failAt(pattern, "variable ?" + pattern.name + " does not appear on the left-hand side");
+        variables_.push_back(pattern.name);
+        it = variables_.end() - 1;
+      }
+      out.variable = static_cast<int>(it - variables_.begin());
+      return out;
+    }
+    const TensatOp* op = findTensatOp(pattern.name);
+    if (!op) failAt(pattern, "unknown op '" + pattern.name + "'");
+    if (pattern.args.size() != op->layout.size())
+      failAt(pattern, "'" + pattern.name + "' takes " + std::to_string(op->layout.size()) + " arguments, got " +
+                          std::to_string(pattern.args.size()));
+    if (op->kind == OpKind::Split) return compileSplit(pattern, *op, leftHandSide);
+    out.op = op;
+    for (size_t i = 0; i < pattern.args.size(); ++i) {
+      const Pattern& arg = pattern.args[i];
+      if (op->layout[i] == 'N') {
+        if (arg.kind != Pattern::Kind::Number) failAt(arg, "argument " + std::to_string(i + 1) + " of '" + pattern.name + "' must be a number");
+        out.numbers.push_back(arg.number);
+      } else {
+        out.tensors.push_back(compile(arg, leftHandSide));
+      }
+    }
+    return out;
+  }
+
+private:
+  // split_0 / split_1 wrap (split axis E): the halves of E along axis, sized by the first concat in E.
+  CompiledPattern compileSplit(const Pattern& pattern, const TensatOp& op, bool leftHandSide) {
+    if (leftHandSide) failAt(pattern, "split may only appear on a right-hand side");
+    if (op.name == "split") failAt(pattern, "split must be wrapped in split_0 or split_1");
+    const Pattern& inner = pattern.args[0];
+    if (inner.kind != Pattern::Kind::Op || inner.name != "split" || inner.args.size() != 2 ||
+        inner.args[0].kind != Pattern::Kind::Number)
+      failAt(pattern, op.name.data() + std::string(" must wrap (split AXIS ...)"));
+    CompiledPattern out;
+    out.kind = CompiledPattern::Kind::SplitOutput;
+    out.text = pattern.toString();
+    out.port = op.name == "split_0" ? 0 : 1;
+    out.splitAxis = inner.args[0].number;
+    out.tensors.push_back(compile(inner.args[1], false));
+    if (!findConcat(out.tensors[0])) failAt(pattern, "the split operand must contain a concat that defines the split sizes");
+    return out;
+  }
+
+public:
+  static const CompiledPattern* findConcat(const CompiledPattern& p) {
+    if (p.kind == CompiledPattern::Kind::Op && p.op->kind == OpKind::Concat) return &p;
+    for (const CompiledPattern& t : p.tensors)
+      if (const CompiledPattern* found = findConcat(t)) return found;
+    return nullptr;
+  }
+
+private:
+  std::vector<std::string>& variables_;
+};
+
+// Backtracking e-matcher: calls `found` for every way `pattern` matches class `eclass`.
+class Matcher {
+public:
+  Matcher(const EGraph& egraph, std::vector<EClassId>& bindings) : egraph_(egraph), bindings_(bindings) {}
+
+  void match(const CompiledPattern& pattern, EClassId eclass, const std::function<void()>& found) {
+    eclass = egraph_.find(eclass);
+    if (pattern.kind == CompiledPattern::Kind::Variable) {
+      EClassId& slot = bindings_[pattern.variable];
+      if (slot == kUnbound) {
+        slot = eclass;
+        found();
+        slot = kUnbound;
+      } else if (egraph_.find(slot) == eclass) {
+        found();
+      }
+      return;
+    }
+    for (const ENode& node : egraph_.eclass(eclass).nodes) {
+      if (!matchesTensatOp(egraph_, node, *pattern.op, pattern.numbers)) continue;
+      matchChildren(pattern, node, 0, found);
+    }
+  }
+
+private:
+  void matchChildren(const CompiledPattern& pattern, const ENode& node, size_t i, const std::function<void()>& found) {
+    if (i == pattern.tensors.size()) {
+      found();
+      return;
+    }
+    match(pattern.tensors[i], node.children[i], [&] { matchChildren(pattern, node, i + 1, found); });
+  }
+
+  const EGraph& egraph_;
+  std::vector<EClassId>& bindings_;
+};
+
+// Builds a right-hand side in the e-graph; remembers the operands of every concat it builds so a
+// split can be sized by them.
+class Builder {
+public:
+  Builder(EGraph& egraph, const std::vector<EClassId>& bindings) : egraph_(egraph), bindings_(bindings) {}
+
+  std::optional<EClassId> build(const CompiledPattern& pattern) {
+    if (pattern.kind == CompiledPattern::Kind::Variable) return bindings_[pattern.variable];
+    std::vector<EClassId> children;
+    for (const CompiledPattern& t : pattern.tensors) {
+      std::optional<EClassId> child = build(t);
+      if (!child) return std::nullopt;
+      children.push_back(*child);
+    }
+    if (pattern.kind == CompiledPattern::Kind::SplitOutput) return buildSplit(pattern, children[0]);
+    std::optional<BuiltOp> op = buildTensatOp(egraph_, *pattern.op, pattern.numbers, children);
+    if (!op) return std::nullopt;
+    std::optional<EClassId> result = egraph_.add(op->kind, op->attrs, children);
+    if (result && op->kind == OpKind::Concat) concatOperands_[&pattern] = children;
+    return result;
+  }
+
+private:
+  std::optional<EClassId> buildSplit(const CompiledPattern& pattern, EClassId operand) {
+    const CompiledPattern* concat = Compiler::findConcat(pattern.tensors[0]);
+    auto it = concatOperands_.find(concat);
+    if (it == concatOperands_.end()) return std::nullopt;
+    int64_t concatAxis = concat->numbers[0];
+    std::vector<int64_t> sizes;
+    for (EClassId part : it->second) {
+      const Shape& shape = egraph_.data(part).type.shape;
+      if (concatAxis >= static_cast<int64_t>(shape.size())) return std::nullopt;
+      sizes.push_back(shape[concatAxis]);
+    }
+    Attributes attrs{{"axis", pattern.splitAxis}, {"split", sizes}};
+    return egraph_.add(OpKind::Split, attrs, {operand}, static_cast<uint16_t>(pattern.port));
+  }
+
+  EGraph& egraph_;
+  const std::vector<EClassId>& bindings_;
+  std::map<const CompiledPattern*, std::vector<EClassId>> concatOperands_;
+};
+
+std::vector<RuleMatch> searchSide(const EGraph& egraph, const CompiledPattern& lhs, size_t variableCount, size_t limit) {
+  std::vector<RuleMatch> matches;
+  std::vector<EClassId> bindings(variableCount, kUnbound);
+  Matcher matcher(egraph, bindings);
+  for (EClassId root : egraph.classesWithOp(lhs.op->kind)) {
+    if (matches.size() >= limit) break;
+    matcher.match(lhs, root, [&] {
+      if (matches.size() < limit) matches.push_back({{egraph.find(root)}, bindings});
+    });
+  }
+  return matches;
+}
+
+// The shapes verification tries for pattern variables: small, and mutually compatible often
+// enough that random draws satisfy matmul, conv and concat constraints.
+const std::vector<Shape>& candidateShapes() {
+  static const std::vector<Shape> shapes = {
+      {4, 4},       {4, 6},       {6, 4},       {3, 4},       {4, 3},       {2, 4, 4},    {1, 4, 6, 6},
+      {1, 6, 6, 6}, {2, 4, 6, 6}, {4, 4, 3, 3}, {6, 4, 3, 3}, {4, 6, 3, 3}, {4, 4, 1, 1}, {6, 4, 1, 1},
+      {4, 2, 3, 3}, {2, 4, 3, 3}, {6, 6, 3, 3}, {6, 6, 1, 1}, {4, 6, 1, 1}, {1, 4, 5, 5}};
+  return shapes;
+}
+
+} // namespace
+
+bool Rule::hasLabel(const std::string& label) const {
+  return std::find(labels_.begin(), labels_.end(), label) != labels_.end();
+}
+
+PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides)
+    : Rule(std::move(name), std::move(labels)) {
+  if (sides.empty() || sides.size() > 2) throw Error("a rule has one or two source patterns");
+  Compiler compiler(variables_);
+  for (const auto& [lhs, rhs] : sides) {
+    if (lhs.kind != Pattern::Kind::Op) failAt(lhs, "a left-hand side must start with an op");
+    sides_.push_back({compiler.compile(lhs, true), CompiledPattern{}});
+  }
+  for (size_t i = 0; i < sides.size(); ++i) sides_[i].rhs = compiler.compile(sides[i].second, false);
+}
+
+std::string PatternRule::describe() const {
+  std::string s;
+  for (const Side& side : sides_) {
+    if (!s.empty()) s += "  &&  ";
+    s += side.lhs.text + " => " + side.rhs.text;
+  }
+  return s;
+}
+
+std::vector<RuleMatch> PatternRule::search(const EGraph& egraph, size_t limit) const {
+  if (!isMulti()) return searchSide(egraph, sides_[0].lhs, variables_.size(), limit);
+  // Multi-pattern: match both sources separately, then join on the variables they share.
+  std::vector<RuleMatch> first = searchSide(egraph, sides_[0].lhs, variables_.size(), limit);
+  std::vector<RuleMatch> second = searchSide(egraph, sides_[1].lhs, variables_.size(), limit);
+  std::vector<RuleMatch> joined;
+  for (const RuleMatch& a : first) {
+    for (const RuleMatch& b : second) {
+      if (a.roots[0] == b.roots[0]) continue; // the same value twice gains nothing
+      RuleMatch combined{{a.roots[0], b.roots[0]}, a.bindings};
+      bool agree = true;
+      for (size_t v = 0; v < variables_.size() && agree; ++v) {
+        if (b.bindings[v] == kUnbound) continue;
+        if (combined.bindings[v] == kUnbound)
+          combined.bindings[v] = b.bindings[v];
+        else
+          agree = egraph.find(combined.bindings[v]) == egraph.find(b.bindings[v]);
+      }
+      if (!agree) continue;
+      joined.push_back(std::move(combined));
+      if (joined.size() >= limit) return joined;
+    }
+  }
+  return joined;
+}
+
+RuleApplication PatternRule::apply(EGraph& egraph, const RuleMatch& match) const {
+  RuleApplication result;
+  Builder builder(egraph, match.bindings);
+  for (const Side& side : sides_) {
+    std::optional<EClassId> built = builder.build(side.rhs);
+    if (!built) return result; // all sides or none
+    result.results.push_back(*built);
+  }
+  result.typeChecked = true;
+  for (size_t i = 0; i < sides_.size(); ++i) result.changed |= egraph.merge(match.roots[i], result.results[i]);
+  return result;
+}
+
+std::vector<Graph> PatternRule::verificationCases(uint64_t seed, int count) const {
+  std::vector<Graph> cases;
+  std::mt19937_64 rng(seed);
+  const auto& shapes = candidateShapes();
+  std::vector<std::string> seen;
+  for (int attempt = 0; attempt < 20000 && static_cast<int>(cases.size()) < count; ++attempt) {
+    std::vector<Shape> chosen;
+    std::string key;
+    for (size_t v = 0; v < variables_.size(); ++v) {
+      chosen.push_back(shapes[rng() % shapes.size()]);
+      key += shapeToString(chosen.back());
+    }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+
+    Graph graph;
+    EGraph scratch;
+    std::vector<EClassId> bindings;
+    for (size_t v = 0; v < variables_.size(); ++v) {
+      NodeId input = graph.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
+      bindings.push_back(scratch.addLeaf(graph.node(input)));
+    }
+    // Build the sources in a scratch e-graph: they type-check exactly when the shapes fit.
+    Builder builder(scratch, bindings);
+    SeededGraph seed;
+    bool fits = true;
+    for (const Side& side : sides_) {
+      std::optional<EClassId> root = builder.build(side.lhs);
+      if (!root) {
+        fits = false;
+        break;
+      }
+      seed.outputs.push_back(*root);
+      seed.outputNames.push_back("out" + std::to_string(seed.outputs.size() - 1));
+    }
+    if (!fits) continue;
+    // The right-hand side must type-check too, or this instance says nothing about the rule.
+    scratch.rebuild();
+    Builder rhsBuilder(scratch, bindings);
+    bool rhsFits = std::all_of(sides_.begin(), sides_.end(), [&](const Side& side) { return rhsBuilder.build(side.rhs).has_value(); });
+    if (!rhsFits) continue;
+    seen.push_back(key);
+    for (NodeId id : graph.inputNodes()) seed.inputLeaves.push_back(scratch.registerLeaf(graph.node(id)));
+    scratch.rebuild();
+    // Extract just the sources: in each class, the node a source pattern built. Since the right
+    // sides were added but not merged, every class still holds exactly one node.
+    cases.push_back(graphFromChoice(scratch, seed, [&](EClassId id) { return &scratch.eclass(id).nodes.front(); }));
+  }
+  return cases;
+}
+
+} // namespace tessera

@@ -1,0 +1,48 @@
+// Rules written as TENSAT patterns: `lhs => rhs`, or two such pairs for a multi-pattern rule.
+#pragma once
+
+#include "rewrite/Pattern.h"
+#include "rewrite/Rule.h"
+#include "rewrite/TensatVocabulary.h"
+
+#include <memory>
+
+namespace tessera {
+
+// A pattern resolved against the vocabulary, with variables numbered.
+struct CompiledPattern {
+  enum class Kind : uint8_t { Variable, Op, SplitOutput };
+  Kind kind = Kind::Op;
+  const TensatOp* op = nullptr;
+  int variable = -1;            // Variable: slot
+  int port = 0;                 // SplitOutput: which half
+  int64_t splitAxis = 0;        // SplitOutput: axis of the inner split
+  std::vector<int64_t> numbers; // Op: integer arguments
+  std::vector<CompiledPattern> tensors;
+  std::string text;
+};
+
+class PatternRule final : public Rule {
+public:
+  // Throws tessera::Error "line L, column C: ..." for an unknown op, a wrong argument count, a
+  // right-hand variable missing on the left, or split on a left-hand side.
+  PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides);
+
+  bool isMulti() const override { return sides_.size() == 2; }
+  std::string describe() const override;
+  std::vector<RuleMatch> search(const EGraph& egraph, size_t limit) const override;
+  RuleApplication apply(EGraph& egraph, const RuleMatch& match) const override;
+  std::vector<Graph> verificationCases(uint64_t seed, int count) const override;
+
+  const std::vector<std::string>& variables() const { return variables_; }
+
+private:
+  struct Side {
+    CompiledPattern lhs;
+    CompiledPattern rhs;
+  };
+  std::vector<Side> sides_;
+  std::vector<std::string> variables_;
+};
+
+} // namespace tessera

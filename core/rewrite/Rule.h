@@ -1,0 +1,50 @@
+// A rewrite rule: finds matches in a clean e-graph (never mutating it) and applies one match by
+// adding the right-hand side and merging it with what it matched. Single-pattern rules match one
+// e-class; multi-pattern rules (TENSAT) match two at once, their shared variables agreeing.
+#pragma once
+
+#include "egraph/EGraph.h"
+#include "ir/Graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct RuleMatch {
+  std::vector<EClassId> roots;    // the matched class of each source pattern
+  std::vector<EClassId> bindings; // one class per pattern variable (rule-specific order)
+};
+
+struct RuleApplication {
+  bool typeChecked = false;     // the right-hand side(s) could be built
+  bool changed = false;         // a merge changed the e-graph
+  std::vector<EClassId> results; // the class each right-hand side was built in
+};
+
+class Rule {
+public:
+  Rule(std::string name, std::vector<std::string> labels) : name_(std::move(name)), labels_(std::move(labels)) {}
+  virtual ~Rule() = default;
+
+  const std::string& name() const { return name_; }
+  const std::vector<std::string>& labels() const { return labels_; }
+  bool hasLabel(const std::string& label) const;
+  virtual bool isMulti() const { return false; }
+  virtual std::string describe() const = 0; // "lhs => rhs" for people
+
+  // Every match, up to `limit`. The e-graph must be clean (rebuilt).
+  virtual std::vector<RuleMatch> search(const EGraph& egraph, size_t limit) const = 0;
+  virtual RuleApplication apply(EGraph& egraph, const RuleMatch& match) const = 0;
+
+  // Small graphs that contain the left-hand side(s), built from seeded random shapes, for
+  // numeric verification; each graph's outputs are the matched values in source order.
+  virtual std::vector<Graph> verificationCases(uint64_t seed, int count) const = 0;
+
+private:
+  std::string name_;
+  std::vector<std::string> labels_;
+};
+
+} // namespace tessera

@@ -1,0 +1,107 @@
+#include "egraph/GraphConversion.h"
+#include "rewrite/RuleSet.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessera;
+
+namespace {
+TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
+using Ints = std::vector<int64_t>;
+
+const Rule& only(const RuleSet& rules) { return rules.rule(0); }
+
+RuleSet rule(const std::string& text) { return parseRules(text, "test.rules", RuleFileFormat::Tessera); }
+
+bool classHas(const EGraph& g, EClassId id, OpKind op, const char* attr = nullptr, int64_t value = 0) {
+  for (const ENode& node : g.eclass(id).nodes)
+    if (node.op == op && (!attr || g.attributes().get(node.payload).getInt(attr, -1) == value)) return true;
+  return false;
+}
+} // namespace
+
+TEST(PatternRule, FusesReluIntoSamePaddedConv) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({1, 4, 8, 8}));
+  NodeId w = graph.addWeight("w", Tensor::splat(f32({4, 4, 3, 3}), 0.1));
+  NodeId w2 = graph.addWeight("w2", Tensor::splat(f32({4, 4, 3, 3}), 0.1));
+  NodeId same = graph.addNode(OpKind::Conv, {{x}, {w}}, {{"pads", Ints{1, 1, 1, 1}}});
+  NodeId strided = graph.addNode(OpKind::Conv, {{x}, {w2}}, {{"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}});
+  graph.addOutput({graph.addNode(OpKind::Relu, {{same}})});
+  graph.addOutput({graph.addNode(OpKind::Relu, {{strided}})});
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, graph);
+
+  RuleSet rules = rule("fuse: (relu (conv2d 1 1 0 0 ?x ?w)) => (conv2d 1 1 0 2 ?x ?w)");
+  auto matches = only(rules).search(egraph, 100);
+  ASSERT_EQ(matches.size(), 1u); // the stride-2 conv does not match
+  EXPECT_EQ(matches[0].roots[0], egraph.find(seed.outputs[0]));
+  RuleApplication applied = only(rules).apply(egraph, matches[0]);
+  EXPECT_TRUE(applied.typeChecked);
+  EXPECT_TRUE(applied.changed);
+  egraph.rebuild();
+  EXPECT_TRUE(classHas(egraph, seed.outputs[0], OpKind::Conv, "activation", 2));
+  EXPECT_FALSE(classHas(egraph, seed.outputs[1], OpKind::Conv, "activation", 2));
+  // Applying again changes nothing.
+  EXPECT_FALSE(only(rules).apply(egraph, only(rules).search(egraph, 100)[0]).changed);
+}
+
+TEST(PatternRule, NonLinearPatternsNeedEqualClasses) {
+  Graph graph;
+  NodeId a = graph.addInput("a", f32({4, 4}));
+  NodeId b = graph.addInput("b", f32({4, 4}));
+  graph.addOutput({graph.addNode(OpKind::Add, {{a}, {a}})});
+  graph.addOutput({graph.addNode(OpKind::Add, {{a}, {b}})});
+  EGraph egraph;
+  seedEGraph(egraph, graph);
+  RuleSet rules = rule("double: (ewadd ?x ?x) => (ewmul ?x ?x)");
+  EXPECT_EQ(only(rules).search(egraph, 100).size(), 1u);
+}
+
+TEST(PatternRule, ElementwiseRulesDoNotMatchBroadcasts) {
+  Graph graph;
+  NodeId a = graph.addInput("a", f32({4, 4}));
+  NodeId bias = graph.addInput("bias", f32({4}));
+  graph.addOutput({graph.addNode(OpKind::Add, {{a}, {bias}})});
+  EGraph egraph;
+  seedEGraph(egraph, graph);
+  EXPECT_TRUE(only(rule("comm: (ewadd ?x ?y) => (ewadd ?y ?x)")).search(egraph, 100).empty());
+}
+
+TEST(PatternRule, MultiPatternJoinsOnSharedVariablesAndSizesTheSplit) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({2, 4}));
+  NodeId wa = graph.addWeight("wa", Tensor::splat(f32({4, 3}), 0.1));
+  NodeId wb = graph.addWeight("wb", Tensor::splat(f32({4, 5}), 0.1));
+  NodeId y = graph.addInput("y", f32({2, 4}));
+  graph.addOutput({graph.addNode(OpKind::MatMul, {{x}, {wa}})});
+  graph.addOutput({graph.addNode(OpKind::MatMul, {{x}, {wb}})});
+  graph.addOutput({graph.addNode(OpKind::MatMul, {{y}, {wb}})}); // different left operand
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, graph);
+
+  RuleSet rules = rule("share: (matmul 0 ?a ?b) => (split_0 (split 1 (matmul 0 ?a (concat 1 2 ?b ?c)))) && "
+                       "(matmul 0 ?a ?c) => (split_1 (split 1 (matmul 0 ?a (concat 1 2 ?b ?c))))");
+  auto matches = only(rules).search(egraph, 100);
+  // (x@wa, x@wb) and (x@wb, x@wa) share ?a; y@wb pairs with nothing.
+  ASSERT_EQ(matches.size(), 2u);
+  RuleApplication applied = only(rules).apply(egraph, matches[0]);
+  ASSERT_TRUE(applied.typeChecked);
+  egraph.rebuild();
+  EXPECT_TRUE(classHas(egraph, seed.outputs[0], OpKind::Split));
+  EXPECT_TRUE(classHas(egraph, seed.outputs[1], OpKind::Split));
+  for (const ENode& node : egraph.eclass(seed.outputs[0]).nodes)
+    if (node.op == OpKind::Split) EXPECT_EQ(egraph.attributes().get(node.payload).getInts("split"), (Ints{3, 5}));
+  EXPECT_EQ(egraph.checkInvariants(), "");
+}
+
+TEST(PatternRule, VerificationCasesInstantiateTheLeftHandSide) {
+  RuleSet rules = rule("fuse: (relu (conv2d 1 1 0 0 ?x ?w)) => (conv2d 1 1 0 2 ?x ?w)");
+  std::vector<Graph> cases = only(rules).verificationCases(1, 3);
+  ASSERT_EQ(cases.size(), 3u);
+  for (const Graph& g : cases) {
+    EXPECT_EQ(g.inputNodes().size(), 2u);
+    EXPECT_EQ(g.opCount(), 2u);
+    EXPECT_EQ(g.node(g.outputs()[0].value.node).kind, OpKind::Relu);
+  }
+}
