@@ -1,0 +1,25 @@
+// A cost model maps an op signature to milliseconds. Analytic models live in core; measured
+// backends (cuDNN/cuBLAS, oneDNN) are plugins that implement the same interface.
+#pragma once
+
+#include "cost/OpSignature.h"
+
+#include <memory>
+#include <string>
+
+namespace tessera {
+
+class CostModel {
+public:
+  virtual ~CostModel() = default;
+  // Milliseconds for one execution of the op. Must be deterministic for a given signature.
+  virtual double costMs(const OpSignature& signature) = 0;
+  // "analytic:h200", "measured:cuda", ... as given on the command line.
+  virtual std::string spec() const = 0;
+};
+
+// Parses a cost spec that core can satisfy: "analytic:<device>" (default device h200).
+// Throws tessera::Error for an unknown device or a spec that needs a plugin.
+std::unique_ptr<CostModel> makeCostModel(const std::string& spec);
+
+} // namespace tessera

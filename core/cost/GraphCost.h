@@ -1,0 +1,21 @@
+// Cost of a whole graph: the sum of its ops' costs (TASO), with per-node figures for heat maps.
+#pragma once
+
+#include "cost/CostModel.h"
+#include "ir/Graph.h"
+
+#include <vector>
+
+namespace tessera {
+
+OpSignature signatureOf(const Graph& graph, NodeId node);
+
+struct GraphCost {
+  double totalMs = 0;
+  std::vector<double> nodeMs; // per node id; 0 for inputs and weights
+};
+
+// Ops whose inputs are all weights are precomputable and cost nothing (as in TASO/TENSAT).
+GraphCost graphCost(const Graph& graph, CostModel& model);
+
+} // namespace tessera
