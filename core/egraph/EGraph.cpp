@@ -28,6 +28,7 @@ struct EGraph::Trail {
     size_t classCount;
     size_t entryCount;
     size_t liveClasses;
+    size_t filtered;
     uint64_t serial;
   };
   std::vector<Entry> entries;
@@ -319,6 +320,9 @@ void EGraph::rebuildClassesAndIndex() {
     }
   }
 
+  filteredCanonical_.clear();
+  for (const ENode& node : filtered_) filteredCanonical_.insert(canonicalize(node));
+
   for (auto& ids : byOp_) ids.clear();
   for (EClassId id = 0; id < classes_.size(); ++id) {
     if (parent_[id] != id) continue;
@@ -329,12 +333,25 @@ void EGraph::rebuildClassesAndIndex() {
   }
 }
 
+// ---- cycle filter ----
+
+void EGraph::filterNode(const ENode& node) {
+  ENode canonical = canonicalize(node);
+  if (filteredCanonical_.count(canonical)) return;
+  filtered_.push_back(canonical);
+  filteredCanonical_.insert(std::move(canonical));
+}
+
+bool EGraph::isFiltered(const ENode& node) const {
+  return !filteredCanonical_.empty() && filteredCanonical_.count(canonicalize(node)) > 0;
+}
+
 // ---- checkpoints ----
 
 EGraph::Checkpoint EGraph::checkpoint() {
   assert(isClean() && "checkpoint needs a rebuilt e-graph");
   Trail& t = *trail_;
-  t.frames.push_back({classes_.size(), t.entries.size(), liveClasses_, t.nextSerial++});
+  t.frames.push_back({classes_.size(), t.entries.size(), liveClasses_, filtered_.size(), t.nextSerial++});
   return t.frames.size() - 1;
 }
 
@@ -367,6 +384,7 @@ void EGraph::rollback(Checkpoint checkpoint) {
   size_.resize(frame.classCount);
   t.savedStamp.resize(frame.classCount);
   liveClasses_ = frame.liveClasses;
+  filtered_.resize(frame.filtered);
   pending_.clear();
   pendingParents_.clear();
   t.frames.resize(checkpoint);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tessera {
@@ -91,6 +92,12 @@ public:
 
   void setListener(EGraphListener* listener) { listener_ = listener; }
 
+  // TENSAT's cycle filter: a filtered e-node stays in its class but is ignored by matching and
+  // extraction. Filters are undone by rollback like any other change.
+  void filterNode(const ENode& node);
+  bool isFiltered(const ENode& node) const;
+  size_t numFiltered() const { return filtered_.size(); }
+
   // Asserts hashcons/congruence invariants; returns a description of the first violation, or
   // an empty string. Cheap enough for tests, called from rebuild() in debug builds.
   std::string checkInvariants() const;
@@ -119,6 +126,8 @@ private:
   AttributeTable attributes_;
   std::vector<Leaf> leaves_;
   std::unordered_map<std::string, uint32_t> leafByName_;
+  std::vector<ENode> filtered_;                               // as filtered, possibly stale
+  std::unordered_set<ENode, ENodeHash> filteredCanonical_;     // canonical forms, refreshed on rebuild
   std::unique_ptr<Trail> trail_;
   EGraphListener* listener_ = nullptr;
 };

@@ -107,7 +107,7 @@ public:
       return;
     }
     for (const ENode& node : egraph_.eclass(eclass).nodes) {
-      if (!matchesTensatOp(egraph_, node, *pattern.op, pattern.numbers)) continue;
+      if (!matchesTensatOp(egraph_, node, *pattern.op, pattern.numbers) || egraph_.isFiltered(node)) continue;
       matchChildren(pattern, node, 0, found);
     }
   }

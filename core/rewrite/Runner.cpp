@@ -1,0 +1,105 @@
+#include "rewrite/Runner.h"
+
+#include "rewrite/CycleFilter.h"
+
+#include <chrono>
+
+namespace tessera {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+} // namespace
+
+std::string_view stopReasonName(StopReason reason) {
+  switch (reason) {
+  case StopReason::Saturated: return "saturated";
+  case StopReason::NodeLimit: return "node_limit";
+  case StopReason::IterationLimit: return "iteration_limit";
+  case StopReason::TimeLimit: return "time_limit";
+  case StopReason::StoppedByUser: return "stopped_by_user";
+  }
+  return "unknown";
+}
+
+RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::span<const Rule* const> rules,
+                        const RunnerLimits& limits, const RunnerHooks& hooks) {
+  RunReport report;
+  const auto start = Clock::now();
+  egraph.rebuild();
+  auto outOfTime = [&] { return secondsSince(start) >= limits.timeLimitSeconds; };
+  auto stopRequested = [&] { return hooks.stopRequested && hooks.stopRequested(); };
+
+  for (int iteration = 0;; ++iteration) {
+    if (iteration >= limits.iterationLimit) {
+      report.stopReason = StopReason::IterationLimit;
+      break;
+    }
+    IterationReport it;
+    it.index = iteration;
+    const size_t nodesBefore = egraph.numNodes(), classesBefore = egraph.numClasses();
+
+    // Search on the clean e-graph; matching never mutates.
+    auto phase = Clock::now();
+    std::vector<std::pair<const Rule*, std::vector<RuleMatch>>> found;
+    for (const Rule* rule : rules) {
+      if (rule->isMulti() && iteration >= limits.multiIterations) continue;
+      found.emplace_back(rule, rule->search(egraph, limits.matchLimitPerRule));
+      it.matches += found.back().second.size();
+      if (outOfTime() || stopRequested()) break;
+    }
+    it.searchSeconds = secondsSince(phase);
+
+    // Apply; stop adding once the node limit is reached.
+    phase = Clock::now();
+    bool hitNodeLimit = false;
+    for (const auto& [rule, matches] : found) {
+      for (const RuleMatch& match : matches) {
+        if (egraph.numNodes() >= limits.nodeLimit) {
+          hitNodeLimit = true;
+          break;
+        }
+        RuleApplication application = rule->apply(egraph, match);
+        if (application.changed) {
+          ++it.applied;
+          ++report.rulesApplied[rule->name()];
+        }
+        if (hooks.ruleApplied && application.typeChecked) hooks.ruleApplied(*rule, match, application);
+      }
+      if (hitNodeLimit) break;
+    }
+    it.applySeconds = secondsSince(phase);
+
+    phase = Clock::now();
+    egraph.rebuild();
+    it.filtered = filterCycles(egraph, roots);
+    it.rebuildSeconds = secondsSince(phase);
+    it.enodes = egraph.numNodes();
+    it.eclasses = egraph.numClasses();
+    report.iterations.push_back(it);
+    if (hooks.iterationDone) hooks.iterationDone(it);
+
+    if (hitNodeLimit || egraph.numNodes() >= limits.nodeLimit) {
+      report.stopReason = StopReason::NodeLimit;
+      break;
+    }
+    if (stopRequested()) {
+      report.stopReason = StopReason::StoppedByUser;
+      break;
+    }
+    if (outOfTime()) {
+      report.stopReason = StopReason::TimeLimit;
+      break;
+    }
+    // Saturated: nothing new, and no multi-pattern iterations left to try.
+    bool multiPending = iteration + 1 < limits.multiIterations;
+    if (egraph.numNodes() == nodesBefore && egraph.numClasses() == classesBefore && it.applied == 0 && !multiPending) {
+      report.stopReason = StopReason::Saturated;
+      break;
+    }
+  }
+  report.seconds = secondsSince(start);
+  return report;
+}
+
+} // namespace tessera

@@ -1,0 +1,59 @@
+// Equality saturation (egg's Runner, TENSAT's settings): search every rule, apply every match,
+// rebuild, filter cycles; repeat until saturated or a limit is hit. Multi-pattern rules run only
+// in the first k_multi iterations. Every run says why it stopped and reports each iteration.
+#pragma once
+
+#include "egraph/EGraph.h"
+#include "rewrite/Rule.h"
+
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera {
+
+enum class StopReason { Saturated, NodeLimit, IterationLimit, TimeLimit, StoppedByUser };
+std::string_view stopReasonName(StopReason reason); // "saturated", "node_limit", ...
+
+struct RunnerLimits {
+  size_t nodeLimit = 50000;
+  int iterationLimit = 15;
+  double timeLimitSeconds = 60;
+  int multiIterations = 1;        // TENSAT's k_multi
+  size_t matchLimitPerRule = 20000;
+};
+
+struct IterationReport {
+  int index = 0;
+  size_t enodes = 0;
+  size_t eclasses = 0;
+  size_t matches = 0;
+  size_t applied = 0;             // applications that changed the e-graph
+  size_t filtered = 0;            // e-nodes filtered to break cycles
+  double searchSeconds = 0;
+  double applySeconds = 0;
+  double rebuildSeconds = 0;
+};
+
+struct RunReport {
+  StopReason stopReason = StopReason::Saturated;
+  std::vector<IterationReport> iterations;
+  std::map<std::string, size_t> rulesApplied; // rule name -> applications that changed the e-graph
+  double seconds = 0;
+};
+
+// Hooks for observers (event log, views); all optional.
+struct RunnerHooks {
+  std::function<bool()> stopRequested;
+  std::function<void(const Rule&, const RuleMatch&, const RuleApplication&)> ruleApplied;
+  std::function<void(const IterationReport&)> iterationDone;
+};
+
+// Runs `rules` (in this order: put pinned rules first, leave vetoed ones out) on `egraph`.
+RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::span<const Rule* const> rules,
+                        const RunnerLimits& limits, const RunnerHooks& hooks = {});
+
+} // namespace tessera

@@ -1,0 +1,120 @@
+#include "egraph/GraphConversion.h"
+#include "rewrite/CycleFilter.h"
+#include "rewrite/RuleSet.h"
+#include "rewrite/Runner.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessera;
+
+namespace {
+TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
+
+// ((a b) c) d with square matrices: associativity and commutativity of ewadd around it.
+Graph chain(int length) {
+  Graph g;
+  ValueRef acc = {g.addInput("m0", f32({4, 4}))};
+  for (int i = 1; i < length; ++i) acc = {g.addNode(OpKind::MatMul, {acc, {g.addInput("m" + std::to_string(i), f32({4, 4}))}})};
+  g.addOutput(acc);
+  return g;
+}
+
+RuleSet assoc() {
+  return parseRules("assoc-l: (matmul 0 (matmul 0 ?a ?b) ?c) => (matmul 0 ?a (matmul 0 ?b ?c))\n"
+                    "assoc-r: (matmul 0 ?a (matmul 0 ?b ?c)) => (matmul 0 (matmul 0 ?a ?b) ?c)\n",
+                    "assoc.rules", RuleFileFormat::Tessera);
+}
+
+std::vector<const Rule*> all(const RuleSet& rules) {
+  std::vector<const Rule*> out;
+  for (const auto& rule : rules.rules()) out.push_back(rule.get());
+  return out;
+}
+} // namespace
+
+TEST(Runner, SaturatesAssociativityWithCatalanManyBracketings) {
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, chain(4));
+  RuleSet rules = assoc();
+  auto list = all(rules);
+  RunReport report = runSaturation(egraph, seed.outputs, list, RunnerLimits{});
+  EXPECT_EQ(report.stopReason, StopReason::Saturated);
+  // The root class holds every bracketing of m0 m1 m2 m3 at the top: 3 split points.
+  EXPECT_EQ(egraph.eclass(seed.outputs[0]).nodes.size(), 3u);
+  // Sub-products m_i..m_j for j > i: 6 classes of products plus 4 inputs.
+  EXPECT_EQ(egraph.numClasses(), 10u);
+  EXPECT_GT(report.rulesApplied["assoc-l"], 0u);
+  EXPECT_EQ(egraph.checkInvariants(), "");
+  ASSERT_FALSE(report.iterations.empty());
+  EXPECT_EQ(report.iterations.back().applied, 0u);
+}
+
+TEST(Runner, HonoursNodeAndIterationLimitsAndStopRequests) {
+  RuleSet rules = assoc();
+  auto list = all(rules);
+  {
+    EGraph egraph;
+    SeededGraph seed = seedEGraph(egraph, chain(9));
+    RunnerLimits limits;
+    limits.nodeLimit = 40;
+    RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+    EXPECT_EQ(report.stopReason, StopReason::NodeLimit);
+    EXPECT_LE(egraph.numNodes(), 40u + 4u); // at most one rule application's worth of overshoot
+  }
+  {
+    EGraph egraph;
+    SeededGraph seed = seedEGraph(egraph, chain(9));
+    RunnerLimits limits;
+    limits.iterationLimit = 2;
+    RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+    EXPECT_EQ(report.stopReason, StopReason::IterationLimit);
+    EXPECT_EQ(report.iterations.size(), 2u);
+  }
+  {
+    EGraph egraph;
+    SeededGraph seed = seedEGraph(egraph, chain(9));
+    RunnerHooks hooks;
+    int applied = 0;
+    hooks.ruleApplied = [&](const Rule&, const RuleMatch&, const RuleApplication&) { ++applied; };
+    hooks.stopRequested = [&] { return applied > 0; };
+    RunReport report = runSaturation(egraph, seed.outputs, list, RunnerLimits{}, hooks);
+    EXPECT_EQ(report.stopReason, StopReason::StoppedByUser);
+    EXPECT_EQ(report.iterations.size(), 1u);
+  }
+}
+
+TEST(Runner, MultiPatternRulesRunOnlyInTheFirstIterations) {
+  Graph g;
+  NodeId x = g.addInput("x", f32({2, 4}));
+  g.addOutput({g.addNode(OpKind::Relu, {{x}})});
+  g.addOutput({g.addNode(OpKind::Relu, {{g.addInput("y", f32({2, 4}))}})});
+  RuleSet rules = parseRules("pair: (relu ?a) => (split_0 (split 0 (relu (concat 0 2 ?a ?b)))) && "
+                             "(relu ?b) => (split_1 (split 0 (relu (concat 0 2 ?a ?b))))",
+                             "multi.rules", RuleFileFormat::Tessera);
+  auto list = all(rules);
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, g);
+  RunnerLimits limits;
+  limits.multiIterations = 1;
+  RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+  EXPECT_EQ(report.rulesApplied["pair"], 2u); // (x,y) and (y,x), once each, in iteration 0 only
+  EXPECT_EQ(report.stopReason, StopReason::Saturated);
+}
+
+TEST(CycleFilter, FiltersTheNodeClosingACycle) {
+  Graph g;
+  NodeId x = g.addInput("x", f32({4}));
+  NodeId r = g.addNode(OpKind::Relu, {{x}});
+  g.addOutput({g.addNode(OpKind::Tanh, {{r}})});
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, g);
+  EClassId relu = egraph.classesWithOp(OpKind::Relu)[0];
+  // Pretend tanh(relu(x)) == x: x's class now contains relu's ancestor, a cycle.
+  EClassId xClass = egraph.addLeaf(g.node(x));
+  egraph.merge(seed.outputs[0], xClass);
+  egraph.rebuild();
+  EXPECT_EQ(filterCycles(egraph, seed.outputs), 1u);
+  EXPECT_EQ(egraph.numFiltered(), 1u);
+  EXPECT_EQ(filterCycles(egraph, seed.outputs), 0u); // acyclic now
+  (void)relu;
+}
