@@ -38,6 +38,69 @@ private:
     return text_.substr(start, pos_ - start);
   }
 
+  std::string_view identifier() {
+    size_t start = pos_;
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  std::string_view opToken() {
+    size_t start = pos_;
+    while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_])) && text_[pos_] != '(' &&
+           text_[pos_] != ')' && text_[pos_] != '@' && text_[pos_] != '{')
+      ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  int64_t integer() {
+    size_t start = pos_;
+    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    std::string_view digits = text_.substr(start, pos_ - start);
+    if (digits.empty() || digits == "-" || digits.size() > 18) failAt(start, "expected an integer");
+    return std::stoll(std::string(digits));
+  }
+
+  // {key=INT, key=[INT,...]}
+  void parseAttributes(Pattern& pattern) {
+    ++pos_; // '{'
+    for (;;) {
+      skipSpace();
+      if (pos_ < text_.size() && text_[pos_] == '}') {
+        ++pos_;
+        return;
+      }
+      std::string key(identifier());
+      if (key.empty()) fail("expected an attribute name");
+      skipSpace();
+      if (pos_ >= text_.size() || text_[pos_] != '=') fail("expected '=' after attribute '" + key + "'");
+      ++pos_;
+      skipSpace();
+      std::vector<int64_t> values;
+      bool list = pos_ < text_.size() && text_[pos_] == '[';
+      if (list) {
+        ++pos_;
+        for (;;) {
+          skipSpace();
+          if (pos_ < text_.size() && text_[pos_] == ']') {
+            ++pos_;
+            break;
+          }
+          values.push_back(integer());
+          skipSpace();
+          if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
+        }
+      } else {
+        values.push_back(integer());
+      }
+      pattern.attributes.emplace_back(std::move(key), std::move(values));
+      pattern.attributeIsList.push_back(list);
+      skipSpace();
+      if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
+      else if (pos_ >= text_.size() || text_[pos_] != '}') fail("expected ',' or '}' in the attribute list");
+    }
+  }
+
   Pattern parseOne() {
     skipSpace();
     if (pos_ >= text_.size()) fail("expected a pattern, found the end");
@@ -47,11 +110,18 @@ private:
     if (text_[pos_] == '(') {
       ++pos_;
       skipSpace();
-      std::string_view op = token();
+      size_t opStart = pos_;
+      std::string_view op = opToken();
       if (op.empty()) fail("expected an op name after '('");
-      if (!std::isalpha(static_cast<unsigned char>(op[0]))) fail("op name '" + std::string(op) + "' must start with a letter");
+      if (!std::isalpha(static_cast<unsigned char>(op[0]))) failAt(opStart, "op name '" + std::string(op) + "' must start with a letter");
       pattern.kind = Pattern::Kind::Op;
       pattern.name = std::string(op);
+      if (pos_ < text_.size() && text_[pos_] == '@') {
+        ++pos_;
+        pattern.attributeBinding = std::string(identifier());
+        if (pattern.attributeBinding.empty()) fail("expected an attribute variable name after '@'");
+      }
+      if (pos_ < text_.size() && text_[pos_] == '{') parseAttributes(pattern);
       for (;;) {
         skipSpace();
         if (pos_ >= text_.size()) fail("missing ')' for '(" + pattern.name + "'");
@@ -109,6 +179,17 @@ std::string Pattern::toString() const {
   case Kind::Number: return std::to_string(number);
   case Kind::Op: {
     std::string s = "(" + name;
+    if (!attributeBinding.empty()) s += "@" + attributeBinding;
+    if (!attributes.empty()) {
+      s += "{";
+      for (size_t i = 0; i < attributes.size(); ++i) {
+        s += (i ? ", " : "") + attributes[i].first + "=";
+        std::string values;
+        for (size_t j = 0; j < attributes[i].second.size(); ++j) values += (j ? "," : "") + std::to_string(attributes[i].second[j]);
+        s += attributeIsList[i] ? "[" + values + "]" : values;
+      }
+      s += "}";
+    }
     for (const Pattern& arg : args) s += " " + arg.toString();
     return s + ")";
   }

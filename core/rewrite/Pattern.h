@@ -1,5 +1,8 @@
 // Rule patterns in TENSAT's s-expression syntax: `(conv2d 1 1 0 2 ?x ?w)`. A pattern is a tree of
 // ops, integer literals and variables; it knows where in its file it came from.
+// Tessera extends the syntax for IR ops (capitalised names) with attributes:
+// `(Conv@c{activation=2, strides=[2,2]} ?x ?w ?b)` binds the matched node's attributes to `c`
+// (reused on the right-hand side) and requires or sets the listed values.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,9 @@ struct Pattern {
   std::string name; // op name, or the variable's name without '?'
   int64_t number = 0;
   std::vector<Pattern> args;
+  std::string attributeBinding;                                         // "c" in Conv@c
+  std::vector<std::pair<std::string, std::vector<int64_t>>> attributes; // {k=v}; a scalar is one value
+  std::vector<bool> attributeIsList;                                    // parallel to `attributes`
   SourceLocation location;
 
   std::string toString() const;

@@ -1,6 +1,7 @@
 #include "rewrite/PatternRule.h"
 
 #include "egraph/GraphConversion.h"
+#include "ir/CanonicalAttributes.h"
 #include "support/Error.h"
 
 #include <algorithm>
@@ -21,7 +22,8 @@ constexpr EClassId kUnbound = ~EClassId(0);
 
 class Compiler {
 public:
-  explicit Compiler(std::vector<std::string>& variables) : variables_(variables) {}
+  Compiler(std::vector<std::string>& variables, std::vector<std::string>& attributeVariables)
+      : variables_(variables), attributeVariables_(attributeVariables) {}
 
   CompiledPattern compile(const Pattern& pattern, bool leftHandSide) {
     CompiledPattern out;
@@ -38,6 +40,9 @@ public:
       out.variable = static_cast<int>(it - variables_.begin());
       return out;
     }
+    if (std::optional<OpKind> native = opFromName(pattern.name)) return compileNative(pattern, *native, leftHandSide);
+    if (!pattern.attributeBinding.empty() || !pattern.attributes.empty())
+      failAt(pattern, "only IR ops (capitalised, e.g. Conv) take attributes; '" + pattern.name + "' is a TENSAT op");
     const TensatOp* op = findTensatOp(pattern.name);
     if (!op) failAt(pattern, "unknown op '" + pattern.name + "'");
     if (pattern.args.size() != op->layout.size())
@@ -58,6 +63,39 @@ public:
   }
 
 private:
+  CompiledPattern compileNative(const Pattern& pattern, OpKind kind, bool leftHandSide) {
+    const OpInfo& info = opInfo(kind);
+    if (kind == OpKind::Input || kind == OpKind::Weight || kind == OpKind::Opaque || kind == OpKind::Split)
+      failAt(pattern, "'" + pattern.name + "' cannot appear in a pattern");
+    int arity = static_cast<int>(pattern.args.size());
+    if (arity < info.minInputs || (info.maxInputs >= 0 && arity > info.maxInputs))
+      failAt(pattern, "'" + pattern.name + "' takes " + std::to_string(info.minInputs) +
+                          (info.maxInputs == info.minInputs ? "" : ".." + (info.maxInputs < 0 ? std::string("n") : std::to_string(info.maxInputs))) +
+                          " inputs, got " + std::to_string(arity));
+    CompiledPattern out;
+    out.kind = CompiledPattern::Kind::NativeOp;
+    out.native = kind;
+    out.text = pattern.toString();
+    for (size_t i = 0; i < pattern.attributes.size(); ++i) {
+      const auto& [key, values] = pattern.attributes[i];
+      if (pattern.attributeIsList[i])
+        out.attributes.set(key, values);
+      else
+        out.attributes.set(key, values[0]);
+    }
+    if (!pattern.attributeBinding.empty()) {
+      auto it = std::find(attributeVariables_.begin(), attributeVariables_.end(), pattern.attributeBinding);
+      if (it == attributeVariables_.end()) {
+        if (!leftHandSide) failAt(pattern, "attribute variable @" + pattern.attributeBinding + " does not appear on the left-hand side");
+        attributeVariables_.push_back(pattern.attributeBinding);
+        it = attributeVariables_.end() - 1;
+      }
+      out.attributeVariable = static_cast<int>(it - attributeVariables_.begin());
+    }
+    for (const Pattern& arg : pattern.args) out.tensors.push_back(compile(arg, leftHandSide));
+    return out;
+  }
+
   // split_0 / split_1 wrap (split axis E): the halves of E along axis, sized by the first concat in E.
   CompiledPattern compileSplit(const Pattern& pattern, const TensatOp& op, bool leftHandSide) {
     if (leftHandSide) failAt(pattern, "split may only appear on a right-hand side");
@@ -86,12 +124,33 @@ public:
 
 private:
   std::vector<std::string>& variables_;
+  std::vector<std::string>& attributeVariables_;
 };
+
+std::vector<TensorType> childTypes(const EGraph& egraph, const std::vector<EClassId>& children) {
+  std::vector<TensorType> types;
+  for (EClassId child : children) types.push_back(egraph.data(child).type);
+  return types;
+}
+
+// A native pattern's listed attributes hold for `attrs` when adding them changes nothing.
+bool satisfiesAttributes(const EGraph& egraph, const ENode& node, const CompiledPattern& pattern) {
+  if (pattern.attributes.empty()) return true;
+  const Attributes& attrs = egraph.attributes().get(node.payload);
+  Attributes constrained = attrs;
+  for (const auto& [key, value] : pattern.attributes.entries()) constrained.set(key, value);
+  try {
+    return canonicalAttributes(pattern.native, constrained, childTypes(egraph, node.children)) == attrs;
+  } catch (const Error&) {
+    return false;
+  }
+}
 
 // Backtracking e-matcher: calls `found` for every way `pattern` matches class `eclass`.
 class Matcher {
 public:
-  Matcher(const EGraph& egraph, std::vector<EClassId>& bindings) : egraph_(egraph), bindings_(bindings) {}
+  Matcher(const EGraph& egraph, std::vector<EClassId>& bindings, std::vector<uint32_t>& attributes)
+      : egraph_(egraph), bindings_(bindings), attributes_(attributes) {}
 
   void match(const CompiledPattern& pattern, EClassId eclass, const std::function<void()>& found) {
     eclass = egraph_.find(eclass);
@@ -103,6 +162,25 @@ public:
         slot = kUnbound;
       } else if (egraph_.find(slot) == eclass) {
         found();
+      }
+      return;
+    }
+    if (pattern.kind == CompiledPattern::Kind::NativeOp) {
+      for (const ENode& node : egraph_.eclass(eclass).nodes) {
+        if (node.op != pattern.native || node.children.size() != pattern.tensors.size() || egraph_.isFiltered(node)) continue;
+        if (!satisfiesAttributes(egraph_, node, pattern)) continue;
+        if (pattern.attributeVariable < 0) {
+          matchChildren(pattern, node, 0, found);
+          continue;
+        }
+        uint32_t& slot = attributes_[pattern.attributeVariable];
+        if (slot == kUnbound) {
+          slot = node.payload;
+          matchChildren(pattern, node, 0, found);
+          slot = kUnbound;
+        } else if (slot == node.payload) {
+          matchChildren(pattern, node, 0, found);
+        }
       }
       return;
     }
@@ -123,13 +201,15 @@ private:
 
   const EGraph& egraph_;
   std::vector<EClassId>& bindings_;
+  std::vector<uint32_t>& attributes_;
 };
 
 // Builds a right-hand side in the e-graph; remembers the operands of every concat it builds so a
 // split can be sized by them.
 class Builder {
 public:
-  Builder(EGraph& egraph, const std::vector<EClassId>& bindings) : egraph_(egraph), bindings_(bindings) {}
+  Builder(EGraph& egraph, const std::vector<EClassId>& bindings, const std::vector<uint32_t>& attributes)
+      : egraph_(egraph), bindings_(bindings), attributes_(attributes) {}
 
   std::optional<EClassId> build(const CompiledPattern& pattern) {
     if (pattern.kind == CompiledPattern::Kind::Variable) return bindings_[pattern.variable];
@@ -140,6 +220,13 @@ public:
       children.push_back(*child);
     }
     if (pattern.kind == CompiledPattern::Kind::SplitOutput) return buildSplit(pattern, children[0]);
+    if (pattern.kind == CompiledPattern::Kind::NativeOp) {
+      Attributes attrs;
+      if (pattern.attributeVariable >= 0 && attributes_[pattern.attributeVariable] != kUnbound)
+        attrs = egraph_.attributes().get(attributes_[pattern.attributeVariable]);
+      for (const auto& [key, value] : pattern.attributes.entries()) attrs.set(key, value);
+      return egraph_.add(pattern.native, attrs, children);
+    }
     std::optional<BuiltOp> op = buildTensatOp(egraph_, *pattern.op, pattern.numbers, children);
     if (!op) return std::nullopt;
     std::optional<EClassId> result = egraph_.add(op->kind, op->attrs, children);
@@ -165,17 +252,21 @@ private:
 
   EGraph& egraph_;
   const std::vector<EClassId>& bindings_;
+  const std::vector<uint32_t>& attributes_;
   std::map<const CompiledPattern*, std::vector<EClassId>> concatOperands_;
 };
 
-std::vector<RuleMatch> searchSide(const EGraph& egraph, const CompiledPattern& lhs, size_t variableCount, size_t limit) {
+std::vector<RuleMatch> searchSide(const EGraph& egraph, const CompiledPattern& lhs, size_t variableCount,
+                                  size_t attributeCount, size_t limit) {
   std::vector<RuleMatch> matches;
   std::vector<EClassId> bindings(variableCount, kUnbound);
-  Matcher matcher(egraph, bindings);
-  for (EClassId root : egraph.classesWithOp(lhs.op->kind)) {
+  std::vector<uint32_t> attributes(attributeCount, kUnbound);
+  Matcher matcher(egraph, bindings, attributes);
+  OpKind rootOp = lhs.kind == CompiledPattern::Kind::NativeOp ? lhs.native : lhs.op->kind;
+  for (EClassId root : egraph.classesWithOp(rootOp)) {
     if (matches.size() >= limit) break;
     matcher.match(lhs, root, [&] {
-      if (matches.size() < limit) matches.push_back({{egraph.find(root)}, bindings});
+      if (matches.size() < limit) matches.push_back({{egraph.find(root)}, bindings, attributes});
     });
   }
   return matches;
@@ -187,7 +278,8 @@ const std::vector<Shape>& candidateShapes() {
   static const std::vector<Shape> shapes = {
       {4, 4},       {4, 6},       {6, 4},       {3, 4},       {4, 3},       {2, 4, 4},    {1, 4, 6, 6},
       {1, 6, 6, 6}, {2, 4, 6, 6}, {4, 4, 3, 3}, {6, 4, 3, 3}, {4, 6, 3, 3}, {4, 4, 1, 1}, {6, 4, 1, 1},
-      {4, 2, 3, 3}, {2, 4, 3, 3}, {6, 6, 3, 3}, {6, 6, 1, 1}, {4, 6, 1, 1}, {1, 4, 5, 5}};
+      {4, 2, 3, 3}, {2, 4, 3, 3}, {6, 6, 3, 3}, {6, 6, 1, 1}, {4, 6, 1, 1}, {1, 4, 5, 5}, {4},
+      {6},          {1, 4},       {1, 6}};
   return shapes;
 }
 
@@ -200,7 +292,7 @@ bool Rule::hasLabel(const std::string& label) const {
 PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides)
     : Rule(std::move(name), std::move(labels)) {
   if (sides.empty() || sides.size() > 2) throw Error("a rule has one or two source patterns");
-  Compiler compiler(variables_);
+  Compiler compiler(variables_, attributeVariables_);
   for (const auto& [lhs, rhs] : sides) {
     if (lhs.kind != Pattern::Kind::Op) failAt(lhs, "a left-hand side must start with an op");
     sides_.push_back({compiler.compile(lhs, true), CompiledPattern{}});
@@ -218,15 +310,18 @@ std::string PatternRule::describe() const {
 }
 
 std::vector<RuleMatch> PatternRule::search(const EGraph& egraph, size_t limit) const {
-  if (!isMulti()) return searchSide(egraph, sides_[0].lhs, variables_.size(), limit);
+  const size_t attributeCount = attributeVariables_.size();
+  if (!isMulti()) return searchSide(egraph, sides_[0].lhs, variables_.size(), attributeCount, limit);
   // Multi-pattern: match both sources separately, then join on the variables they share.
-  std::vector<RuleMatch> first = searchSide(egraph, sides_[0].lhs, variables_.size(), limit);
-  std::vector<RuleMatch> second = searchSide(egraph, sides_[1].lhs, variables_.size(), limit);
+  std::vector<RuleMatch> first = searchSide(egraph, sides_[0].lhs, variables_.size(), attributeCount, limit);
+  std::vector<RuleMatch> second = searchSide(egraph, sides_[1].lhs, variables_.size(), attributeCount, limit);
   std::vector<RuleMatch> joined;
   for (const RuleMatch& a : first) {
     for (const RuleMatch& b : second) {
       if (a.roots[0] == b.roots[0]) continue; // the same value twice gains nothing
-      RuleMatch combined{{a.roots[0], b.roots[0]}, a.bindings};
+      RuleMatch combined{{a.roots[0], b.roots[0]}, a.bindings, a.attributes};
+      for (size_t v = 0; v < attributeCount; ++v)
+        if (combined.attributes[v] == kUnbound) combined.attributes[v] = b.attributes[v];
       bool agree = true;
       for (size_t v = 0; v < variables_.size() && agree; ++v) {
         if (b.bindings[v] == kUnbound) continue;
@@ -245,7 +340,7 @@ std::vector<RuleMatch> PatternRule::search(const EGraph& egraph, size_t limit) c
 
 RuleApplication PatternRule::apply(EGraph& egraph, const RuleMatch& match) const {
   RuleApplication result;
-  Builder builder(egraph, match.bindings);
+  Builder builder(egraph, match.bindings, match.attributes);
   for (const Side& side : sides_) {
     std::optional<EClassId> built = builder.build(side.rhs);
     if (!built) return result; // all sides or none
@@ -278,7 +373,9 @@ std::vector<Graph> PatternRule::verificationCases(uint64_t seed, int count) cons
       bindings.push_back(scratch.addLeaf(graph.node(input)));
     }
     // Build the sources in a scratch e-graph: they type-check exactly when the shapes fit.
-    Builder builder(scratch, bindings);
+    // Attribute variables take the op's defaults.
+    std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
+    Builder builder(scratch, bindings, attributes);
     SeededGraph seed;
     bool fits = true;
     for (const Side& side : sides_) {
@@ -293,7 +390,7 @@ std::vector<Graph> PatternRule::verificationCases(uint64_t seed, int count) cons
     if (!fits) continue;
     // The right-hand side must type-check too, or this instance says nothing about the rule.
     scratch.rebuild();
-    Builder rhsBuilder(scratch, bindings);
+    Builder rhsBuilder(scratch, bindings, attributes);
     bool rhsFits = std::all_of(sides_.begin(), sides_.end(), [&](const Side& side) { return rhsBuilder.build(side.rhs).has_value(); });
     if (!rhsFits) continue;
     seen.push_back(key);

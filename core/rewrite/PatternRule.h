@@ -11,9 +11,12 @@ namespace tessera {
 
 // A pattern resolved against the vocabulary, with variables numbered.
 struct CompiledPattern {
-  enum class Kind : uint8_t { Variable, Op, SplitOutput };
+  enum class Kind : uint8_t { Variable, Op, NativeOp, SplitOutput };
   Kind kind = Kind::Op;
-  const TensatOp* op = nullptr;
+  const TensatOp* op = nullptr;  // Op
+  OpKind native = OpKind::Identity; // NativeOp: an IR op by its Tessera name
+  int attributeVariable = -1;    // NativeOp: slot of `@name`, or -1
+  Attributes attributes;         // NativeOp: required (left) or set (right) values
   int variable = -1;            // Variable: slot
   int port = 0;                 // SplitOutput: which half
   int64_t splitAxis = 0;        // SplitOutput: axis of the inner split
@@ -43,6 +46,7 @@ private:
   };
   std::vector<Side> sides_;
   std::vector<std::string> variables_;
+  std::vector<std::string> attributeVariables_;
 };
 
 } // namespace tessera

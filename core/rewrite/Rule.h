@@ -15,6 +15,7 @@ namespace tessera {
 struct RuleMatch {
   std::vector<EClassId> roots;    // the matched class of each source pattern
   std::vector<EClassId> bindings; // one class per pattern variable (rule-specific order)
+  std::vector<uint32_t> attributes; // interned attributes per attribute variable (`Conv@a`)
 };
 
 struct RuleApplication {

@@ -1,5 +1,6 @@
 #include "egraph/GraphConversion.h"
 #include "rewrite/RuleSet.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -104,4 +105,48 @@ TEST(PatternRule, VerificationCasesInstantiateTheLeftHandSide) {
     EXPECT_EQ(g.opCount(), 2u);
     EXPECT_EQ(g.node(g.outputs()[0].value.node).kind, OpKind::Relu);
   }
+}
+
+TEST(PatternRule, NativeOpsBindAndSetAttributes) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({1, 4, 8, 8}));
+  NodeId w = graph.addWeight("w", Tensor::splat(f32({6, 4, 3, 3}), 0.1));
+  NodeId b = graph.addWeight("b", Tensor::splat(f32({6}), 0.1));
+  NodeId conv = graph.addNode(OpKind::Conv, {{x}, {w}, {b}}, {{"pads", Ints{1, 1, 1, 1}}, {"strides", Ints{2, 2}}});
+  NodeId fusedAlready = graph.addNode(OpKind::Conv, {{x}, {w}, {b}}, {{"activation", int64_t{1}}});
+  graph.addOutput({graph.addNode(OpKind::Relu, {{conv}})});
+  graph.addOutput({graph.addNode(OpKind::Relu, {{fusedAlready}})});
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, graph);
+  RuleSet rules = rule("fuse [fusion]: (Relu (Conv@c{activation=0} ?x ?w ?b)) => (Conv@c{activation=2} ?x ?w ?b)");
+  auto matches = only(rules).search(egraph, 100);
+  ASSERT_EQ(matches.size(), 1u); // the sigmoid-fused conv does not satisfy activation=0
+  ASSERT_TRUE(only(rules).apply(egraph, matches[0]).changed);
+  egraph.rebuild();
+  bool found = false;
+  for (const ENode& node : egraph.eclass(seed.outputs[0]).nodes) {
+    if (node.op != OpKind::Conv) continue;
+    const Attributes& attrs = egraph.attributes().get(node.payload);
+    EXPECT_EQ(attrs.getInt("activation", 0), 2);
+    EXPECT_EQ(attrs.getInts("strides"), (Ints{2, 2}));
+    EXPECT_EQ(attrs.getInts("pads"), (Ints{1, 1, 1, 1}));
+    found = true;
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(only(rules).describe(), "(Relu (Conv@c{activation=0} ?x ?w ?b)) => (Conv@c{activation=2} ?x ?w ?b)");
+}
+
+TEST(PatternRule, NativeOpErrors) {
+  auto errorOf = [](const std::string& text) {
+    try {
+      rule(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(errorOf("r: (Relu ?x ?y) => ?x"), "test.rules: line 1, column 4: 'Relu' takes 1 inputs, got 2");
+  EXPECT_EQ(errorOf("r: (Relu ?x) => (Conv@c ?x ?x)"), "test.rules: line 1, column 17: attribute variable @c does not appear on the left-hand side");
+  EXPECT_EQ(errorOf("r: (relu@a ?x) => ?x"), "test.rules: line 1, column 4: only IR ops (capitalised, e.g. Conv) take attributes; 'relu' is a TENSAT op");
+  EXPECT_EQ(errorOf("r: (Conv{strides=} ?x ?w) => ?x"), "test.rules: line 1, column 18: expected an integer");
 }
