@@ -364,14 +364,16 @@ TensorType enlargeOutput(std::span<const TensorType> in) {
   return {in[0].dtype, out};
 }
 
-// MergeGroups (TENSAT merge): W[M,C/g,kh,kw] -> W[M,count*C/g,kh,kw], so a conv with g groups
-// becomes one with g/count groups whose weight is block diagonal.
+// MergeGroups (TENSAT merge): the weight W[M,C/g,kh,kw] of a conv with `groups` = g groups
+// becomes the block-diagonal weight [M,count*C/g,kh,kw] of the same conv with g/count groups.
 TensorType mergeGroupsOutput(const Attributes& attrs, std::span<const TensorType> in) {
   expectInputs(in, 1, 1);
   expectRank(in[0], 4, "merge weight");
   int64_t count = attrs.getInt("count", 0);
+  int64_t groups = attrs.getInt("groups", 0);
   if (count < 1) fail("merge count must be >= 1");
-  if (in[0].shape[0] % count != 0) fail("merge count must divide the output channels");
+  if (groups < 1 || groups % count != 0) fail("merge count " + std::to_string(count) + " must divide the groups " + std::to_string(groups));
+  if (in[0].shape[0] % groups != 0) fail("the groups must divide the output channels");
   Shape out = in[0].shape;
   out[1] *= count;
   return {in[0].dtype, out};

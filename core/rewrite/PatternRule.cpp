@@ -213,6 +213,7 @@ public:
 
   std::optional<EClassId> build(const CompiledPattern& pattern) {
     if (pattern.kind == CompiledPattern::Kind::Variable) return bindings_[pattern.variable];
+    if (isConvOfMerge(pattern)) return buildConvOfMerge(pattern);
     std::vector<EClassId> children;
     for (const CompiledPattern& t : pattern.tensors) {
       std::optional<EClassId> child = build(t);
@@ -235,6 +236,29 @@ public:
   }
 
 private:
+  static bool isConvOfMerge(const CompiledPattern& p) {
+    return p.kind == CompiledPattern::Kind::Op && p.op->kind == OpKind::Conv &&
+           p.tensors[1].kind == CompiledPattern::Kind::Op && p.tensors[1].op->kind == OpKind::MergeGroups;
+  }
+
+  // (conv2d ... ?x (merge ?w count)): the merged weight needs the conv's group count, C / W[1],
+  // which only the conv's input knows. TENSAT's `merge` outside a conv weight never applies.
+  std::optional<EClassId> buildConvOfMerge(const CompiledPattern& pattern) {
+    std::optional<EClassId> input = build(pattern.tensors[0]);
+    std::optional<EClassId> weight = build(pattern.tensors[1].tensors[0]);
+    if (!input || !weight) return std::nullopt;
+    const Shape& x = egraph_.data(*input).type.shape;
+    const Shape& w = egraph_.data(*weight).type.shape;
+    if (x.size() != 4 || w.size() != 4 || w[1] == 0 || x[1] % w[1] != 0) return std::nullopt;
+    Attributes mergeAttrs{{"count", pattern.tensors[1].numbers[0]}, {"groups", x[1] / w[1]}};
+    std::optional<EClassId> merged = egraph_.add(OpKind::MergeGroups, mergeAttrs, {*weight});
+    if (!merged) return std::nullopt;
+    std::vector<EClassId> children{*input, *merged};
+    std::optional<BuiltOp> op = buildTensatOp(egraph_, *pattern.op, pattern.numbers, children);
+    if (!op) return std::nullopt;
+    return egraph_.add(op->kind, op->attrs, children);
+  }
+
   std::optional<EClassId> buildSplit(const CompiledPattern& pattern, EClassId operand) {
     const CompiledPattern* concat = Compiler::findConcat(pattern.tensors[0]);
     auto it = concatOperands_.find(concat);

@@ -65,7 +65,7 @@ bool matchesTensatOp(const EGraph& egraph, const ENode& node, const TensatOp& op
   }
   case OpKind::Concat:
     return attrs.getInt("axis", 0) == numbers[0] && typeOf(egraph, node.children[0]).rank() == numbers[1];
-  case OpKind::MergeGroups: return attrs.getInt("count", 0) == numbers[0];
+  case OpKind::MergeGroups: return false; // right-hand sides only
   default: return attrs.empty();
   }
 }
@@ -93,7 +93,7 @@ std::optional<BuiltOp> buildTensatOp(const EGraph& egraph, const TensatOp& op, s
   case OpKind::Concat:
     if (typeOf(egraph, children[0]).rank() != numbers[1]) return std::nullopt;
     return BuiltOp{op.kind, {{"axis", numbers[0]}}};
-  case OpKind::MergeGroups: return BuiltOp{op.kind, {{"count", numbers[0]}}};
+  case OpKind::MergeGroups: return std::nullopt; // only as a conv weight: PatternRule knows the groups
   case OpKind::Split: return std::nullopt; // built by the pattern applier, which knows the sizes
   default: return BuiltOp{op.kind, {}};
   }

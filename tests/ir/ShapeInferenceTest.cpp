@@ -95,7 +95,10 @@ TEST(ShapeInference, ReduceGatherPadFlatten) {
 TEST(ShapeInference, TensatOps) {
   EXPECT_EQ(infer(OpKind::Enlarge, {}, {f32({8, 4, 1, 1}), f32({16, 4, 3, 3})}), (Shape{8, 4, 3, 3}));
   EXPECT_THROW(infer(OpKind::Enlarge, {}, {f32({8, 4, 3, 3}), f32({16, 4, 1, 1})}), Error);
-  EXPECT_EQ(infer(OpKind::MergeGroups, {{"count", int64_t{2}}}, {f32({64, 4, 3, 3})}), (Shape{64, 8, 3, 3}));
+  EXPECT_EQ(infer(OpKind::MergeGroups, {{"count", int64_t{2}}, {"groups", int64_t{16}}}, {f32({64, 4, 3, 3})}),
+            (Shape{64, 8, 3, 3}));
+  EXPECT_THROW(infer(OpKind::MergeGroups, {{"count", int64_t{3}}, {"groups", int64_t{16}}}, {f32({64, 4, 3, 3})}), Error);
+  EXPECT_THROW(infer(OpKind::MergeGroups, {{"count", int64_t{2}}}, {f32({64, 4, 3, 3})}), Error);
   EXPECT_EQ(infer(OpKind::ScalarMul, {}, {f32({2, 3}), f32({})}), (Shape{2, 3}));
   EXPECT_THROW(infer(OpKind::ScalarMul, {}, {f32({2, 3}), f32({3})}), Error);
 }

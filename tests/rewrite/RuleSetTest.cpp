@@ -59,3 +59,21 @@ TEST(RuleSet, ErrorsNameFileLineAndColumn) {
 TEST(RuleSet, MissingFileIsAnError) {
   EXPECT_THROW(loadRuleFile("/nonexistent/rules.txt"), Error);
 }
+
+#include "rewrite/DefaultRules.h"
+
+TEST(DefaultRules, HoldTensatsRulesPredefinedRulesAndFusions) {
+  RuleSet rules = defaultRules();
+  size_t tensatSingle = 0, tensatMulti = 0, predefined = 0, fusion = 0;
+  for (const auto& rule : rules.rules()) {
+    if (rule->hasLabel("tensat")) (rule->isMulti() ? tensatMulti : tensatSingle)++;
+    if (rule->hasLabel("predefined")) ++predefined;
+    if (rule->hasLabel("fusion")) ++fusion;
+  }
+  EXPECT_EQ(tensatSingle, 120u);
+  EXPECT_EQ(tensatMulti, 13u);
+  EXPECT_EQ(predefined, 6u);
+  EXPECT_GE(fusion, 6u);
+  EXPECT_EQ(rules.multiCount(), 15u);
+  EXPECT_NE(rules.find("fuse-conv-bias-relu"), nullptr);
+}
