@@ -375,8 +375,8 @@ RuleApplication PatternRule::apply(EGraph& egraph, const RuleMatch& match) const
   return result;
 }
 
-std::vector<Graph> PatternRule::verificationCases(uint64_t seed, int count) const {
-  std::vector<Graph> cases;
+std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed, int count) const {
+  std::vector<VerificationCase> cases;
   std::mt19937_64 rng(seed);
   const auto& shapes = candidateShapes();
   std::vector<std::string> seen;
@@ -388,41 +388,35 @@ std::vector<Graph> PatternRule::verificationCases(uint64_t seed, int count) cons
       key += shapeToString(chosen.back());
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-
-    Graph graph;
-    EGraph scratch;
-    std::vector<EClassId> bindings;
-    for (size_t v = 0; v < variables_.size(); ++v) {
-      NodeId input = graph.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
-      bindings.push_back(scratch.addLeaf(graph.node(input)));
-    }
-    // Build the sources in a scratch e-graph: they type-check exactly when the shapes fit.
-    // Attribute variables take the op's defaults.
-    std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
-    Builder builder(scratch, bindings, attributes);
-    SeededGraph seed;
-    bool fits = true;
-    for (const Side& side : sides_) {
-      std::optional<EClassId> root = builder.build(side.lhs);
-      if (!root) {
-        fits = false;
-        break;
+    Graph inputs;
+    for (size_t v = 0; v < variables_.size(); ++v) inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
+    // Each side is built in a fresh e-graph over the same inputs, where every class holds one
+    // node, so extraction is unambiguous. Attribute variables take the op's defaults.
+    auto buildSide = [&](bool before) -> std::optional<Graph> {
+      EGraph scratch;
+      SeededGraph sides;
+      std::vector<EClassId> bindings;
+      for (NodeId id : inputs.inputNodes()) {
+        bindings.push_back(scratch.addLeaf(inputs.node(id)));
+        sides.inputLeaves.push_back(scratch.registerLeaf(inputs.node(id)));
       }
-      seed.outputs.push_back(*root);
-      seed.outputNames.push_back("out" + std::to_string(seed.outputs.size() - 1));
-    }
-    if (!fits) continue;
-    // The right-hand side must type-check too, or this instance says nothing about the rule.
-    scratch.rebuild();
-    Builder rhsBuilder(scratch, bindings, attributes);
-    bool rhsFits = std::all_of(sides_.begin(), sides_.end(), [&](const Side& side) { return rhsBuilder.build(side.rhs).has_value(); });
-    if (!rhsFits) continue;
+      std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
+      Builder builder(scratch, bindings, attributes);
+      for (const Side& side : sides_) {
+        std::optional<EClassId> root = builder.build(before ? side.lhs : side.rhs);
+        if (!root) return std::nullopt;
+        sides.outputs.push_back(*root);
+        sides.outputNames.push_back("out" + std::to_string(sides.outputs.size() - 1));
+      }
+      scratch.rebuild();
+      return graphFromChoice(scratch, sides, [&](EClassId id) { return &scratch.eclass(id).nodes.front(); });
+    };
+    std::optional<Graph> before = buildSide(true);
+    if (!before) continue;
+    std::optional<Graph> after = buildSide(false);
+    if (!after) continue; // the right-hand side does not type-check for these shapes: says nothing
     seen.push_back(key);
-    for (NodeId id : graph.inputNodes()) seed.inputLeaves.push_back(scratch.registerLeaf(graph.node(id)));
-    scratch.rebuild();
-    // Extract just the sources: in each class, the node a source pattern built. Since the right
-    // sides were added but not merged, every class still holds exactly one node.
-    cases.push_back(graphFromChoice(scratch, seed, [&](EClassId id) { return &scratch.eclass(id).nodes.front(); }));
+    cases.push_back({std::move(*before), std::move(*after)});
   }
   return cases;
 }

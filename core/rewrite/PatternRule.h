@@ -35,7 +35,7 @@ public:
   std::string describe() const override;
   std::vector<RuleMatch> search(const EGraph& egraph, size_t limit) const override;
   RuleApplication apply(EGraph& egraph, const RuleMatch& match) const override;
-  std::vector<Graph> verificationCases(uint64_t seed, int count) const override;
+  std::vector<VerificationCase> verificationCases(uint64_t seed, int count) const override;
 
   const std::vector<std::string>& variables() const { return variables_; }
 

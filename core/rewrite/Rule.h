@@ -39,9 +39,14 @@ public:
   virtual std::vector<RuleMatch> search(const EGraph& egraph, size_t limit) const = 0;
   virtual RuleApplication apply(EGraph& egraph, const RuleMatch& match) const = 0;
 
-  // Small graphs that contain the left-hand side(s), built from seeded random shapes, for
-  // numeric verification; each graph's outputs are the matched values in source order.
-  virtual std::vector<Graph> verificationCases(uint64_t seed, int count) const = 0;
+  // Small instances of the rule for numeric verification, from seeded random shapes: the
+  // left-hand side(s) and the right-hand side(s) as graphs over the same inputs, outputs in
+  // source order.
+  struct VerificationCase {
+    Graph before;
+    Graph after;
+  };
+  virtual std::vector<VerificationCase> verificationCases(uint64_t seed, int count) const = 0;
 
 private:
   std::string name_;

@@ -26,6 +26,10 @@ size_t RuleSet::multiCount() const {
   return n;
 }
 
+void RuleSet::keepIf(const std::function<bool(const Rule&)>& keep) {
+  std::erase_if(rules_, [&](const std::unique_ptr<Rule>& rule) { return !keep(*rule); });
+}
+
 void RuleSet::append(RuleSet other) {
   for (auto& rule : other.rules_) add(std::move(rule));
 }

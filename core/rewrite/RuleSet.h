@@ -4,6 +4,7 @@
 
 #include "rewrite/Rule.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,8 @@ public:
   size_t multiCount() const;
 
   void append(RuleSet other);
+  // Drops the rules for which `keep` is false.
+  void keepIf(const std::function<bool(const Rule&)>& keep);
 
 private:
   std::vector<std::unique_ptr<Rule>> rules_;

@@ -98,12 +98,15 @@ TEST(PatternRule, MultiPatternJoinsOnSharedVariablesAndSizesTheSplit) {
 
 TEST(PatternRule, VerificationCasesInstantiateTheLeftHandSide) {
   RuleSet rules = rule("fuse: (relu (conv2d 1 1 0 0 ?x ?w)) => (conv2d 1 1 0 2 ?x ?w)");
-  std::vector<Graph> cases = only(rules).verificationCases(1, 3);
+  auto cases = only(rules).verificationCases(1, 3);
   ASSERT_EQ(cases.size(), 3u);
-  for (const Graph& g : cases) {
-    EXPECT_EQ(g.inputNodes().size(), 2u);
-    EXPECT_EQ(g.opCount(), 2u);
-    EXPECT_EQ(g.node(g.outputs()[0].value.node).kind, OpKind::Relu);
+  for (const auto& [before, after] : cases) {
+    EXPECT_EQ(before.inputNodes().size(), 2u);
+    EXPECT_EQ(before.opCount(), 2u);
+    EXPECT_EQ(before.node(before.outputs()[0].value.node).kind, OpKind::Relu);
+    EXPECT_EQ(after.opCount(), 1u);
+    EXPECT_EQ(after.node(after.outputs()[0].value.node).attrs.getInt("activation", 0), 2);
+    EXPECT_EQ(after.node(after.inputNodes()[0]).outputTypes, before.node(before.inputNodes()[0]).outputTypes);
   }
 }
 
