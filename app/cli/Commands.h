@@ -14,5 +14,7 @@ void addInfoCommand(CLI::App& app, CommandContext& context);
 void addRunCommand(CLI::App& app, CommandContext& context);
 void addVerifyCommand(CLI::App& app, CommandContext& context);
 void addSamplesCommand(CLI::App& app, CommandContext& context);
+void addRulesCommand(CLI::App& app, CommandContext& context);
+void addOptimizeCommand(CLI::App& app, CommandContext& context);
 
 } // namespace tessera::cli

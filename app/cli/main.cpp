@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   addRunCommand(app, context);
   addVerifyCommand(app, context);
   addSamplesCommand(app, context);
+  addRulesCommand(app, context);
+  addOptimizeCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
