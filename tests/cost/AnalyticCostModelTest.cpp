@@ -62,3 +62,79 @@ TEST(GraphCost, SumsOpsAndSkipsPrecomputableWeightChains) {
   EXPECT_GT(cost.nodeMs[conv], 0.0);
   EXPECT_NEAR(cost.totalMs, cost.nodeMs[conv] + cost.nodeMs[relu], 1e-12);
 }
+
+#include "cost/CostCache.h"
+#include "session/Database.h"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace {
+// Counts how often it is asked, so tests can see the cache answer instead.
+class CountingModel final : public CostModel {
+public:
+  explicit CountingModel(int* calls) : calls_(calls) {}
+  double costMs(const OpSignature& signature) override {
+    ++*calls_;
+    return static_cast<double>(signature.key().size());
+  }
+  std::string spec() const override { return "counting"; }
+
+private:
+  int* calls_;
+};
+
+std::string tempPath(const std::string& name) {
+  auto path = std::filesystem::temp_directory_path() / ("tessera-cost-" + std::to_string(getpid()) + "-" + name);
+  std::filesystem::remove(path);
+  return path.string();
+}
+} // namespace
+
+TEST(CostCache, MeasuresEachSignatureOncePerDeviceAcrossRuns) {
+  std::string path = tempPath("cache.sqlite");
+  OpSignature relu{OpKind::Relu, {f32({8})}, {f32({8})}, {}};
+  OpSignature tanh{OpKind::Tanh, {f32({8})}, {f32({8})}, {}};
+  int calls = 0;
+  {
+    CachedCostModel model(std::make_unique<CountingModel>(&calls), std::make_shared<CostCache>(path), "dev-a");
+    double first = model.costMs(relu);
+    EXPECT_EQ(model.costMs(relu), first);
+    model.costMs(tanh);
+    EXPECT_EQ(calls, 2);
+    EXPECT_EQ(model.hits(), 1u);
+    EXPECT_EQ(model.misses(), 2u);
+  }
+  {
+    // A second run (a new process in real life) measures nothing for the same device...
+    CachedCostModel model(std::make_unique<CountingModel>(&calls), std::make_shared<CostCache>(path), "dev-a");
+    model.costMs(relu);
+    model.costMs(tanh);
+    EXPECT_EQ(calls, 2);
+    EXPECT_EQ(model.hits(), 2u);
+    // ...but another device is measured afresh.
+    CachedCostModel other(std::make_unique<CountingModel>(&calls), std::make_shared<CostCache>(path), "dev-b");
+    other.costMs(relu);
+    EXPECT_EQ(calls, 3);
+  }
+  EXPECT_EQ(CostCache(path).size("dev-a"), 2u);
+}
+
+TEST(CostCache, RefusesForeignAndNewerFiles) {
+  std::string foreign = tempPath("foreign.sqlite");
+  std::ofstream(foreign) << "this is not sqlite at all, just text that is long enough to look like a header............";
+  EXPECT_THROW(CostCache{foreign}, Error);
+  std::string newer = tempPath("newer.sqlite");
+  { CostCache cache(newer); }
+  {
+    sql::Database db(newer, sql::Database::Mode::ReadWrite);
+    db.execute("PRAGMA user_version=99");
+  }
+  try {
+    CostCache cache(newer);
+    FAIL() << "a newer cache must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+  }
+}

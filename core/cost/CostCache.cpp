@@ -1,0 +1,86 @@
+#include "cost/CostCache.h"
+
+#include "session/Database.h"
+#include "support/Error.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace tessera {
+
+namespace {
+constexpr int64_t kApplicationId = 0x54455343; // "TESC"
+} // namespace
+
+CostCache::CostCache(const std::string& path) {
+  std::error_code ec;
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  db_ = std::make_unique<sql::Database>(path, sql::Database::Mode::Create);
+  int64_t applicationId = db_->queryInt("PRAGMA application_id");
+  int64_t version = db_->queryInt("PRAGMA user_version");
+  bool empty = db_->queryInt("SELECT count(*) FROM sqlite_master") == 0;
+  if (!empty && applicationId != kApplicationId) throw errorInFile(path, "is not a Tessera cost cache");
+  if (version > kSchemaVersion)
+    throw errorInFile(path, "was written by a newer Tessera (cost cache schema " + std::to_string(version) + ", this build knows " +
+                                std::to_string(kSchemaVersion) + ")");
+  if (version == kSchemaVersion) return;
+  sql::Transaction transaction(*db_);
+  db_->execute("CREATE TABLE IF NOT EXISTS op_cost (device TEXT NOT NULL, signature TEXT NOT NULL, ms REAL NOT NULL,"
+               " measured_at TEXT NOT NULL DEFAULT (datetime('now')), PRIMARY KEY (device, signature))");
+  db_->execute("PRAGMA application_id=" + std::to_string(kApplicationId));
+  db_->execute("PRAGMA user_version=" + std::to_string(kSchemaVersion));
+  transaction.commit();
+}
+
+CostCache::~CostCache() = default;
+
+const std::string& CostCache::path() const { return db_->path(); }
+
+std::optional<double> CostCache::lookup(const std::string& device, const std::string& signature) {
+  sql::Statement query(*db_, "SELECT ms FROM op_cost WHERE device = ? AND signature = ?");
+  query.bind(1, device).bind(2, signature);
+  if (!query.step()) return std::nullopt;
+  return query.columnDouble(0);
+}
+
+void CostCache::store(const std::string& device, const std::string& signature, double ms) {
+  sql::Statement insert(*db_, "INSERT OR REPLACE INTO op_cost (device, signature, ms) VALUES (?, ?, ?)");
+  insert.bind(1, device).bind(2, signature).bind(3, ms).run();
+}
+
+size_t CostCache::size(const std::string& device) {
+  sql::Statement query(*db_, "SELECT count(*) FROM op_cost WHERE device = ?");
+  query.bind(1, device);
+  query.step();
+  return static_cast<size_t>(query.columnInt(0));
+}
+
+std::string defaultCostCachePath() {
+  if (const char* explicitPath = std::getenv("TESSERA_COST_CACHE"); explicitPath && *explicitPath) return explicitPath;
+  std::filesystem::path base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    base = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    base = std::filesystem::path(home) / ".cache";
+  else
+    base = std::filesystem::temp_directory_path();
+  return (base / "tessera" / "costs.sqlite").string();
+}
+
+CachedCostModel::CachedCostModel(std::unique_ptr<CostModel> measured, std::shared_ptr<CostCache> cache, std::string device)
+    : measured_(std::move(measured)), cache_(std::move(cache)), device_(std::move(device)) {}
+
+double CachedCostModel::costMs(const OpSignature& signature) {
+  std::string key = signature.key();
+  if (std::optional<double> cached = cache_->lookup(device_, key)) {
+    ++hits_;
+    return *cached;
+  }
+  ++misses_;
+  double ms = measured_->costMs(signature);
+  cache_->store(device_, key, ms);
+  return ms;
+}
+
+} // namespace tessera

@@ -1,0 +1,56 @@
+// Measured op costs kept in SQLite, keyed by device and op signature, so each signature is
+// measured once per device (TASO). A cached model answers from the cache and measures only misses.
+#pragma once
+
+#include "cost/CostModel.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tessera {
+
+namespace sql {
+class Database;
+}
+
+class CostCache {
+public:
+  // Opens or creates the cache file. Throws tessera::Error if it is not a Tessera cost cache or
+  // was written by a newer version.
+  explicit CostCache(const std::string& path);
+  ~CostCache();
+
+  std::optional<double> lookup(const std::string& device, const std::string& signature);
+  void store(const std::string& device, const std::string& signature, double ms);
+  size_t size(const std::string& device);
+  const std::string& path() const;
+
+  static constexpr int kSchemaVersion = 1;
+
+private:
+  std::unique_ptr<sql::Database> db_;
+};
+
+// The default location: $TESSERA_COST_CACHE, else $XDG_CACHE_HOME/tessera/costs.sqlite, else
+// ~/.cache/tessera/costs.sqlite.
+std::string defaultCostCachePath();
+
+class CachedCostModel final : public CostModel {
+public:
+  // `device` keys the cache (e.g. "cuda:NVIDIA H200"); `measured` answers the misses.
+  CachedCostModel(std::unique_ptr<CostModel> measured, std::shared_ptr<CostCache> cache, std::string device);
+  double costMs(const OpSignature& signature) override;
+  std::string spec() const override { return measured_->spec(); }
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+
+private:
+  std::unique_ptr<CostModel> measured_;
+  std::shared_ptr<CostCache> cache_;
+  std::string device_;
+  size_t hits_ = 0;
+  size_t misses_ = 0;
+};
+
+} // namespace tessera
