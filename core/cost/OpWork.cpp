@@ -44,6 +44,8 @@ OpWork opWork(const OpSignature& s) {
   case OpKind::Split:
   case OpKind::Enlarge:
   case OpKind::MergeGroups:
+  case OpKind::FoldBatchNormWeight:
+  case OpKind::FoldBatchNormBias:
     // TASO's cost model: layout ops are folded into their consumers or precomputed on weights.
     work.isFree = true;
     work.bytes = 0;

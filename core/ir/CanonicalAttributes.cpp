@@ -71,6 +71,8 @@ Attributes canonicalAttributes(OpKind kind, const Attributes& original, std::spa
     dropIfInt(attrs, "transA", 0);
     dropIfInt(attrs, "transB", 0);
     break;
+  case OpKind::FoldBatchNormWeight:
+  case OpKind::FoldBatchNormBias:
   case OpKind::BatchNorm:
     attrs.erase("momentum");
     attrs.erase("spatial");

@@ -379,6 +379,25 @@ TensorType mergeGroupsOutput(const Attributes& attrs, std::span<const TensorType
   return {in[0].dtype, out};
 }
 
+// FoldBatchNormWeight (w, scale, var){epsilon}: the conv weight with a following batchnorm folded
+// in, w * scale / sqrt(var + epsilon) per output channel.
+TensorType foldWeightOutput(std::span<const TensorType> in) {
+  expectInputs(in, 3, 3);
+  if (in[0].rank() < 2) fail("the folded weight must have rank >= 2");
+  for (size_t i = 1; i < 3; ++i)
+    if (in[i].shape != Shape{in[0].shape[0]}) fail("batchnorm parameter must be [" + std::to_string(in[0].shape[0]) + "], got " + in[i].toString());
+  return in[0];
+}
+
+// FoldBatchNormBias (scale, bias, mean, var[, convBias]){epsilon}:
+// (convBias - mean) * scale / sqrt(var + epsilon) + bias, with convBias = 0 when absent.
+TensorType foldBiasOutput(std::span<const TensorType> in) {
+  expectInputs(in, 4, 5);
+  for (const TensorType& t : in)
+    if (t.rank() != 1 || t.shape != in[0].shape) fail("batchnorm parameters must all be [C], got " + t.toString());
+  return in[0];
+}
+
 } // namespace
 
 int64_t normalizeAxis(int64_t axis, int64_t rank) {
@@ -476,6 +495,8 @@ std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, s
   case OpKind::Pad: return {padOutput(attrs, in)};
   case OpKind::Enlarge: return {enlargeOutput(in)};
   case OpKind::MergeGroups: return {mergeGroupsOutput(attrs, in)};
+  case OpKind::FoldBatchNormWeight: return {foldWeightOutput(in)};
+  case OpKind::FoldBatchNormBias: return {foldBiasOutput(in)};
   }
   fail("unknown op kind");
 }

@@ -60,6 +60,10 @@ for act, op in ((2, "Relu"), (1, "Sigmoid"), (3, "Tanh")):
                  .replace("(Relu ", f"({op} "))
     lines.append(f"fuse-matmul-{name} [fusion,matmul,activation]: (Relu (MatMul{{activation=0}} ?a ?b)) => (MatMul{{activation={act}}} ?a ?b)"
                  .replace("(Relu ", f"({op} "))
+lines.append("fuse-conv-batchnorm [fusion,conv,batchnorm]: (BatchNorm@bn (Conv@c{activation=0} ?x ?w) ?s ?b ?m ?v) => "
+             "(Conv@c ?x (FoldBatchNormWeight@bn ?w ?s ?v) (FoldBatchNormBias@bn ?s ?b ?m ?v))")
+lines.append("fuse-conv-bias-batchnorm [fusion,conv,batchnorm]: (BatchNorm@bn (Conv@c{activation=0} ?x ?w ?cb) ?s ?b ?m ?v) => "
+             "(Conv@c ?x (FoldBatchNormWeight@bn ?w ?s ?v) (FoldBatchNormBias@bn ?s ?b ?m ?v ?cb))")
 lines.append("fuse-matmul-add-gemm [fusion,matmul,gemm]: (Add (MatMul{activation=0} ?a ?b) ?c) => (Gemm ?a ?b ?c)")
 lines.append("fuse-add-matmul-gemm [fusion,matmul,gemm]: (Add ?c (MatMul{activation=0} ?a ?b)) => (Gemm ?a ?b ?c)")
 
