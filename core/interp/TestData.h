@@ -5,20 +5,30 @@
 #include "interp/Interpreter.h"
 
 #include <cstdint>
+#include <span>
 
 namespace tessera {
 
 // arange(n)/n in the given shape (ONNX backend tests' dummy input).
 Tensor dummyTensor(const TensorType& type);
-// Uniform in [low, high), determined by (seed, name).
+// Uniform in [low, high), determined by (seed, name); float types only (tessera::Error otherwise).
 Tensor randomTensor(const TensorType& type, uint64_t seed, const std::string& name, float low = -1.0f, float high = 1.0f);
 
 // Dummy data for every float Input; throws tessera::Error for a non-float input.
 TensorMap dummyInputs(const Graph& graph);
+// randomTensor(type, seed, name) for every Input; throws tessera::Error for a non-float input.
 TensorMap randomInputs(const Graph& graph, uint64_t seed);
 // Random values for every float weight with more than one element (scalars are semantic
 // constants such as epsilons and exponents and keep their values); a weight used as a
-// BatchNorm variance gets values in [0.5, 1.5) so that it stays a variance.
+// BatchNorm variance (also a folded BatchNorm's) gets values in [0.5, 1.5) so that it stays one.
+// Other weights are uniform in [-1, 1), and those of rank >= 2 are scaled by sqrt(3 / fanIn) with
+// fanIn = numel / shape[0] (the fan-in of a conv weight [M,C,kh,kw] or Gemm weight [N,K]), so
+// that activations of a deep model stay near 1 instead of overflowing after a few dozen layers.
+// Apart from the variance rule, values depend only on (seed, name, shape), not on the graph.
 TensorMap randomWeights(const Graph& graph, uint64_t seed);
+// The same for several graphs at once: one value per weight name, a variance if the name is a
+// BatchNorm variance in any of them. Throws tessera::Error when two graphs give one weight name
+// different types.
+TensorMap randomWeights(std::span<const Graph* const> graphs, uint64_t seed);
 
 } // namespace tessera

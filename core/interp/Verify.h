@@ -21,9 +21,12 @@ struct VerifyResult {
   bool equivalent = false;
   double maxAbsError = 0;
   double maxRelError = 0;
-  std::string worst; // "output 0 (logits) element 17: 0.51 vs 0.49" or why they cannot match
+  // The element furthest beyond tolerance, candidate value first: "output 0 (logits) element
+  // [0,17]: 0.51 vs 0.49"; or why the graphs cannot match (different inputs, output shapes).
+  std::string worst;
 };
 
+// An element matches when |candidate - original| <= atol + rtol * |original|, or both are NaN.
 // Throws tessera::Error when either graph cannot be run at all (an opaque op, a non-float input).
 VerifyResult verifyEquivalent(const Graph& original, const Graph& candidate, const VerifyOptions& options = {});
 

@@ -1,0 +1,70 @@
+// Helpers shared by the interpreter's kernels.
+#include "interp/KernelSupport.h"
+
+#include "support/Error.h"
+
+#include <cassert>
+#include <cmath>
+
+namespace tessera::interp {
+
+void kernelError(const std::string& message) { throw Error(message); }
+
+Tensor allocateOutput(const Node& node, int port) {
+  assert(port < node.numOutputs() && "the node must have that output");
+  return Tensor::zeros(node.outputTypes[static_cast<size_t>(port)]);
+}
+
+std::vector<int64_t> contiguousStrides(const Shape& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+std::vector<int64_t> broadcastStrides(const Shape& shape, const Shape& target) {
+  assert(shape.size() <= target.size() && "a broadcast operand cannot have a higher rank");
+  std::vector<int64_t> own = contiguousStrides(shape);
+  std::vector<int64_t> strides(target.size(), 0);
+  size_t offset = target.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    assert((shape[d] == target[offset + d] || shape[d] == 1) && "shape must broadcast to target");
+    strides[offset + d] = shape[d] == 1 ? 0 : own[d];
+  }
+  return strides;
+}
+
+int64_t product(const Shape& shape, size_t begin, size_t end) {
+  int64_t n = 1;
+  for (size_t d = begin; d < end && d < shape.size(); ++d) n *= shape[d];
+  return n;
+}
+
+std::vector<int64_t> intsOr(const Node& node, const char* name, int64_t fallback, size_t count) {
+  std::vector<int64_t> values = node.attrs.getInts(name, std::vector<int64_t>(count, fallback));
+  if (values.size() != count)
+    kernelError(std::string(name) + " needs " + std::to_string(count) + " values, got " + std::to_string(values.size()));
+  return values;
+}
+
+Activation activationOf(const Node& node) {
+  int64_t value = node.attrs.getInt("activation", 0);
+  if (value < 0 || value > 3) kernelError("unknown fused activation " + std::to_string(value));
+  return static_cast<Activation>(value);
+}
+
+void applyActivation(Activation activation, float* data, int64_t count) {
+  switch (activation) {
+  case Activation::None: return;
+  case Activation::Relu:
+    for (int64_t i = 0; i < count; ++i) data[i] = data[i] < 0.0f ? 0.0f : data[i]; // NaN stays NaN, as in ONNX
+    return;
+  case Activation::Sigmoid:
+    for (int64_t i = 0; i < count; ++i) data[i] = 1.0f / (1.0f + std::exp(-data[i]));
+    return;
+  case Activation::Tanh:
+    for (int64_t i = 0; i < count; ++i) data[i] = std::tanh(data[i]);
+    return;
+  }
+}
+
+} // namespace tessera::interp

@@ -1,0 +1,50 @@
+// The interpreter's kernels, one family per source file. Each takes a node (attributes in the
+// IR's canonical form, output types already inferred) and its checked inputs. Internal to interp.
+#pragma once
+
+#include "interp/KernelSupport.h"
+
+namespace tessera::interp {
+
+// Convolution.cpp
+Tensor conv(const Node& node, KernelInputs in);
+
+// Linear.cpp
+Tensor matMul(const Node& node, KernelInputs in);
+Tensor gemm(const Node& node, KernelInputs in);
+
+// Normalization.cpp
+Tensor batchNorm(const Node& node, KernelInputs in);
+Tensor layerNorm(const Node& node, KernelInputs in);
+Tensor lrn(const Node& node, KernelInputs in);
+
+// Reduction.cpp
+Tensor softmax(const Node& node, KernelInputs in);
+Tensor reduceMean(const Node& node, KernelInputs in);
+
+// Elementwise.cpp
+Tensor unary(const Node& node, KernelInputs in); // Relu ... Clip
+Tensor broadcastBinary(const Node& node, KernelInputs in); // Add Sub Mul Div Pow, and variadic Sum
+Tensor scalarMul(const Node& node, KernelInputs in);
+
+// Pooling.cpp
+Tensor maxPool(const Node& node, KernelInputs in);
+Tensor averagePool(const Node& node, KernelInputs in);
+Tensor globalAveragePool(const Node& node, KernelInputs in);
+
+// Layout.cpp
+Tensor copyAsOutput(const Node& node, KernelInputs in); // Reshape Flatten Squeeze Unsqueeze Identity Dropout
+Tensor concat(const Node& node, KernelInputs in);
+std::vector<Tensor> split(const Node& node, KernelInputs in);
+Tensor transpose(const Node& node, KernelInputs in);
+Tensor slice(const Node& node, KernelInputs in);
+Tensor gather(const Node& node, KernelInputs in);
+Tensor pad(const Node& node, KernelInputs in);
+
+// WeightTransforms.cpp
+Tensor enlarge(const Node& node, KernelInputs in);
+Tensor mergeGroups(const Node& node, KernelInputs in);
+Tensor foldBatchNormWeight(const Node& node, KernelInputs in);
+Tensor foldBatchNormBias(const Node& node, KernelInputs in);
+
+} // namespace tessera::interp

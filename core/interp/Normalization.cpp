@@ -1,0 +1,109 @@
+// BatchNormalization (inference form), LayerNormalization and LRN, with ONNX semantics.
+// Statistics accumulate in double: the interpreter is the reference, not the fast path.
+#include "interp/Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::interp {
+
+// y = scale * (x - mean) / sqrt(var + epsilon) + bias, per channel (axis 1).
+Tensor batchNorm(const Node& node, KernelInputs in) {
+  const float epsilon = node.attrs.getFloat("epsilon", 1e-5f);
+  const Shape& shape = in[0]->shape();
+  const int64_t channels = shape[1];
+  const int64_t inner = product(shape, 2, shape.size());
+  const int64_t planes = shape[0] * channels;
+  const float* x = in[0]->floats().data();
+  const float* scale = in[1]->floats().data();
+  const float* bias = in[2]->floats().data();
+  const float* mean = in[3]->floats().data();
+  const float* var = in[4]->floats().data();
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+#pragma omp parallel for schedule(static) if (planes * inner > kParallelGrain)
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const int64_t c = plane % channels;
+    const float factor = scale[c] / std::sqrt(var[c] + epsilon);
+    for (int64_t i = 0; i < inner; ++i) out[plane * inner + i] = (x[plane * inner + i] - mean[c]) * factor + bias[c];
+  }
+  return y;
+}
+
+// Normalises over the dimensions from `axis` on; scale and bias broadcast to those dimensions.
+Tensor layerNorm(const Node& node, KernelInputs in) {
+  const float epsilon = node.attrs.getFloat("epsilon", 1e-5f);
+  const Shape& shape = in[0]->shape();
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t axis = node.attrs.getInt("axis", -1);
+  if (axis < 0) axis += rank;
+  const Shape normalized(shape.begin() + axis, shape.end());
+  const int64_t inner = numelOf(normalized);
+  const int64_t outer = product(shape, 0, static_cast<size_t>(axis));
+
+  // Scale and bias expanded to the normalized block, so the row loop reads them directly.
+  auto expand = [&](const Tensor& t) {
+    std::vector<float> full(static_cast<size_t>(inner));
+    const std::vector<int64_t> strides = broadcastStrides(t.shape(), normalized);
+    const std::vector<int64_t> dense = contiguousStrides(normalized);
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < normalized.size(); ++d) offset += i / dense[d] % normalized[d] * strides[d];
+      full[static_cast<size_t>(i)] = t.floats()[static_cast<size_t>(offset)];
+    }
+    return full;
+  };
+  const std::vector<float> scale = expand(*in[1]);
+  const std::vector<float> bias = in.size() > 2 ? expand(*in[2]) : std::vector<float>(static_cast<size_t>(inner), 0.0f);
+
+  const float* x = in[0]->floats().data();
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+#pragma omp parallel for schedule(static) if (outer * inner > kParallelGrain)
+  for (int64_t row = 0; row < outer; ++row) {
+    const float* src = x + row * inner;
+    double sum = 0.0;
+    for (int64_t i = 0; i < inner; ++i) sum += src[i];
+    const double mean = sum / static_cast<double>(inner);
+    double squares = 0.0;
+    for (int64_t i = 0; i < inner; ++i) squares += (src[i] - mean) * (src[i] - mean);
+    const double invStd = 1.0 / std::sqrt(squares / static_cast<double>(inner) + epsilon);
+    for (int64_t i = 0; i < inner; ++i)
+      out[row * inner + i] = static_cast<float>((src[i] - mean) * invStd) * scale[static_cast<size_t>(i)] + bias[static_cast<size_t>(i)];
+  }
+  return y;
+}
+
+// y = x / (bias + alpha / size * square_sum)^beta, where square_sum runs over the channels
+// [c - floor((size-1)/2), c + ceil((size-1)/2)] that exist.
+Tensor lrn(const Node& node, KernelInputs in) {
+  const float alpha = node.attrs.getFloat("alpha", 1e-4f);
+  const float beta = node.attrs.getFloat("beta", 0.75f);
+  const float bias = node.attrs.getFloat("bias", 1.0f);
+  const int64_t size = node.attrs.getInt("size", 0);
+  if (size < 1) kernelError("LRN size must be >= 1");
+  const Shape& shape = in[0]->shape();
+  const int64_t batch = shape[0], channels = shape[1], inner = product(shape, 2, shape.size());
+  const int64_t before = (size - 1) / 2, after = size - 1 - before;
+  const float* x = in[0]->floats().data();
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+  const int64_t planes = batch * channels;
+#pragma omp parallel for schedule(static) if (planes * inner * size > kParallelGrain)
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const int64_t n = plane / channels, c = plane % channels;
+    const int64_t first = std::max<int64_t>(0, c - before), last = std::min(channels - 1, c + after);
+    for (int64_t i = 0; i < inner; ++i) {
+      double squareSum = 0.0;
+      for (int64_t k = first; k <= last; ++k) {
+        const double v = x[(n * channels + k) * inner + i];
+        squareSum += v * v;
+      }
+      const double denominator = std::pow(bias + alpha / static_cast<double>(size) * squareSum, static_cast<double>(beta));
+      out[plane * inner + i] = static_cast<float>(x[plane * inner + i] / denominator);
+    }
+  }
+  return y;
+}
+
+} // namespace tessera::interp

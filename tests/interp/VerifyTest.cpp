@@ -1,0 +1,169 @@
+// verifyEquivalent accepts rewrites TENSAT makes (fused activation, matmuls merged through a
+// concatenated weight) and rejects subtly wrong ones: a weight used transposed under the same
+// name and shape, which only random weights by name can expose.
+#include "interp/Verify.h"
+
+#include "InterpTestSupport.h"
+
+#include <gtest/gtest.h>
+
+namespace tessera {
+namespace {
+
+// conv(x, w) with an optional fused activation, or followed by a separate Relu node.
+Graph convGraph(bool fusedRelu, const std::vector<int64_t>& weightPerm = {}) {
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {1, 3, 8, 8}});
+  NodeId w = g.addWeight("w", Tensor::splat({DType::Float32, {4, 3, 3, 3}}, 0.1));
+  NodeId b = g.addWeight("b", Tensor::splat({DType::Float32, {4}}, 0.0));
+  ValueRef weight{w, 0};
+  if (!weightPerm.empty()) weight = {g.addNode(OpKind::Transpose, {weight}, {{"perm", weightPerm}}), 0};
+  Attributes attrs{{"pads", std::vector<int64_t>{1, 1, 1, 1}}};
+  if (fusedRelu) attrs.set("activation", int64_t{2});
+  NodeId conv = g.addNode(OpKind::Conv, {{x, 0}, weight, {b, 0}}, attrs);
+  NodeId out = fusedRelu ? conv : g.addNode(OpKind::Relu, {{conv, 0}});
+  g.addOutput({out, 0}, "y");
+  return g;
+}
+
+TEST(VerifyTest, FusedActivationIsEquivalentToSeparateRelu) {
+  VerifyResult result = verifyEquivalent(convGraph(false), convGraph(true));
+  EXPECT_TRUE(result.equivalent) << result.worst;
+  EXPECT_LT(result.maxAbsError, 1e-6);
+}
+
+// Two matmuls of one input, concatenated, against one matmul with the weights concatenated; the
+// weights concatenated in the wrong order have the same shape and must be caught.
+enum class MatmulVariant { Separate, Merged, MergedSwapped };
+
+Graph matmulGraph(MatmulVariant variant) {
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {5, 6}});
+  NodeId w1 = g.addWeight("w1", Tensor::zeros({DType::Float32, {6, 3}}));
+  NodeId w2 = g.addWeight("w2", Tensor::zeros({DType::Float32, {6, 4}}));
+  NodeId out;
+  if (variant == MatmulVariant::Separate) {
+    NodeId m1 = g.addNode(OpKind::MatMul, {{x, 0}, {w1, 0}});
+    NodeId m2 = g.addNode(OpKind::MatMul, {{x, 0}, {w2, 0}});
+    out = g.addNode(OpKind::Concat, {{m1, 0}, {m2, 0}}, {{"axis", int64_t{1}}});
+  } else {
+    std::vector<ValueRef> parts = {{w1, 0}, {w2, 0}};
+    if (variant == MatmulVariant::MergedSwapped) std::swap(parts[0], parts[1]);
+    NodeId w = g.addNode(OpKind::Concat, parts, {{"axis", int64_t{1}}});
+    out = g.addNode(OpKind::MatMul, {{x, 0}, {w, 0}});
+  }
+  g.addOutput({out, 0}, "y");
+  return g;
+}
+
+TEST(VerifyTest, ConcatOfMatmulsEqualsMatmulWithConcatenatedWeights) {
+  VerifyOptions options;
+  options.trials = 4;
+  VerifyResult result = verifyEquivalent(matmulGraph(MatmulVariant::Separate), matmulGraph(MatmulVariant::Merged), options);
+  EXPECT_TRUE(result.equivalent) << result.worst;
+  EXPECT_LT(result.maxAbsError, 1e-5);
+  VerifyResult swapped = verifyEquivalent(matmulGraph(MatmulVariant::Separate), matmulGraph(MatmulVariant::MergedSwapped), options);
+  EXPECT_FALSE(swapped.equivalent);
+}
+
+TEST(VerifyTest, TransposedWeightWithTheSameNameAndShapeIsRejected) {
+  // The graphs' own weights are splats, symmetric under any transpose: only random weights by
+  // name tell the two apart.
+  Graph original = convGraph(true);
+  Graph wrong = convGraph(true, {0, 1, 3, 2}); // kernel transposed in space: same shape
+  VerifyOptions ownWeights;
+  ownWeights.randomizeWeights = false;
+  EXPECT_TRUE(verifyEquivalent(original, wrong, ownWeights).equivalent);
+  VerifyResult result = verifyEquivalent(original, wrong);
+  EXPECT_FALSE(result.equivalent);
+  EXPECT_EQ(result.worst.rfind("output 0 (y) element [0,", 0), 0u) << result.worst;
+  EXPECT_NE(result.worst.find(" vs "), std::string::npos) << result.worst;
+  EXPECT_GT(result.maxAbsError, 1e-3);
+}
+
+// conv + BatchNorm against the conv with the BatchNorm folded into its weight and bias.
+Graph batchNormGraph(bool folded, float epsilon) {
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {2, 3, 6, 6}});
+  NodeId w = g.addWeight("w", Tensor::zeros({DType::Float32, {5, 3, 3, 3}}));
+  NodeId b = g.addWeight("b", Tensor::zeros({DType::Float32, {5}}));
+  std::vector<ValueRef> bn;
+  for (const char* name : {"scale", "shift", "mean", "var"}) bn.push_back({g.addWeight(name, Tensor::zeros({DType::Float32, {5}})), 0});
+  Attributes eps{{"epsilon", epsilon}};
+  NodeId out;
+  if (folded) {
+    NodeId weight = g.addNode(OpKind::FoldBatchNormWeight, {{w, 0}, bn[0], bn[3]}, eps);
+    NodeId bias = g.addNode(OpKind::FoldBatchNormBias, {bn[0], bn[1], bn[2], bn[3], {b, 0}}, eps);
+    out = g.addNode(OpKind::Conv, {{x, 0}, {weight, 0}, {bias, 0}});
+  } else {
+    NodeId conv = g.addNode(OpKind::Conv, {{x, 0}, {w, 0}, {b, 0}});
+    std::vector<ValueRef> inputs = {{conv, 0}};
+    inputs.insert(inputs.end(), bn.begin(), bn.end());
+    out = g.addNode(OpKind::BatchNorm, inputs, eps);
+  }
+  g.addOutput({out, 0}, "y");
+  return g;
+}
+
+TEST(VerifyTest, BatchNormFoldedIntoTheConvIsEquivalent) {
+  VerifyResult result = verifyEquivalent(batchNormGraph(false, 1e-3f), batchNormGraph(true, 1e-3f));
+  EXPECT_TRUE(result.equivalent) << result.worst;
+  // A different epsilon in the fold is a (small but real) error.
+  VerifyOptions strict;
+  strict.rtol = 1e-6;
+  strict.atol = 1e-7;
+  EXPECT_FALSE(verifyEquivalent(batchNormGraph(false, 1e-3f), batchNormGraph(true, 1e-1f), strict).equivalent);
+}
+
+TEST(VerifyTest, ToleranceIsRelativeToTheOriginal) {
+  auto scaled = [](float factor) {
+    Graph g;
+    NodeId x = g.addInput("x", {DType::Float32, {100}});
+    NodeId s = g.addWeight("s", Tensor::fromFloats({}, {factor}));
+    g.addOutput({g.addNode(OpKind::ScalarMul, {{x, 0}, {s, 0}}), 0}, "y");
+    return g;
+  };
+  VerifyResult loose = verifyEquivalent(scaled(1.0f), scaled(1.0001f));
+  EXPECT_TRUE(loose.equivalent) << loose.worst;
+  EXPECT_NEAR(loose.maxRelError, 1e-4, 1e-5);
+  VerifyOptions strict;
+  strict.rtol = 1e-5;
+  strict.atol = 0;
+  VerifyResult tight = verifyEquivalent(scaled(1.0f), scaled(1.0001f), strict);
+  EXPECT_FALSE(tight.equivalent);
+  EXPECT_NEAR(tight.maxRelError, 1e-4, 1e-5);
+}
+
+TEST(VerifyTest, NanOnOneSideOnlyIsAMismatch) {
+  auto root = [](bool reluFirst) {
+    Graph g;
+    NodeId x = g.addInput("x", {DType::Float32, {64}});
+    NodeId in = reluFirst ? g.addNode(OpKind::Relu, {{x, 0}}) : g.addNode(OpKind::Identity, {{x, 0}});
+    g.addOutput({g.addNode(OpKind::Sqrt, {{in, 0}}), 0}, "root");
+    return g;
+  };
+  VerifyResult same = verifyEquivalent(root(false), root(false));
+  EXPECT_TRUE(same.equivalent) << "NaN on both sides matches: " << same.worst;
+  VerifyResult different = verifyEquivalent(root(false), root(true));
+  EXPECT_FALSE(different.equivalent);
+  EXPECT_NE(different.worst.find("0 vs nan"), std::string::npos) << different.worst;
+}
+
+TEST(VerifyTest, InterfaceMismatchesAreReasonsNotErrors) {
+  auto graph = [](const std::string& inputName, Shape outputShape) {
+    Graph g;
+    NodeId x = g.addInput(inputName, {DType::Float32, {2, 3}});
+    NodeId y = g.addNode(OpKind::Reshape, {{x, 0}}, {{"shape", outputShape}});
+    g.addOutput({y, 0}, "y");
+    return g;
+  };
+  VerifyResult shape = verifyEquivalent(graph("x", {6}), graph("x", {3, 2}));
+  EXPECT_FALSE(shape.equivalent);
+  EXPECT_NE(shape.worst.find("shape [6]"), std::string::npos) << shape.worst;
+  VerifyResult inputs = verifyEquivalent(graph("x", {6}), graph("z", {6}));
+  EXPECT_FALSE(inputs.equivalent);
+  EXPECT_NE(inputs.worst.find("input 'x'"), std::string::npos) << inputs.worst;
+}
+
+} // namespace
+} // namespace tessera
