@@ -24,8 +24,9 @@ constexpr double kLinearWeight = 1.0 / (kDummyLastBatchRowMeanSum * kDummyLastBa
 // One attention layer: Q, K, V projections, split into heads, the two batched matmuls of
 // attention (K is not transposed, as in TASO's graph; with head size = sequence the shapes agree),
 // heads merged back and a final linear projection whose result feeds the next layer.
-// (TASO's Python example computes the projection from the layer's input and drops the attention
-// result; its C++ example and TENSAT keep the attention result alive. Here it is the layer output.)
+// (TASO's Python example projects the layer's input instead and drops the attention result;
+// TENSAT does the same but keeps the result alive through noop nodes. Here, as in TASO's C++
+// example, the projection of the attention result is the layer's output.)
 ValueRef attentionLayer(ModelBuilder& b, const std::string& prefix, ValueRef x) {
   const Shape headsShape{kBatch, kSequence, kHeads, kHeadSize};
   const std::vector<int64_t> swapSequenceAndHeads{0, 2, 1, 3};
