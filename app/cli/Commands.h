@@ -16,5 +16,6 @@ void addVerifyCommand(CLI::App& app, CommandContext& context);
 void addSamplesCommand(CLI::App& app, CommandContext& context);
 void addRulesCommand(CLI::App& app, CommandContext& context);
 void addOptimizeCommand(CLI::App& app, CommandContext& context);
+void addExtractCommand(CLI::App& app, CommandContext& context);
 
 } // namespace tessera::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   addSamplesCommand(app, context);
   addRulesCommand(app, context);
   addOptimizeCommand(app, context);
+  addExtractCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

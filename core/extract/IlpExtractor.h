@@ -1,0 +1,27 @@
+// Exact extraction on DAG cost: a 0/1 integer program solved with CBC, warm-started from the DAG
+// greedy, with acyclicity enforced by level variables where cycles are possible.
+#pragma once
+
+#include "extract/Extraction.h"
+
+namespace tessera::extract {
+
+struct IlpOptions {
+  double timeLimitSeconds = 0; // wall clock for the whole call; <= 0 means no limit
+  bool warmStart = true;       // give CBC the DAG greedy's solution as its first incumbent
+};
+
+// The model (x_n binary per e-node, cost = sum cost_n x_n):
+//   - exactly one node in each root class, at most one in every other class;
+//   - a chosen node's child classes are chosen: sum_{m in k} x_m >= x_n for each child class k;
+//   - acyclicity only where a cycle is possible, i.e. inside strongly connected components of the
+//     class graph: a level l_c in [0, |SCC|-1] per such class and, for each node n of class c with
+//     child class k in the same SCC, l_c - l_k >= 1 - |SCC| (1 - x_n) (big-M ordering).
+// Before building it: nodes that are their own child are dropped, as are nodes whose own cost
+// exceeds the greedy's total (they cannot be in a better solution), then nodes left without a
+// child option, then classes no root can reach. On an acyclic e-graph no level variable exists.
+// Deterministic (one thread, fixed seeds) unless the time limit cuts the search. When the limit
+// is hit the best incumbent is returned with provenOptimal = false and CBC's lower bound.
+Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& options = {});
+
+} // namespace tessera::extract
