@@ -1,0 +1,288 @@
+// Each IR op in its opset-17 ONNX form: canonical attributes become the attributes or constant
+// inputs opset 17 expects, and Tessera-only forms are spelled with standard ops (a fused
+// activation as a following op, ScalarMul as Mul, Gelu as its erf/tanh formula, Enlarge as Pad,
+// MergeGroups folded into an initializer).
+#include "interp/Interpreter.h"
+#include "onnx/ExportWriter.h"
+#include "onnx/TensorConversion.h"
+#include "support/Error.h"
+
+#include <cmath>
+
+namespace tessera::onnx_io {
+
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+[[noreturn]] void fail(const Node& node, const std::string& problem) {
+  throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + "): " + problem);
+}
+
+void setAttribute(onnx::NodeProto& proto, const std::string& name, const AttrValue& value) {
+  onnx::AttributeProto& attr = *proto.add_attribute();
+  attr.set_name(name);
+  std::visit(
+      [&](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, int64_t>) {
+          attr.set_type(onnx::AttributeProto::INT);
+          attr.set_i(v);
+        } else if constexpr (std::is_same_v<V, float>) {
+          attr.set_type(onnx::AttributeProto::FLOAT);
+          attr.set_f(v);
+        } else if constexpr (std::is_same_v<V, std::string>) {
+          attr.set_type(onnx::AttributeProto::STRING);
+          attr.set_s(v);
+        } else if constexpr (std::is_same_v<V, Ints>) {
+          attr.set_type(onnx::AttributeProto::INTS);
+          for (int64_t x : v) attr.add_ints(x);
+        } else {
+          attr.set_type(onnx::AttributeProto::FLOATS);
+          for (float x : v) attr.add_floats(x);
+        }
+      },
+      value);
+}
+
+// Copies the listed IR attributes that are present; their ONNX names and meanings coincide.
+void copyAttributes(const Node& node, onnx::NodeProto& proto, std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    if (const AttrValue* value = node.attrs.find(name)) setAttribute(proto, name, *value);
+}
+
+std::vector<std::string> inputNames(const ExportWriter& w, const Node& node) {
+  std::vector<std::string> names;
+  for (const ValueRef& input : node.inputs) names.push_back(input.isNone() ? std::string() : w.nameOf(input));
+  return names;
+}
+
+const TensorType& inputType(const ExportWriter& w, const Node& node, size_t i) { return w.graph().typeOf(node.inputs[i]); }
+
+// Writes `opType` producing the node's output, followed by its fused activation if it has one.
+onnx::NodeProto& writeWithActivation(ExportWriter& w, const Node& node, NodeId id, const std::string& opType) {
+  const std::string& output = w.nameOf({id, 0});
+  auto activation = static_cast<Activation>(node.attrs.getInt("activation", 0));
+  if (activation == Activation::None) return w.addNode(opType, inputNames(w, node), {output}, node.name);
+  const char* activationOp = activation == Activation::Relu      ? "Relu"
+                             : activation == Activation::Sigmoid ? "Sigmoid"
+                             : activation == Activation::Tanh    ? "Tanh"
+                                                                 : nullptr;
+  if (!activationOp) fail(node, "unknown activation " + std::to_string(node.attrs.getInt("activation", 0)));
+  std::string preActivation = w.fresh(node.name + "_preact");
+  onnx::NodeProto& op = w.addNode(opType, inputNames(w, node), {preActivation}, node.name);
+  w.addNode(activationOp, {preActivation}, {output}, node.name + "_" + activationOp);
+  return op;
+}
+
+void writeWeight(ExportWriter& w, const Node& node, NodeId id) {
+  const Tensor& value = *node.weight;
+  const std::string& name = w.nameOf({id, 0});
+  // ConstantOfShape cannot produce bfloat16 at opset 17, so such splats are written out.
+  if (!value.isSplat() || value.numel() <= 1 || value.dtype() == DType::BFloat16) {
+    w.addInitializer(value, name);
+    return;
+  }
+  std::string shape = w.addInt64Initializer(value.shape(), name + "_shape");
+  onnx::NodeProto& fill = w.addNode("ConstantOfShape", {shape}, {name}, name);
+  onnx::AttributeProto& attr = *fill.add_attribute();
+  attr.set_name("value");
+  attr.set_type(onnx::AttributeProto::TENSOR);
+  tensorToProto(Tensor::splat({value.dtype(), {1}}, value.valueAt(0)), "", attr.mutable_t());
+}
+
+void writeOpaque(ExportWriter& w, const Node& node, NodeId id) {
+  std::vector<std::string> outputs;
+  for (uint32_t port = 0; port < node.outputTypes.size(); ++port) outputs.push_back(w.nameOf({id, port}));
+  onnx::NodeProto& proto = w.addNode(node.opaque->opType, inputNames(w, node), outputs, node.name);
+  if (!node.opaque->domain.empty()) proto.set_domain(node.opaque->domain);
+  for (const std::string& serialized : node.opaque->attributeProtos)
+    if (!proto.add_attribute()->ParseFromString(serialized)) fail(node, "holds a corrupt attribute");
+}
+
+void writeConv(ExportWriter& w, const Node& node, NodeId id) {
+  const Shape& x = inputType(w, node, 0).shape;
+  const Shape& weight = inputType(w, node, 1).shape;
+  onnx::NodeProto& conv = writeWithActivation(w, node, id, "Conv");
+  setAttribute(conv, "kernel_shape", Ints{weight[2], weight[3]});
+  copyAttributes(node, conv, {"dilations", "pads", "strides"});
+  int64_t groups = x[1] / weight[1];
+  if (groups != 1) setAttribute(conv, "group", groups);
+}
+
+void writePool(ExportWriter& w, const Node& node, NodeId id) {
+  if (node.kind == OpKind::AveragePool && node.attrs.has("dilations"))
+    fail(node, "AveragePool with dilations needs opset 19; it cannot be written at opset 17");
+  onnx::NodeProto& pool = w.addNode(node.kind == OpKind::MaxPool ? "MaxPool" : "AveragePool", inputNames(w, node), {w.nameOf({id, 0})}, node.name);
+  copyAttributes(node, pool, {"kernel_shape", "strides", "pads", "dilations", "ceil_mode", "count_include_pad", "storage_order"});
+}
+
+// y = 0.5 x (1 + erf(x / sqrt 2)), or with approximate="tanh"
+// y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+void writeGelu(ExportWriter& w, const Node& node, NodeId id) {
+  const std::string x = w.nameOf(node.inputs[0]);
+  DType type = inputType(w, node, 0).dtype;
+  const std::string& base = node.name;
+  auto constant = [&](double value, const char* what) { return w.addScalarInitializer(type, value, base + "_" + what); };
+  auto op = [&](const char* opType, std::vector<std::string> inputs, const char* what) {
+    std::string out = w.fresh(base + "_" + what);
+    w.addNode(opType, std::move(inputs), {out}, base + "_" + what);
+    return out;
+  };
+  std::string inner;
+  if (node.attrs.getString("approximate", "none") == "tanh") {
+    std::string cube = op("Mul", {op("Mul", {x, x}, "square"), x}, "cube");
+    std::string sum = op("Add", {x, op("Mul", {cube, constant(0.044715, "coefficient")}, "scaled_cube")}, "sum");
+    inner = op("Tanh", {op("Mul", {sum, constant(std::sqrt(2.0 / 3.14159265358979323846), "sqrt_2_over_pi")}, "scaled")}, "tanh");
+  } else {
+    inner = op("Erf", {op("Div", {x, constant(std::sqrt(2.0), "sqrt_2")}, "scaled")}, "erf");
+  }
+  std::string gate = op("Add", {inner, constant(1.0, "one")}, "gate");
+  std::string product = op("Mul", {x, gate}, "product");
+  w.addNode("Mul", {product, constant(0.5, "half")}, {w.nameOf({id, 0})}, node.name);
+}
+
+void writeClip(ExportWriter& w, const Node& node, NodeId id) {
+  std::vector<std::string> inputs = {w.nameOf(node.inputs[0])};
+  DType type = inputType(w, node, 0).dtype;
+  bool hasMax = node.attrs.has("max");
+  inputs.push_back(node.attrs.has("min") ? w.addScalarInitializer(type, node.attrs.getFloat("min", 0), node.name + "_min") : "");
+  if (hasMax) inputs.push_back(w.addScalarInitializer(type, node.attrs.getFloat("max", 0), node.name + "_max"));
+  if (!hasMax && inputs.back().empty()) inputs.pop_back();
+  w.addNode("Clip", inputs, {w.nameOf({id, 0})}, node.name);
+}
+
+void writeSplit(ExportWriter& w, const Node& node, NodeId id) {
+  std::vector<std::string> outputs;
+  for (uint32_t port = 0; port < node.outputTypes.size(); ++port) outputs.push_back(w.nameOf({id, port}));
+  std::string sizes = w.addInt64Initializer(node.attrs.getInts("split"), node.name + "_split");
+  onnx::NodeProto& split = w.addNode("Split", {w.nameOf(node.inputs[0]), sizes}, outputs, node.name);
+  copyAttributes(node, split, {"axis"});
+}
+
+void writeReshape(ExportWriter& w, const Node& node, NodeId id) {
+  Ints shape = node.attrs.getInts("shape");
+  std::string target = w.addInt64Initializer(shape, node.name + "_shape");
+  onnx::NodeProto& reshape = w.addNode("Reshape", {w.nameOf(node.inputs[0]), target}, {w.nameOf({id, 0})}, node.name);
+  // The canonical target is explicit; a 0 in it means an empty dimension, not "copy".
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) setAttribute(reshape, "allowzero", int64_t(1));
+}
+
+void writeAxesInput(ExportWriter& w, const Node& node, NodeId id, const char* opType) {
+  std::vector<std::string> inputs = {w.nameOf(node.inputs[0])};
+  if (node.attrs.has("axes")) inputs.push_back(w.addInt64Initializer(node.attrs.getInts("axes"), node.name + "_axes"));
+  w.addNode(opType, inputs, {w.nameOf({id, 0})}, node.name);
+}
+
+void writeSlice(ExportWriter& w, const Node& node, NodeId id) {
+  std::vector<std::string> inputs = {w.nameOf(node.inputs[0])};
+  inputs.push_back(w.addInt64Initializer(node.attrs.getInts("starts"), node.name + "_starts"));
+  inputs.push_back(w.addInt64Initializer(node.attrs.getInts("ends"), node.name + "_ends"));
+  bool hasSteps = node.attrs.has("steps");
+  if (node.attrs.has("axes") || hasSteps) {
+    Ints axes = node.attrs.getInts("axes");
+    if (axes.empty())
+      for (size_t i = 0; i < node.attrs.getInts("starts").size(); ++i) axes.push_back(static_cast<int64_t>(i));
+    inputs.push_back(w.addInt64Initializer(axes, node.name + "_axes"));
+  }
+  if (hasSteps) inputs.push_back(w.addInt64Initializer(node.attrs.getInts("steps"), node.name + "_steps"));
+  w.addNode("Slice", inputs, {w.nameOf({id, 0})}, node.name);
+}
+
+void writePad(ExportWriter& w, const Node& node, const std::string& input, const Ints& pads, NodeId id) {
+  std::vector<std::string> inputs = {input, w.addInt64Initializer(pads, node.name + "_pads")};
+  std::string mode = node.attrs.getString("mode", "constant");
+  float value = node.attrs.getFloat("value", 0.0f);
+  if (mode == "constant" && value != 0.0f)
+    inputs.push_back(w.addScalarInitializer(w.graph().typeOf(node.inputs[0]).dtype, value, node.name + "_value"));
+  onnx::NodeProto& pad = w.addNode("Pad", inputs, {w.nameOf({id, 0})}, node.name);
+  if (mode != "constant") setAttribute(pad, "mode", mode);
+}
+
+// TENSAT's enlarge: zero-pads the kernel to the reference kernel's spatial size, centred.
+void writeEnlarge(ExportWriter& w, const Node& node, NodeId id) {
+  const Shape& weight = inputType(w, node, 0).shape;
+  const Shape& reference = inputType(w, node, 1).shape;
+  int64_t padH = (reference[2] - weight[2]) / 2, padW = (reference[3] - weight[3]) / 2;
+  writePad(w, node, w.nameOf(node.inputs[0]), Ints{0, 0, padH, padW, 0, 0, padH, padW}, id);
+}
+
+void writeMergeGroups(ExportWriter& w, const Node& node, NodeId id) {
+  const Node& source = w.graph().node(node.inputs[0].node);
+  if (source.kind != OpKind::Weight || !source.weight)
+    fail(node, "merges the groups of a computed tensor; ONNX has no op for that (only weights can be merged at export)");
+  Tensor dense = source.weight->materialized();
+  const Tensor* inputs[] = {&dense};
+  std::vector<Tensor> merged = evaluateNode(node, inputs);
+  w.addInitializer(merged.at(0), w.nameOf({id, 0}));
+}
+
+void writeScalarMul(ExportWriter& w, const Node& node, NodeId id) {
+  std::string scalar = w.nameOf(node.inputs[1]);
+  // Mul broadcasts: a [1,1,1] scalar would raise the rank of a lower-rank operand.
+  if (inputType(w, node, 1).rank() > inputType(w, node, 0).rank()) {
+    std::string reshaped = w.fresh(node.name + "_scalar");
+    w.addNode("Reshape", {scalar, w.addInt64Initializer({}, node.name + "_scalar_shape")}, {reshaped}, node.name + "_scalar");
+    scalar = reshaped;
+  }
+  w.addNode("Mul", {w.nameOf(node.inputs[0]), scalar}, {w.nameOf({id, 0})}, node.name);
+}
+
+} // namespace
+
+void writeNode(ExportWriter& w, NodeId id) {
+  const Node& node = w.graph().node(id);
+  auto simple = [&](std::initializer_list<const char*> attributes) {
+    onnx::NodeProto& proto = w.addNode(std::string(opInfo(node.kind).onnxName), inputNames(w, node), {w.nameOf({id, 0})}, node.name);
+    copyAttributes(node, proto, attributes);
+  };
+  switch (node.kind) {
+  case OpKind::Input: return;
+  case OpKind::Weight: return writeWeight(w, node, id);
+  case OpKind::Opaque: return writeOpaque(w, node, id);
+  case OpKind::Conv: return writeConv(w, node, id);
+  case OpKind::MatMul: writeWithActivation(w, node, id, "MatMul"); return;
+  case OpKind::MaxPool:
+  case OpKind::AveragePool: return writePool(w, node, id);
+  case OpKind::Gelu: return writeGelu(w, node, id);
+  case OpKind::Clip: return writeClip(w, node, id);
+  case OpKind::Split: return writeSplit(w, node, id);
+  case OpKind::Reshape: return writeReshape(w, node, id);
+  case OpKind::Unsqueeze: return writeAxesInput(w, node, id, "Unsqueeze");
+  case OpKind::Squeeze: return writeAxesInput(w, node, id, "Squeeze");
+  case OpKind::Slice: return writeSlice(w, node, id);
+  case OpKind::Pad: return writePad(w, node, w.nameOf(node.inputs[0]), node.attrs.getInts("pads"), id);
+  case OpKind::Enlarge: return writeEnlarge(w, node, id);
+  case OpKind::MergeGroups: return writeMergeGroups(w, node, id);
+  case OpKind::ScalarMul: return writeScalarMul(w, node, id);
+  case OpKind::Gemm: return simple({"alpha", "beta", "transA", "transB"});
+  case OpKind::BatchNorm: return simple({"epsilon"});
+  case OpKind::LayerNorm: return simple({"axis", "epsilon"});
+  case OpKind::LRN: return simple({"size", "alpha", "beta", "bias"});
+  case OpKind::Softmax:
+  case OpKind::Concat:
+  case OpKind::Flatten:
+  case OpKind::Gather: return simple({"axis"});
+  case OpKind::Transpose: return simple({"perm"});
+  case OpKind::ReduceMean: return simple({"axes", "keepdims"});
+  case OpKind::Relu:
+  case OpKind::Sigmoid:
+  case OpKind::Tanh:
+  case OpKind::Erf:
+  case OpKind::Sqrt:
+  case OpKind::Exp:
+  case OpKind::Neg:
+  case OpKind::Add:
+  case OpKind::Sub:
+  case OpKind::Mul:
+  case OpKind::Div:
+  case OpKind::Pow:
+  case OpKind::Sum:
+  case OpKind::GlobalAveragePool:
+  case OpKind::Dropout:
+  case OpKind::Identity: return simple({});
+  }
+  fail(node, "has no ONNX form");
+}
+
+} // namespace tessera::onnx_io
