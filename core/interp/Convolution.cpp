@@ -61,7 +61,7 @@ void im2col(const ConvGeometry& g, const float* groupImage, int64_t oh0, int64_t
   const int64_t rows = g.patchSize();
   const int64_t cols = (oh1 - oh0) * g.outW;
   const int64_t taps = g.kernelH * g.kernelW;
-#pragma omp parallel for schedule(static) if (rows * cols > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (rows * cols > kParallelGrain)
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t c = r / taps, i = (r % taps) / g.kernelW, j = r % g.kernelW;
     const float* plane = groupImage + c * g.height * g.width;
@@ -109,7 +109,7 @@ void convByGemm(const ConvGeometry& g, const float* x, const float* w, float* y)
 // One input channel per group: each output plane is a small stencil over one input plane.
 void convDepthwise(const ConvGeometry& g, const float* x, const float* w, float* y) {
   const int64_t planes = g.batch * g.outChannels;
-#pragma omp parallel for schedule(static) if (planes * g.outH * g.outW * g.kernelH * g.kernelW > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * g.outH * g.outW * g.kernelH * g.kernelW > kParallelGrain)
   for (int64_t plane = 0; plane < planes; ++plane) {
     const int64_t n = plane / g.outChannels, m = plane % g.outChannels;
     const int64_t c = m / g.groupOutChannels;
@@ -148,7 +148,7 @@ Tensor conv(const Node& node, KernelInputs in) {
   if (!bias && activation == Activation::None) return y;
   const int64_t spatial = g.outH * g.outW;
   const int64_t planes = g.batch * g.outChannels;
-#pragma omp parallel for schedule(static) if (planes * spatial > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * spatial > kParallelGrain)
   for (int64_t plane = 0; plane < planes; ++plane) {
     float* data = out + plane * spatial;
     if (bias) {

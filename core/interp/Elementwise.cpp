@@ -11,7 +11,7 @@ namespace {
 
 template <class Function>
 void mapElements(const float* x, float* out, int64_t count, Function function) {
-#pragma omp parallel for schedule(static) if (count > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (count > kParallelGrain)
   for (int64_t i = 0; i < count; ++i) out[i] = function(x[i]);
 }
 
@@ -21,19 +21,19 @@ template <class Op>
 void broadcastApply(const Shape& outShape, const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out, Op op) {
   const int64_t total = numelOf(outShape);
   if (aShape == outShape && bShape == outShape) {
-#pragma omp parallel for schedule(static) if (total > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
     for (int64_t i = 0; i < total; ++i) out[i] = op(a[i], b[i]);
     return;
   }
   if (aShape == outShape && numelOf(bShape) == 1) {
     const float scalar = b[0];
-#pragma omp parallel for schedule(static) if (total > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
     for (int64_t i = 0; i < total; ++i) out[i] = op(a[i], scalar);
     return;
   }
   if (bShape == outShape && numelOf(aShape) == 1) {
     const float scalar = a[0];
-#pragma omp parallel for schedule(static) if (total > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
     for (int64_t i = 0; i < total; ++i) out[i] = op(scalar, b[i]);
     return;
   }
@@ -46,7 +46,7 @@ void broadcastApply(const Shape& outShape, const float* a, const Shape& aShape, 
   const int64_t inner = outShape.back();
   const int64_t stepA = stridesA.back(), stepB = stridesB.back();
   const int64_t rows = total / inner;
-#pragma omp parallel for schedule(static) if (total > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
   for (int64_t row = 0; row < rows; ++row) {
     int64_t offsetA = 0, offsetB = 0;
     for (size_t d = 0; d + 1 < rank; ++d) {

@@ -1,12 +1,15 @@
-// Goto/BLIS-style float GEMM: for each K block, A is packed into MR-row panels (scaled by alpha)
-// and B, per N block, into NR-column panels; a micro-kernel keeps an MR x NR tile of C in
-// registers. The SIMD kernels are compiled with per-function target attributes and picked at run
-// time, so the library still runs on a CPU without AVX.
+// Goto/BLIS-style float GEMM: C is cut into blocks, one task each; a task packs, per K block, its
+// rows of A into MR-row panels (scaled by alpha) and its columns of B into NR-column panels, and a
+// micro-kernel keeps an MR x NR tile of C in registers. The SIMD kernels are compiled with
+// per-function target attributes and picked at run time, so the library still runs without AVX.
 #include "interp/FloatGemm.h"
+
+#include "interp/KernelSupport.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+
 
 #if defined(__x86_64__) || defined(__i386__)
 #define TESSERA_GEMM_X86 1
@@ -21,7 +24,6 @@ namespace {
 
 // kBlockK * NR floats of B stay in L1/L2 while a thread sweeps the A panels.
 constexpr int64_t kBlockK = 256;
-constexpr int64_t kBlockN = 2048; // a multiple of every NR
 constexpr int kMaxTile = 8 * 32;  // the largest MR * NR
 
 // acc = A panel [kc][MR] times B panel [kc][NR]; then c = acc + beta * c, where beta == 0 never
@@ -152,6 +154,122 @@ void scaleMatrix(int64_t m, int64_t n, float beta, float* c, int64_t ldc) {
     for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
 }
 
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+// sum_p x[p * xStride] * y[p * yStride], eight independent partial sums so that the compiler
+// can keep them in one vector register without reassociating a single running sum.
+float dot(int64_t k, const float* x, int64_t xStride, const float* y, int64_t yStride) {
+  float partial[8] = {};
+  int64_t p = 0;
+  if (xStride == 1 && yStride == 1)
+    for (; p + 8 <= k; p += 8)
+      for (int l = 0; l < 8; ++l) partial[l] += x[p + l] * y[p + l];
+  for (; p < k; ++p) partial[p % 8] += x[p * xStride] * y[p * yStride];
+  return ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+}
+
+// A matrix-vector product (m == 1 or n == 1): memory-bound, so no packing, and no MR x NR tile
+// that would be mostly padding. Seen as y[o] = sum_p M(o, p) v[p] over the long dimension.
+void matrixVector(int64_t m, int64_t n, int64_t k, float alpha, MatrixView a, MatrixView b, float beta, float* c, int64_t ldc) {
+  const bool rowVector = m == 1;
+  const int64_t outputs = rowVector ? n : m;
+  const MatrixView matrix = rowVector ? b.transposed() : a;
+  const float* v = rowVector ? a.data : b.data;
+  const int64_t vStride = rowVector ? a.colStride : b.rowStride;
+  const int64_t yStride = rowVector ? 1 : ldc;
+  auto store = [&](int64_t o, float sum) {
+    float& out = c[o * yStride];
+    out = beta == 0.0f ? alpha * sum : alpha * sum + beta * out;
+  };
+  const bool parallel = static_cast<double>(outputs) * static_cast<double>(k) > 1e5;
+  if (matrix.rowStride != 1 || matrix.colStride == 1) {
+    // Rows of M are contiguous (or nothing is): one dot product per output.
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (parallel)
+    for (int64_t o = 0; o < outputs; ++o) store(o, dot(k, matrix.data + o * matrix.rowStride, matrix.colStride, v, vStride));
+    return;
+  }
+  // Columns of M are contiguous: accumulate v[p] times column p into a chunk of outputs.
+  constexpr int64_t kChunk = 256;
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (parallel)
+  for (int64_t o0 = 0; o0 < outputs; o0 += kChunk) {
+    const int64_t count = std::min(kChunk, outputs - o0);
+    float sums[kChunk] = {};
+    for (int64_t p = 0; p < k; ++p) {
+      const float vp = v[p * vStride];
+      const float* column = matrix.data + p * matrix.colStride + o0;
+      for (int64_t o = 0; o < count; ++o) sums[o] += column[o] * vp;
+    }
+    for (int64_t o = 0; o < count; ++o) store(o0 + o, sums[o]);
+  }
+}
+
+// Rows and columns of C per task, multiples of MR and NR. A task packs its B columns once per K
+// block and reuses them for all its rows, so tasks span up to 512 rows (a 512 x 256 A block is
+// 512 KiB, in L2); with several threads, columns are split first, down to 4 panels, so that
+// there are a few tasks per thread to balance.
+struct Blocking {
+  int64_t rows;
+  int64_t cols;
+};
+
+Blocking chooseBlocking(int64_t m, int64_t n, int mr, int nr, int threads) {
+  Blocking b{roundUp(std::min<int64_t>(m, 512), mr), roundUp(std::min<int64_t>(n, 512), nr)};
+  const int64_t wanted = threads > 1 ? 4 * threads : 1;
+  while (ceilDiv(m, b.rows) * ceilDiv(n, b.cols) < wanted) {
+    if (b.cols > 4 * nr)
+      b.cols = roundUp(b.cols / 2, nr);
+    else if (b.rows > mr)
+      b.rows = roundUp(b.rows / 2, mr);
+    else if (b.cols > nr)
+      b.cols = roundUp(b.cols / 2, nr);
+    else
+      break;
+  }
+  return b;
+}
+
+// C[i0 : i0+rows, j0 : j0+cols] for the whole K: pack a K block of this task's A rows and B
+// columns into thread-private panels, then sweep the micro-tiles.
+void gemmTask(const KernelSpec& spec, int64_t i0, int64_t rows, int64_t j0, int64_t cols, int64_t k, float alpha, MatrixView a,
+              MatrixView b, float beta, float* c, int64_t ldc) {
+  const int mr = spec.mr, nr = spec.nr;
+  const int64_t mPanels = ceilDiv(rows, mr), nPanels = ceilDiv(cols, nr);
+  const int64_t kcMax = std::min(k, kBlockK);
+  thread_local std::vector<float> packedA, packedB;
+  if (packedA.size() < static_cast<size_t>(mPanels * mr * kcMax)) packedA.resize(static_cast<size_t>(mPanels * mr * kcMax));
+  if (packedB.size() < static_cast<size_t>(nPanels * nr * kcMax)) packedB.resize(static_cast<size_t>(nPanels * nr * kcMax));
+  for (int64_t p0 = 0; p0 < k; p0 += kBlockK) {
+    const int64_t kc = std::min(kBlockK, k - p0);
+    const float betaNow = p0 == 0 ? beta : 1.0f;
+    for (int64_t ip = 0; ip < mPanels; ++ip)
+      packA(a, i0 + ip * mr, std::min<int64_t>(mr, rows - ip * mr), p0, kc, mr, alpha, packedA.data() + ip * mr * kc);
+    for (int64_t jp = 0; jp < nPanels; ++jp)
+      packB(b, j0 + jp * nr, std::min<int64_t>(nr, cols - jp * nr), p0, kc, nr, packedB.data() + jp * nr * kc);
+    for (int64_t jp = 0; jp < nPanels; ++jp) {
+      const float* bPanel = packedB.data() + jp * nr * kc;
+      const int64_t jStart = j0 + jp * nr, tileCols = std::min<int64_t>(nr, cols - jp * nr);
+      for (int64_t ip = 0; ip < mPanels; ++ip) {
+        const float* aPanel = packedA.data() + ip * mr * kc;
+        const int64_t iStart = i0 + ip * mr, tileRows = std::min<int64_t>(mr, rows - ip * mr);
+        float* cTile = c + iStart * ldc + jStart;
+        if (tileRows == mr && tileCols == nr) {
+          spec.tile(kc, aPanel, bPanel, cTile, ldc, betaNow);
+          continue;
+        }
+        // An edge tile: compute the full tile aside, keep its valid part.
+        alignas(64) float edge[kMaxTile];
+        spec.tile(kc, aPanel, bPanel, edge, nr, 0.0f);
+        for (int64_t i = 0; i < tileRows; ++i)
+          for (int64_t j = 0; j < tileCols; ++j) {
+            float& out = cTile[i * ldc + j];
+            out = betaNow == 0.0f ? edge[i * nr + j] : edge[i * nr + j] + betaNow * out;
+          }
+      }
+    }
+  }
+}
+
 void blockedGemm(const KernelSpec& spec, int64_t m, int64_t n, int64_t k, float alpha, MatrixView a, MatrixView b,
                  float beta, float* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
@@ -159,55 +277,22 @@ void blockedGemm(const KernelSpec& spec, int64_t m, int64_t n, int64_t k, float 
     scaleMatrix(m, n, beta, c, ldc);
     return;
   }
-  const int mr = spec.mr, nr = spec.nr;
-  assert(mr * nr <= kMaxTile && kBlockN % nr == 0 && "tile sizes must fit the edge buffer and the N block");
-  const int64_t kcMax = std::min(k, kBlockK);
-  const int64_t mPanels = (m + mr - 1) / mr;
-  const int64_t ncMax = std::min((n + nr - 1) / nr * nr, kBlockN);
-  std::vector<float> packedA(static_cast<size_t>(mPanels * mr * kcMax));
-  std::vector<float> packedB(static_cast<size_t>(ncMax * kcMax));
-  // Below about a megaflop the thread team costs more than it saves.
+  if (m == 1 || n == 1) {
+    matrixVector(m, n, k, alpha, a, b, beta, c, ldc);
+    return;
+  }
+  assert(spec.mr * spec.nr <= kMaxTile && "tile sizes must fit the edge buffer");
+  // Below about a megaflop a thread team costs more than it saves.
   const bool parallel = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) > 1e6;
-
-#pragma omp parallel if (parallel)
-  {
-    // Every thread walks the same K and N blocks; the work-sharing loops and their barriers keep
-    // the shared packed buffers consistent.
-    for (int64_t p0 = 0; p0 < k; p0 += kBlockK) {
-      const int64_t kc = std::min(kBlockK, k - p0);
-      const float betaNow = p0 == 0 ? beta : 1.0f;
-#pragma omp for schedule(static)
-      for (int64_t ip = 0; ip < mPanels; ++ip)
-        packA(a, ip * mr, std::min<int64_t>(mr, m - ip * mr), p0, kc, mr, alpha, packedA.data() + ip * mr * kc);
-      for (int64_t j0 = 0; j0 < n; j0 += kBlockN) {
-        const int64_t nc = std::min(kBlockN, n - j0);
-        const int64_t nPanels = (nc + nr - 1) / nr;
-#pragma omp for schedule(static)
-        for (int64_t jp = 0; jp < nPanels; ++jp)
-          packB(b, j0 + jp * nr, std::min<int64_t>(nr, nc - jp * nr), p0, kc, nr, packedB.data() + jp * nr * kc);
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < nPanels * mPanels; ++t) {
-          const int64_t jp = t / mPanels, ip = t % mPanels;
-          const int64_t i0 = ip * mr, jStart = j0 + jp * nr;
-          const int64_t rows = std::min<int64_t>(mr, m - i0), cols = std::min<int64_t>(nr, n - jStart);
-          const float* aPanel = packedA.data() + ip * mr * kc;
-          const float* bPanel = packedB.data() + jp * nr * kc;
-          float* cTile = c + i0 * ldc + jStart;
-          if (rows == mr && cols == nr) {
-            spec.tile(kc, aPanel, bPanel, cTile, ldc, betaNow);
-            continue;
-          }
-          // An edge tile: compute the full tile aside, keep its valid part.
-          alignas(64) float edge[kMaxTile];
-          spec.tile(kc, aPanel, bPanel, edge, nr, 0.0f);
-          for (int64_t i = 0; i < rows; ++i)
-            for (int64_t j = 0; j < cols; ++j) {
-              float& out = cTile[i * ldc + j];
-              out = betaNow == 0.0f ? edge[i * nr + j] : edge[i * nr + j] + betaNow * out;
-            }
-        }
-      }
-    }
+  const int threads = parallel ? parallelThreads() : 1;
+  const Blocking blocking = chooseBlocking(m, n, spec.mr, spec.nr, threads);
+  const int64_t tilesM = ceilDiv(m, blocking.rows), tilesN = ceilDiv(n, blocking.cols);
+  // Tasks are independent (each owns a block of C and packs its own panels): no barrier but the
+  // last, and a thread that the OS pauses delays only the task it holds.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+  for (int64_t task = 0; task < tilesM * tilesN; ++task) {
+    const int64_t i0 = task % tilesM * blocking.rows, j0 = task / tilesM * blocking.cols;
+    gemmTask(spec, i0, std::min(blocking.rows, m - i0), j0, std::min(blocking.cols, n - j0), k, alpha, a, b, beta, c, ldc);
   }
 }
 

@@ -3,12 +3,49 @@
 
 #include "support/Error.h"
 
+#include <atomic>
 #include <cassert>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace tessera::interp {
 
 void kernelError(const std::string& message) { throw Error(message); }
+
+namespace {
+std::atomic<int> forcedThreads{0};
+} // namespace
+
+void forceParallelThreads(int threads) { forcedThreads.store(threads < 0 ? 0 : threads); }
+
+int parallelThreads() {
+  if (const int forced = forcedThreads.load(std::memory_order_relaxed); forced > 0) return forced;
+#ifdef _OPENMP
+  static const bool pinned = std::getenv("OMP_NUM_THREADS") != nullptr;
+  const int maximum = omp_get_max_threads();
+  if (pinned || maximum <= 1) return maximum;
+#if defined(__unix__) || defined(__APPLE__)
+  // The load average moves slowly; read it at most every quarter second.
+  static std::atomic<int64_t> nextCheck{0};
+  static std::atomic<bool> oversubscribed{false};
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  if (now >= nextCheck.load(std::memory_order_relaxed)) {
+    nextCheck.store(now + 250, std::memory_order_relaxed);
+    double load = 0;
+    if (getloadavg(&load, 1) == 1) oversubscribed.store(load > omp_get_num_procs() + 1.0, std::memory_order_relaxed);
+  }
+  if (oversubscribed.load(std::memory_order_relaxed)) return 1;
+#endif
+  return maximum;
+#else
+  return 1;
+#endif
+}
 
 Tensor allocateOutput(const Node& node, int port) {
   assert(port < node.numOutputs() && "the node must have that output");

@@ -16,8 +16,18 @@ namespace tessera::interp {
 // Gather's indices.
 using KernelInputs = std::span<const Tensor* const>;
 
-// Below this many elements a loop runs on one thread: a thread team costs microseconds.
-inline constexpr int64_t kParallelGrain = 1 << 15;
+// Below this much work (elements, or multiply-adds) a loop runs on one thread. On two cores a
+// team pays off only for work well beyond its fork and join, which cost microseconds on an idle
+// machine but up to a scheduler time slice on a loaded one.
+inline constexpr int64_t kParallelGrain = int64_t{1} << 18;
+
+// The team size for a parallel region: omp_get_max_threads(), or 1 while other processes keep
+// the machine oversubscribed (1-minute load average above the processor count + 1), where every
+// fork and join would wait for a descheduled thread. An explicit OMP_NUM_THREADS is obeyed as is.
+int parallelThreads();
+// Makes parallelThreads() return `threads` (0: back to the automatic choice), so that tests cover
+// the multi-threaded paths whatever the load.
+void forceParallelThreads(int threads);
 
 [[noreturn]] void kernelError(const std::string& message);
 

@@ -27,7 +27,7 @@ void stridedCopy(const Shape& outShape, const float* in, int64_t base, const std
   const std::vector<int64_t> outStrides = contiguousStrides(outShape);
   const int64_t inner = outShape.back(), step = strides.back();
   const int64_t rows = total / inner;
-#pragma omp parallel for schedule(static) if (total > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
   for (int64_t row = 0; row < rows; ++row) {
     int64_t offset = base;
     for (size_t d = 0; d + 1 < rank; ++d) offset += row * inner / outStrides[d] % outShape[d] * strides[d];
@@ -201,7 +201,7 @@ Tensor pad(const Node& node, KernelInputs in) {
   const int64_t inner = outShape.back();
   const std::vector<int64_t>& innerMap = maps.back();
   const int64_t rows = total / inner;
-#pragma omp parallel for schedule(static) if (total > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
   for (int64_t row = 0; row < rows; ++row) {
     float* dst = out + row * inner;
     int64_t offset = 0;

@@ -21,7 +21,7 @@ Tensor batchNorm(const Node& node, KernelInputs in) {
   const float* var = in[4]->floats().data();
   Tensor y = allocateOutput(node);
   float* out = y.mutableFloats().data();
-#pragma omp parallel for schedule(static) if (planes * inner > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * inner > kParallelGrain)
   for (int64_t plane = 0; plane < planes; ++plane) {
     const int64_t c = plane % channels;
     const float factor = scale[c] / std::sqrt(var[c] + epsilon);
@@ -59,7 +59,7 @@ Tensor layerNorm(const Node& node, KernelInputs in) {
   const float* x = in[0]->floats().data();
   Tensor y = allocateOutput(node);
   float* out = y.mutableFloats().data();
-#pragma omp parallel for schedule(static) if (outer * inner > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (outer * inner > kParallelGrain)
   for (int64_t row = 0; row < outer; ++row) {
     const float* src = x + row * inner;
     double sum = 0.0;
@@ -89,7 +89,7 @@ Tensor lrn(const Node& node, KernelInputs in) {
   Tensor y = allocateOutput(node);
   float* out = y.mutableFloats().data();
   const int64_t planes = batch * channels;
-#pragma omp parallel for schedule(static) if (planes * inner * size > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * inner * size > kParallelGrain)
   for (int64_t plane = 0; plane < planes; ++plane) {
     const int64_t n = plane / channels, c = plane % channels;
     const int64_t first = std::max<int64_t>(0, c - before), last = std::min(channels - 1, c + after);

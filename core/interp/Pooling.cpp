@@ -50,7 +50,7 @@ Tensor pool(const Node& node, const Tensor& x, Reduce reduce) {
   Tensor y = allocateOutput(node);
   const float* in = x.floats().data();
   float* out = y.mutableFloats().data();
-#pragma omp parallel for schedule(static) if (g.planes * g.outH * g.outW * g.kernelH * g.kernelW > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (g.planes * g.outH * g.outW * g.kernelH * g.kernelW > kParallelGrain)
   for (int64_t p = 0; p < g.planes; ++p) {
     const float* plane = in + p * g.height * g.width;
     for (int64_t oh = 0; oh < g.outH; ++oh)
@@ -91,7 +91,7 @@ Tensor globalAveragePool(const Node& node, KernelInputs in) {
   const float* x = in[0]->floats().data();
   Tensor y = allocateOutput(node);
   float* out = y.mutableFloats().data();
-#pragma omp parallel for schedule(static) if (planes * inner > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * inner > kParallelGrain)
   for (int64_t p = 0; p < planes; ++p) {
     double sum = 0.0;
     for (int64_t i = 0; i < inner; ++i) sum += x[p * inner + i];

@@ -18,7 +18,7 @@ Tensor softmax(const Node& node, KernelInputs in) {
   const float* x = in[0]->floats().data();
   Tensor y = allocateOutput(node);
   float* out = y.mutableFloats().data();
-#pragma omp parallel for schedule(static) if (outer * length * inner > kParallelGrain)
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (outer * length * inner > kParallelGrain)
   for (int64_t line = 0; line < outer * inner; ++line) {
     const int64_t base = line / inner * length * inner + line % inner;
     // Subtracting the maximum keeps exp finite; the result is mathematically unchanged.
