@@ -137,6 +137,7 @@ void convDepthwise(const ConvGeometry& g, const float* x, const float* w, float*
 Tensor conv(const Node& node, KernelInputs in) {
   const ConvGeometry g = geometryOf(node, *in[0], *in[1]);
   Tensor y = allocateOutput(node);
+  if (y.numel() == 0) return y;
   float* out = y.mutableFloats().data();
   if (g.groupChannels == 1 && g.groups > 1)
     convDepthwise(g, in[0]->floats().data(), in[1]->floats().data(), out);

@@ -9,6 +9,7 @@
 
 #include <cassert>
 #include <memory>
+#include <new>
 
 namespace tessera {
 
@@ -187,6 +188,9 @@ std::vector<Tensor> runGraph(const Graph& graph, const TensorMap& inputs, const 
       results = evaluateNode(node, arguments);
     } catch (const Error& e) {
       throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + "): " + e.what());
+    } catch (const std::bad_alloc&) {
+      throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + "): out of memory for outputs " +
+                  typesToString(node.outputTypes));
     }
     for (Tensor& result : results) values[id].push_back(std::make_shared<const Tensor>(std::move(result)));
     for (const ValueRef& input : node.inputs)

@@ -1,5 +1,7 @@
 // The reference interpreter: float32 CPU execution of every op in the table. It is the ground
-// truth for rule checks and graph verification, so it favours obviously-correct loops.
+// truth for rule checks and graph verification, so it favours obviously-correct loops; only
+// Conv, MatMul and Gemm run on a blocked SIMD GEMM (interp/FloatGemm.h), fast enough for real
+// models.
 #pragma once
 
 #include "ir/Graph.h"

@@ -7,6 +7,7 @@
 #include "interp/TestData.h"
 #include "support/Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -96,7 +97,7 @@ VerifyResult verifyEquivalent(const Graph& original, const Graph& candidate, con
   const Graph* graphs[] = {&original, &candidate};
   result.equivalent = true;
   double worstExcess = 0.0;
-  for (int trial = 0; trial < options.trials; ++trial) {
+  for (int trial = 0; trial < std::max(1, options.trials); ++trial) {
     const uint64_t seed = options.seed + static_cast<uint64_t>(trial) * 0x9e3779b97f4a7c15ULL;
     const TensorMap inputs = randomInputs(original, seed);
     TensorMap weights;

@@ -10,7 +10,7 @@
 namespace tessera {
 
 struct VerifyOptions {
-  int trials = 3;
+  int trials = 3; // at least one runs
   double rtol = 1e-3;
   double atol = 1e-5;
   uint64_t seed = 1;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 namespace tessera {
@@ -99,6 +100,30 @@ TEST(RunGraphTest, SplitPortsSplatWeightsAndRepeatedOutputs) {
   EXPECT_EQ(valuesOf(out[1]), (std::vector<float>{2}));
   EXPECT_EQ(valuesOf(out[2]), (std::vector<float>{3, 4, 5}));
   EXPECT_EQ(valuesOf(out[3]), (std::vector<float>{1, 1, 1, 1}));
+}
+
+TEST(RunGraphTest, ZeroSizedTensorsFlowThroughEveryKindOfKernel) {
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {0, 3, 5, 5}});
+  NodeId w = g.addWeight("w", Tensor::zeros({DType::Float32, {4, 3, 3, 3}}));
+  NodeId conv = g.addNode(OpKind::Conv, {{x, 0}, {w, 0}}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  NodeId pool = g.addNode(OpKind::MaxPool, {{conv, 0}}, {{"kernel_shape", std::vector<int64_t>{2, 2}}});
+  NodeId avg = g.addNode(OpKind::GlobalAveragePool, {{pool, 0}});
+  NodeId soft = g.addNode(OpKind::Softmax, {{pool, 0}}, {{"axis", int64_t{1}}});
+  NodeId norm = g.addNode(OpKind::LayerNorm, {{soft, 0}, {g.addWeight("s", Tensor::zeros({DType::Float32, {4}})), 0}});
+  NodeId flat = g.addNode(OpKind::Flatten, {{norm, 0}});
+  NodeId mm = g.addNode(OpKind::MatMul, {{flat, 0}, {g.addWeight("m", Tensor::zeros({DType::Float32, {64, 5}})), 0}});
+  NodeId t = g.addNode(OpKind::Transpose, {{mm, 0}});
+  NodeId padded = g.addNode(OpKind::Pad, {{t, 0}}, {{"pads", std::vector<int64_t>{1, 0, 1, 0}}, {"mode", std::string("edge")}});
+  NodeId mean = g.addNode(OpKind::ReduceMean, {{padded, 0}}, {{"axes", std::vector<int64_t>{1}}});
+  g.addOutput({avg, 0}, "avg");
+  g.addOutput({padded, 0}, "padded");
+  g.addOutput({mean, 0}, "mean");
+  std::vector<Tensor> out = runGraph(g, dummyInputs(g));
+  EXPECT_EQ(out[0].shape(), (Shape{0, 4, 1, 1}));
+  EXPECT_EQ(out[1].shape(), (Shape{7, 0}));
+  EXPECT_EQ(out[2].shape(), (Shape{7, 1}));
+  EXPECT_TRUE(std::isnan(out[2].floatAt(0))) << "the mean of nothing is NaN, as in numpy";
 }
 
 TEST(EvaluateNodeTest, RejectsInputsThatDoNotFitTheNode) {
