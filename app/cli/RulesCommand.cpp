@@ -20,7 +20,7 @@ struct RulesOptions {
   std::string file;
   std::string json;
   std::vector<std::string> only;
-  int cases = 3;
+  int cases = 4;
   uint64_t seed = 1;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <random>
 
 namespace tessera {
@@ -313,7 +314,8 @@ bool Rule::hasLabel(const std::string& label) const {
   return std::find(labels_.begin(), labels_.end(), label) != labels_.end();
 }
 
-PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides)
+PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides,
+                         std::vector<std::pair<Pattern, Pattern>> sameTypeGuards)
     : Rule(std::move(name), std::move(labels)) {
   if (sides.empty() || sides.size() > 2) throw Error("a rule has one or two source patterns");
   Compiler compiler(variables_, attributeVariables_);
@@ -322,6 +324,13 @@ PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std:
     sides_.push_back({compiler.compile(lhs, true), CompiledPattern{}});
   }
   for (size_t i = 0; i < sides.size(); ++i) sides_[i].rhs = compiler.compile(sides[i].second, false);
+  for (const auto& [a, b] : sameTypeGuards) {
+    CompiledPattern x = compiler.compile(a, false), y = compiler.compile(b, false);
+    if (x.kind != CompiledPattern::Kind::Variable) failAt(a, "a guard compares variables");
+    if (y.kind != CompiledPattern::Kind::Variable) failAt(b, "a guard compares variables");
+    sameTypeGuards_.emplace_back(x.variable, y.variable);
+    guardText_ += (guardText_.empty() ? " where " : " and ") + std::string("type(") + a.toString() + ") == type(" + b.toString() + ")";
+  }
 }
 
 std::string PatternRule::describe() const {
@@ -330,10 +339,21 @@ std::string PatternRule::describe() const {
     if (!s.empty()) s += "  &&  ";
     s += side.lhs.text + " => " + side.rhs.text;
   }
-  return s;
+  return s + guardText_;
 }
 
 std::vector<RuleMatch> PatternRule::search(const EGraph& egraph, size_t limit) const {
+  std::vector<RuleMatch> matches = searchUnguarded(egraph, limit);
+  if (sameTypeGuards_.empty()) return matches;
+  std::erase_if(matches, [&](const RuleMatch& match) {
+    std::vector<TensorType> types;
+    for (EClassId id : match.bindings) types.push_back(egraph.data(id).type);
+    return !guardsHold(types);
+  });
+  return matches;
+}
+
+std::vector<RuleMatch> PatternRule::searchUnguarded(const EGraph& egraph, size_t limit) const {
   const size_t attributeCount = attributeVariables_.size();
   if (!isMulti()) return searchSide(egraph, sides_[0].lhs, variables_.size(), attributeCount, limit);
   // Multi-pattern: match both sources separately, then join on the variables they share.
@@ -370,9 +390,45 @@ RuleApplication PatternRule::apply(EGraph& egraph, const RuleMatch& match) const
     if (!built) return result; // all sides or none
     result.results.push_back(*built);
   }
+  // A rule whose right-hand side has another type than what it matched does not hold here.
+  for (size_t i = 0; i < sides_.size(); ++i)
+    if (egraph.data(result.results[i]).type != egraph.data(match.roots[i]).type) return result;
   result.typeChecked = true;
   for (size_t i = 0; i < sides_.size(); ++i) result.changed |= egraph.merge(match.roots[i], result.results[i]);
   return result;
+}
+
+namespace {
+
+// Does every sub-pattern whose variables all have shapes type-check? Sub-patterns that still
+// contain unassigned variables are looked into, so a bad choice is rejected as soon as it is made.
+bool feasible(const CompiledPattern& pattern, Builder& builder, const std::vector<bool>& assigned) {
+  std::vector<std::string> unused;
+  std::function<bool(const CompiledPattern&)> complete = [&](const CompiledPattern& p) {
+    if (p.kind == CompiledPattern::Kind::Variable) return static_cast<bool>(assigned[p.variable]);
+    return std::all_of(p.tensors.begin(), p.tensors.end(), complete);
+  };
+  if (complete(pattern)) return builder.build(pattern).has_value();
+  return std::all_of(pattern.tensors.begin(), pattern.tensors.end(),
+                     [&](const CompiledPattern& child) { return feasible(child, builder, assigned); });
+}
+
+} // namespace
+
+bool PatternRule::matchesAsWhole(const Graph& before) const {
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, before);
+  for (const RuleMatch& match : search(egraph, 100000)) {
+    bool all = match.roots.size() == seed.outputs.size();
+    for (size_t i = 0; all && i < seed.outputs.size(); ++i) all = egraph.find(match.roots[i]) == egraph.find(seed.outputs[i]);
+    if (all) return true;
+  }
+  return false;
+}
+
+bool PatternRule::guardsHold(const std::vector<TensorType>& types) const {
+  return std::all_of(sameTypeGuards_.begin(), sameTypeGuards_.end(),
+                     [&](const std::pair<int, int>& guard) { return types[guard.first] == types[guard.second]; });
 }
 
 std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed, int count) const {
@@ -380,16 +436,76 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
   std::mt19937_64 rng(seed);
   const auto& shapes = candidateShapes();
   std::vector<std::string> seen;
-  for (int attempt = 0; attempt < 20000 && static_cast<int>(cases.size()) < count; ++attempt) {
-    std::vector<Shape> chosen;
-    std::string key;
-    for (size_t v = 0; v < variables_.size(); ++v) {
-      chosen.push_back(shapes[rng() % shapes.size()]);
-      key += shapeToString(chosen.back());
+  const size_t n = variables_.size();
+  // Random restarts with a small budget each: one unlucky early choice must not eat the search.
+  int budget = 0;
+  int restarts = 400;
+
+  // Type-checks both sides for the shapes chosen so far; builds in a fresh e-graph each time.
+  auto consistent = [&](const std::vector<Shape>& chosen, const std::vector<bool>& assigned) {
+    EGraph scratch;
+    std::vector<EClassId> bindings(n, kUnbound);
+    for (size_t v = 0; v < n; ++v) {
+      if (!assigned[v]) continue;
+      Node input;
+      input.kind = OpKind::Input;
+      input.name = variables_[v];
+      input.outputTypes = {TensorType{DType::Float32, chosen[v]}};
+      bindings[v] = scratch.addLeaf(input);
     }
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
+    Builder builder(scratch, bindings, attributes);
+    for (const Side& side : sides_)
+      if (!feasible(side.lhs, builder, assigned) || !feasible(side.rhs, builder, assigned)) return false;
+    return true;
+  };
+
+  // Depth-first over variables in order of appearance, candidate shapes in random order.
+  std::vector<Shape> chosen(n);
+  std::vector<bool> assigned(n, false);
+  std::function<bool(size_t)> assign = [&](size_t v) -> bool {
+    if (v == n) {
+      std::vector<TensorType> types;
+      for (const Shape& shape : chosen) types.push_back({DType::Float32, shape});
+      std::string key;
+      for (const Shape& shape : chosen) key += shapeToString(shape);
+      return guardsHold(types) && std::find(seen.begin(), seen.end(), key) == seen.end();
+    }
+    // Shapes related to those already chosen come first (operands of one op usually agree: the
+    // same shape, or a vector as long as one of its dimensions), then the rest in random order.
+    // Half the time only: a sound-looking rule is often wrong exactly when operands differ.
+    std::vector<Shape> related;
+    for (size_t u = 0; u < v && rng() % 2 == 0; ++u) {
+      related.push_back(chosen[u]);
+      for (int64_t d : chosen[u]) related.push_back({d});
+    }
+    std::shuffle(related.begin(), related.end(), rng);
+    std::vector<Shape> others = shapes;
+    std::shuffle(others.begin(), others.end(), rng);
+    std::vector<Shape> order;
+    for (const Shape& shape : related)
+      if (std::find(order.begin(), order.end(), shape) == order.end()) order.push_back(shape);
+    for (const Shape& shape : others)
+      if (std::find(order.begin(), order.end(), shape) == order.end()) order.push_back(shape);
+    for (const Shape& shape : order) {
+      if (--budget < 0) return false;
+      chosen[v] = shape;
+      assigned[v] = true;
+      if (consistent(chosen, assigned) && assign(v + 1)) return true;
+    }
+    assigned[v] = false;
+    return false;
+  };
+
+  while (static_cast<int>(cases.size()) < count && restarts-- > 0) {
+    std::fill(assigned.begin(), assigned.end(), false);
+    budget = 400;
+    if (!assign(0)) continue;
+    std::string key;
+    for (const Shape& shape : chosen) key += shapeToString(shape);
+    seen.push_back(key);
     Graph inputs;
-    for (size_t v = 0; v < variables_.size(); ++v) inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
+    for (size_t v = 0; v < n; ++v) inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
     // Each side is built in a fresh e-graph over the same inputs, where every class holds one
     // node, so extraction is unambiguous. Attribute variables take the op's defaults.
     auto buildSide = [&](bool before) -> std::optional<Graph> {
@@ -412,10 +528,8 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
       return graphFromChoice(scratch, sides, [&](EClassId id) { return &scratch.eclass(id).nodes.front(); });
     };
     std::optional<Graph> before = buildSide(true);
-    if (!before) continue;
     std::optional<Graph> after = buildSide(false);
-    if (!after) continue; // the right-hand side does not type-check for these shapes: says nothing
-    seen.push_back(key);
+    if (!before || !after || !matchesAsWhole(*before)) continue; // outside the rule's domain
     cases.push_back({std::move(*before), std::move(*after)});
   }
   return cases;

@@ -29,7 +29,10 @@ class PatternRule final : public Rule {
 public:
   // Throws tessera::Error "line L, column C: ..." for an unknown op, a wrong argument count, a
   // right-hand variable missing on the left, or split on a left-hand side.
-  PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides);
+  // `sameTypeGuards`: pairs of variables that must have equal types for the rule to apply (the
+  // rule is only sound then), written `where type(?a) == type(?b)`.
+  PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides,
+              std::vector<std::pair<Pattern, Pattern>> sameTypeGuards = {});
 
   bool isMulti() const override { return sides_.size() == 2; }
   std::string describe() const override;
@@ -40,6 +43,11 @@ public:
   const std::vector<std::string>& variables() const { return variables_; }
 
 private:
+  std::vector<RuleMatch> searchUnguarded(const EGraph& egraph, size_t limit) const;
+  bool guardsHold(const std::vector<TensorType>& types) const;
+  // Does the rule match a graph made of its left-hand side(s) at the graph's outputs?
+  bool matchesAsWhole(const Graph& before) const;
+
   struct Side {
     CompiledPattern lhs;
     CompiledPattern rhs;
@@ -47,6 +55,8 @@ private:
   std::vector<Side> sides_;
   std::vector<std::string> variables_;
   std::vector<std::string> attributeVariables_;
+  std::vector<std::pair<int, int>> sameTypeGuards_;
+  std::string guardText_;
 };
 
 } // namespace tessera

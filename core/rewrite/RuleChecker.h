@@ -12,7 +12,7 @@
 namespace tessera {
 
 struct RuleCheckOptions {
-  int cases = 3;        // distinct shape instantiations per rule
+  int cases = 4;        // distinct shape instantiations per rule
   int trials = 2;       // random inputs per instantiation
   uint64_t seed = 1;
   double rtol = 1e-4;

@@ -68,11 +68,37 @@ std::pair<Pattern, Pattern> parseSide(std::string_view text, int line, int colum
 }
 
 std::unique_ptr<Rule> makeRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides,
-                               const std::string& source) {
+                               const std::string& source, std::vector<std::pair<Pattern, Pattern>> guards = {}) {
   try {
-    return std::make_unique<PatternRule>(std::move(name), std::move(labels), std::move(sides));
+    return std::make_unique<PatternRule>(std::move(name), std::move(labels), std::move(sides), std::move(guards));
   } catch (const Error& e) {
     throw Error(source + ": " + e.what());
+  }
+}
+
+LineError where_(size_t, const std::string& source, int line) { return LineError{source, line}; }
+
+// "type(?a) == type(?b) and type(?c) == type(?d)"
+std::vector<std::pair<Pattern, Pattern>> parseGuards(std::string_view text, int line, int column, const LineError& where) {
+  std::vector<std::pair<Pattern, Pattern>> guards;
+  for (;;) {
+    size_t andAt = text.find(" and ");
+    std::string_view guard = trim(text.substr(0, andAt));
+    size_t eq = guard.find("==");
+    auto operand = [&](std::string_view side) -> Pattern {
+      side = trim(side);
+      if (side.substr(0, 5) != "type(" || side.back() != ')') where.fail(column, "a guard reads 'type(?a) == type(?b)'");
+      try {
+        return parsePattern(side.substr(5, side.size() - 6), line, column);
+      } catch (const Error& e) {
+        throw Error(where.source + ": " + e.what());
+      }
+    };
+    if (eq == std::string_view::npos) where.fail(column, "a guard reads 'type(?a) == type(?b)'");
+    guards.emplace_back(operand(guard.substr(0, eq)), operand(guard.substr(eq + 2)));
+    if (andAt == std::string_view::npos) return guards;
+    column += static_cast<int>(andAt) + 5;
+    text = text.substr(andAt + 5);
   }
 }
 
@@ -144,6 +170,11 @@ RuleSet parseRules(std::string_view text, const std::string& sourceName, RuleFil
     std::vector<std::pair<Pattern, Pattern>> sides;
     std::string_view body = content.substr(colon + 1);
     int bodyColumn = column + static_cast<int>(colon) + 1;
+    std::vector<std::pair<Pattern, Pattern>> guards;
+    if (size_t where = body.find(" where "); where != std::string_view::npos) {
+      guards = parseGuards(body.substr(where + 7), lineNumber, bodyColumn + static_cast<int>(where) + 7, where_(where, sourceName, lineNumber));
+      body = body.substr(0, where);
+    }
     size_t amp = body.find("&&");
     if (amp == std::string_view::npos) {
       sides.push_back(parseSide(body, lineNumber, bodyColumn, where));
@@ -153,7 +184,7 @@ RuleSet parseRules(std::string_view text, const std::string& sourceName, RuleFil
       if (std::find(labels.begin(), labels.end(), "multi") == labels.end()) labels.push_back("multi");
     }
     try {
-      rules.add(makeRule(std::string(head), std::move(labels), std::move(sides), sourceName));
+      rules.add(makeRule(std::string(head), std::move(labels), std::move(sides), sourceName, std::move(guards)));
     } catch (const Error& e) {
       std::string message = e.what();
       if (message.rfind(sourceName, 0) == 0) throw;

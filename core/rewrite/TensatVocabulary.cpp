@@ -12,6 +12,7 @@ constexpr std::array kVocabulary = {
     TensatOp{"smul", "TT", OpKind::ScalarMul},  TensatOp{"relu", "T", OpKind::Relu},
     TensatOp{"tanh", "T", OpKind::Tanh},        TensatOp{"sigmoid", "T", OpKind::Sigmoid},
     TensatOp{"matmul", "NTT", OpKind::MatMul},  TensatOp{"conv2d", "NNNNTT", OpKind::Conv},
+    TensatOp{"gconv2d", "NNNNTT", OpKind::Conv},
     TensatOp{"concat", "NNTT", OpKind::Concat}, TensatOp{"split", "NT", OpKind::Split},
     TensatOp{"split_0", "T", OpKind::Split},    TensatOp{"split_1", "T", OpKind::Split},
     TensatOp{"enlarge", "TT", OpKind::Enlarge}, TensatOp{"merge", "TN", OpKind::MergeGroups},
@@ -23,6 +24,13 @@ bool isSplit(const TensatOp& op) { return op.kind == OpKind::Split; }
 
 // Activation codes are shared by TENSAT and the IR's `activation` attribute.
 bool validActivation(int64_t act) { return act >= 0 && act <= 3; }
+
+// TENSAT's matmul is a (batched) matrix product of operands of one rank >= 2: its rules, such as
+// associativity, do not hold for numpy's vector promotion.
+bool tensatMatmulOperands(const EGraph& egraph, EClassId a, EClassId b) {
+  int64_t rank = typeOf(egraph, a).rank();
+  return rank >= 2 && rank == typeOf(egraph, b).rank();
+}
 
 } // namespace
 
@@ -55,9 +63,13 @@ bool matchesTensatOp(const EGraph& egraph, const ENode& node, const TensatOp& op
   case OpKind::Mul:
     // TENSAT's element-wise ops do not broadcast; neither do the rules written for them.
     return typeOf(egraph, node.children[0]) == typeOf(egraph, node.children[1]);
-  case OpKind::MatMul: return attrs.getInt("activation", 0) == numbers[0];
+  case OpKind::MatMul:
+    return attrs.getInt("activation", 0) == numbers[0] && tensatMatmulOperands(egraph, node.children[0], node.children[1]);
   case OpKind::Conv: {
     if (attrs.getInt("activation", 0) != numbers[3] || attrs.has("dilations")) return false;
+    // TASO synthesised and verified its conv rules on ordinary convs: `conv2d` matches only those
+    // (input channels == weight channels). `gconv2d` (Tessera) matches grouped convs too.
+    if (op.name == "conv2d" && typeOf(egraph, node.children[0]).shape[1] != typeOf(egraph, node.children[1]).shape[1]) return false;
     if (attrs.getInts("strides", {1, 1}) != std::vector<int64_t>{numbers[0], numbers[1]}) return false;
     const Shape& x = typeOf(egraph, node.children[0]).shape;
     const Shape& w = typeOf(egraph, node.children[1]).shape;
@@ -78,7 +90,7 @@ std::optional<BuiltOp> buildTensatOp(const EGraph& egraph, const TensatOp& op, s
     if (typeOf(egraph, children[0]) != typeOf(egraph, children[1])) return std::nullopt;
     return BuiltOp{op.kind, {}};
   case OpKind::MatMul:
-    if (!validActivation(numbers[0])) return std::nullopt;
+    if (!validActivation(numbers[0]) || !tensatMatmulOperands(egraph, children[0], children[1])) return std::nullopt;
     return BuiltOp{op.kind, {{"activation", numbers[0]}}};
   case OpKind::Conv: {
     const TensorType& x = typeOf(egraph, children[0]);

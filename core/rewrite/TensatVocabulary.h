@@ -1,6 +1,7 @@
 // TENSAT's op vocabulary in terms of Tessera's IR: which e-nodes a pattern op like
 // `(conv2d 1 1 0 2 ?x ?w)` matches, and which op and attributes it builds.
-// Padding SAME=0 VALID=1; activation NONE=0 SIGMOID=1 RELU=2 TANH=3.
+// Padding SAME=0 VALID=1; activation NONE=0 SIGMOID=1 RELU=2 TANH=3. `conv2d` matches ungrouped
+// convs only (where TASO verified its rules); Tessera's `gconv2d` matches any group count.
 #pragma once
 
 #include "egraph/EGraph.h"

@@ -1,0 +1,44 @@
+#include "rewrite/DefaultRules.h"
+#include "rewrite/RuleChecker.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessera;
+
+namespace {
+const std::string kTensat = std::string(TESSERA_SHARED_DIR) + "/reference/tensat";
+RuleSet rules(const std::string& text) { return parseRules(text, "test.rules", RuleFileFormat::Tessera); }
+} // namespace
+
+TEST(RuleChecker, EveryRuleOfTheDefaultPackVerifies) {
+  RuleSet pack = defaultRules();
+  std::vector<RuleCheck> checks = checkRules(pack);
+  ASSERT_EQ(checks.size(), pack.size());
+  for (const RuleCheck& check : checks) {
+    EXPECT_TRUE(check.verified) << check.name << ": " << check.problem;
+    EXPECT_GE(check.cases, 1) << check.name;
+  }
+}
+
+TEST(RuleChecker, CatchesUnsoundRules) {
+  RuleSet bad = rules("relu-distributes: (relu (ewadd ?a ?b)) => (ewadd (relu ?a) (relu ?b))\n"
+                      "wrong-transpose: (matmul 0 ?a ?b) => (matmul 0 ?b ?a)\n"
+                      "sound: (ewadd ?a ?b) => (ewadd ?b ?a)\n");
+  std::vector<RuleCheck> checks = checkRules(bad);
+  EXPECT_FALSE(checks[0].verified);
+  EXPECT_NE(checks[0].problem.find("sides differ"), std::string::npos) << checks[0].problem;
+  EXPECT_FALSE(checks[1].verified);
+  EXPECT_TRUE(checks[2].verified) << checks[2].problem;
+  RuleSet kept = keepVerified(std::move(bad), checks);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept.rule(0).name(), "sound");
+}
+
+TEST(RuleChecker, TensatsUnguardedGroupedConvRuleIsCaught) {
+  // TENSAT's converted.txt states the concat-of-convs rule without its condition; the checker
+  // finds shapes where it is wrong, and the default pack carries the guard instead.
+  RuleSet raw = loadRuleFile(kTensat + "/converted.txt");
+  RuleCheck check = checkRule(*raw.find("converted-92"));
+  EXPECT_FALSE(check.verified);
+  EXPECT_TRUE(checkRule(*defaultRules().find("tensat-s092")).verified);
+}
