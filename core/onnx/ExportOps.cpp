@@ -16,7 +16,8 @@ namespace {
 using Ints = std::vector<int64_t>;
 
 [[noreturn]] void fail(const Node& node, const std::string& problem) {
-  throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + "): " + problem);
+  std::string op = node.opaque ? node.opaque->opType : std::string(opName(node.kind));
+  throw Error("node '" + node.name + "' (" + op + "): " + problem);
 }
 
 void setAttribute(onnx::NodeProto& proto, const std::string& name, const AttrValue& value) {
@@ -91,7 +92,19 @@ void writeWeight(ExportWriter& w, const Node& node, NodeId id) {
   tensorToProto(Tensor::splat({value.dtype(), {1}}, value.valueAt(0)), "", attr.mutable_t());
 }
 
+// Default-domain ops whose meaning changed between opset 9 and 17 while their old spelling
+// stays valid at 17 (the checker cannot catch them): before opset 13 LogSoftmax and Hardmax
+// coerce to 2-D like the old Softmax; before opset 11 Resize's second input is the scales.
+// Other changed ops are caught by the checker (removed attributes, other input counts).
+bool meaningChangedBy17(const std::string& opType, int64_t sourceOpset) {
+  if (opType == "LogSoftmax" || opType == "Hardmax") return sourceOpset < 13;
+  if (opType == "Resize") return sourceOpset < 11;
+  return false;
+}
+
 void writeOpaque(ExportWriter& w, const Node& node, NodeId id) {
+  if (node.opaque->domain.empty() && meaningChangedBy17(node.opaque->opType, w.graph().info.opset))
+    fail(node, "comes from opset " + std::to_string(w.graph().info.opset) + " and means something else at opset 17, so it cannot be written back");
   std::vector<std::string> outputs;
   for (uint32_t port = 0; port < node.outputTypes.size(); ++port) outputs.push_back(w.nameOf({id, port}));
   onnx::NodeProto& proto = w.addNode(node.opaque->opType, inputNames(w, node), outputs, node.name);

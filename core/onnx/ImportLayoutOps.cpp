@@ -20,9 +20,14 @@ ImportedOutputs importReshape(ImportContext& ctx, const OnnxNode& node) {
   auto shape = constantInts(ctx, node, 1);
   if (!shape) return std::nullopt;
   checkBoundedInts(*shape, node.label() + ": shape");
-  // The IR multiplies the target's dimensions; refuse products beyond the element limit first.
+  // The IR multiplies the target's dimensions (a 0 copies the input's); refuse products beyond
+  // the element limit before it does.
+  const Shape& input = ctx.typeOf(node.input(0)).shape;
+  bool allowZero = node.getInt("allowzero", 0) != 0;
   int64_t product = 1;
-  for (int64_t d : *shape) {
+  for (size_t i = 0; i < shape->size(); ++i) {
+    int64_t d = (*shape)[i];
+    if (d == 0 && !allowZero && i < input.size()) d = input[i];
     if (d <= 0) continue;
     if (product > kMaxElements / d) node.fail("target shape " + shapeToString(*shape) + " is too large");
     product *= d;

@@ -82,7 +82,14 @@ onnx::ModelProto buildModel(const Graph& graph) {
 } // namespace
 
 std::string exportOnnxBytes(const Graph& graph) {
-  onnx::ModelProto model = buildModel(graph);
+  onnx::ModelProto model;
+  try {
+    model = buildModel(graph);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(std::string("cannot export: ") + e.what());
+  }
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {

@@ -202,6 +202,12 @@ TEST(BadInput, MalformedNodes) {
   axis.output("y");
   expectFileError("axis.onnx", axis.bytes(), "node 'cat' (Concat)");
 
+  ModelBuilder reshape(13);
+  reshape.input("x", {1 << 20, 1 << 20}).ints("target", {0, 0, int64_t(1) << 31, 512});
+  reshape.node("Reshape", {"x", "target"}, {"y"}, "explode");
+  reshape.output("y");
+  expectFileError("reshape.onnx", reshape.bytes(), "node 'explode' (Reshape): target shape");
+
   ModelBuilder step(13);
   step.input("x", {4}).ints("s", {0}).ints("e", {4}).ints("a", {0}).ints("st", {std::numeric_limits<int64_t>::max()});
   step.node("Slice", {"x", "s", "e", "a", "st"}, {"y"}, "slice");

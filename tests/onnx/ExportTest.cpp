@@ -276,3 +276,26 @@ TEST(Export, OpaqueOpsAreWrittenBackVerbatim) {
   Graph again = onnx_io::importOnnxBytes(model.SerializeAsString(), "opaque.onnx");
   EXPECT_TRUE(structurallyEqual(g, again));
 }
+
+// LogSoftmax before opset 13 coerces to 2-D; written verbatim at opset 17 it would silently mean
+// something else, so export refuses it (from opset 13 on it is written back as is).
+TEST(Export, OpaqueOpsWhoseMeaningChangedAreRefused) {
+  for (int64_t opset : {11, 13}) {
+    ModelBuilder b(opset);
+    b.input("x", {2, 3, 4});
+    setAttr(b.node("LogSoftmax", {"x"}, {"y"}, "logits"), "axis", int64_t(1));
+    b.output("y");
+    Graph g = b.import();
+    ASSERT_EQ(countKind(g, OpKind::Opaque), 1u);
+    if (opset == 13) {
+      EXPECT_TRUE(structurallyEqual(g, roundTrip(g)));
+      continue;
+    }
+    try {
+      onnx_io::exportOnnxBytes(g);
+      ADD_FAILURE() << "export succeeded";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("node 'logits' (LogSoftmax): comes from opset 11"), std::string::npos) << e.what();
+    }
+  }
+}
