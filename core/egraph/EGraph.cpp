@@ -29,6 +29,7 @@ struct EGraph::Trail {
     size_t entryCount;
     size_t liveClasses;
     size_t filtered;
+    size_t original;
     uint64_t serial;
   };
   std::vector<Entry> entries;
@@ -322,6 +323,8 @@ void EGraph::rebuildClassesAndIndex() {
 
   filteredCanonical_.clear();
   for (const ENode& node : filtered_) filteredCanonical_.insert(canonicalize(node));
+  originalCanonical_.clear();
+  for (const ENode& node : original_) originalCanonical_.insert(canonicalize(node));
 
   for (auto& ids : byOp_) ids.clear();
   for (EClassId id = 0; id < classes_.size(); ++id) {
@@ -346,12 +349,21 @@ bool EGraph::isFiltered(const ENode& node) const {
   return !filteredCanonical_.empty() && filteredCanonical_.count(canonicalize(node)) > 0;
 }
 
+void EGraph::markOriginal(const ENode& node) {
+  ENode canonical = canonicalize(node);
+  if (originalCanonical_.count(canonical)) return;
+  original_.push_back(canonical);
+  originalCanonical_.insert(std::move(canonical));
+}
+
+bool EGraph::isOriginal(const ENode& node) const { return originalCanonical_.count(canonicalize(node)) > 0; }
+
 // ---- checkpoints ----
 
 EGraph::Checkpoint EGraph::checkpoint() {
   assert(isClean() && "checkpoint needs a rebuilt e-graph");
   Trail& t = *trail_;
-  t.frames.push_back({classes_.size(), t.entries.size(), liveClasses_, filtered_.size(), t.nextSerial++});
+  t.frames.push_back({classes_.size(), t.entries.size(), liveClasses_, filtered_.size(), original_.size(), t.nextSerial++});
   return t.frames.size() - 1;
 }
 
@@ -385,6 +397,7 @@ void EGraph::rollback(Checkpoint checkpoint) {
   t.savedStamp.resize(frame.classCount);
   liveClasses_ = frame.liveClasses;
   filtered_.resize(frame.filtered);
+  original_.resize(frame.original);
   pending_.clear();
   pendingParents_.clear();
   t.frames.resize(checkpoint);

@@ -98,6 +98,11 @@ public:
   bool isFiltered(const ENode& node) const;
   size_t numFiltered() const { return filtered_.size(); }
 
+  // Nodes of the seeded model. They never form a cycle among themselves, so the cycle filter
+  // never needs to (and never does) filter them.
+  void markOriginal(const ENode& node);
+  bool isOriginal(const ENode& node) const;
+
   // Asserts hashcons/congruence invariants; returns a description of the first violation, or
   // an empty string. Cheap enough for tests, called from rebuild() in debug builds.
   std::string checkInvariants() const;
@@ -128,6 +133,8 @@ private:
   std::unordered_map<std::string, uint32_t> leafByName_;
   std::vector<ENode> filtered_;                               // as filtered, possibly stale
   std::unordered_set<ENode, ENodeHash> filteredCanonical_;     // canonical forms, refreshed on rebuild
+  std::vector<ENode> original_;
+  std::unordered_set<ENode, ENodeHash> originalCanonical_;
   std::unique_ptr<Trail> trail_;
   EGraphListener* listener_ = nullptr;
 };

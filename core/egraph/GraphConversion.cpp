@@ -35,8 +35,10 @@ SeededGraph seedEGraph(EGraph& egraph, const Graph& graph) {
     if (node.kind == OpKind::Opaque) {
       uint32_t leafId = egraph.registerLeaf(node);
       for (int port = 0; port < node.numOutputs(); ++port) {
-        std::optional<EClassId> eclass = egraph.add(ENode{OpKind::Opaque, static_cast<uint16_t>(port), leafId, children});
+        ENode enode{OpKind::Opaque, static_cast<uint16_t>(port), leafId, children};
+        std::optional<EClassId> eclass = egraph.add(enode);
         assert(eclass && "opaque ops carry their own types");
+        egraph.markOriginal(enode);
         classOf[id].push_back(*eclass);
       }
       continue;
@@ -48,6 +50,7 @@ SeededGraph seedEGraph(EGraph& egraph, const Graph& graph) {
       if (!eclass) throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + ") does not type-check in the e-graph");
       classOf[id].push_back(*eclass);
       if (port == 0) seed.nodeNames.emplace(enode, node.name);
+      egraph.markOriginal(enode);
     }
   }
   for (const GraphOutput& out : graph.outputs()) {

@@ -3,6 +3,7 @@
 #include "extract/Extractors.h"
 #include "support/Error.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace tessera {
@@ -31,25 +32,44 @@ double ENodeCoster::cost(const EGraph& egraph, EClassId eclass, const ENode& nod
 }
 
 EGraphProblem toExtractionProblem(const EGraph& egraph, std::span<const EClassId> roots, ENodeCoster& coster) {
+  // Viable classes have a kept (unfiltered) node whose children are all viable: a fixpoint from
+  // the leaves up. Only viable nodes can be part of an extraction.
+  std::vector<EClassId> ids = egraph.classIds();
+  std::unordered_map<EClassId, bool> viable;
+  for (EClassId id : ids) viable[id] = false;
+  auto nodeViable = [&](const ENode& node) {
+    if (egraph.isFiltered(node)) return false;
+    for (EClassId child : node.children)
+      if (!viable[egraph.find(child)]) return false;
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (EClassId id : ids) {
+      if (viable[id]) continue;
+      const auto& nodes = egraph.eclass(id).nodes;
+      if (std::any_of(nodes.begin(), nodes.end(), nodeViable)) viable[id] = changed = true;
+    }
+  }
+
   EGraphProblem result;
   std::unordered_map<EClassId, uint32_t> index;
-  std::vector<EClassId> work;
   auto classIndex = [&](EClassId id) {
     id = egraph.find(id);
     auto [it, inserted] = index.try_emplace(id, static_cast<uint32_t>(result.classOf.size()));
-    if (inserted) {
-      result.classOf.push_back(id);
-      work.push_back(id);
-    }
+    if (inserted) result.classOf.push_back(id);
     return it->second;
   };
-  for (EClassId root : roots) result.problem.roots.push_back(classIndex(root));
+  for (EClassId root : roots) {
+    if (!viable[egraph.find(root)]) throw Error("e-class " + std::to_string(root) + " of a graph output has no extractable term");
+    result.problem.roots.push_back(classIndex(root));
+  }
   // Breadth over reachable classes; nodes reference child classes by their problem index.
   for (size_t next = 0; next < result.classOf.size(); ++next) {
     EClassId id = result.classOf[next];
-    uint32_t problemClass = static_cast<uint32_t>(next);
+    auto problemClass = static_cast<uint32_t>(next);
     for (const ENode& node : egraph.eclass(id).nodes) {
-      if (egraph.isFiltered(node)) continue;
+      if (!nodeViable(node)) continue;
       extract::ExtractionNode pnode;
       pnode.op = std::string(opName(node.op));
       pnode.eclass = problemClass;

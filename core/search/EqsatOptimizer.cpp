@@ -33,7 +33,8 @@ OptimizeResult optimizeEqsat(const Graph& original, std::span<const Rule* const>
   hooks.stopRequested = options.stopRequested;
   hooks.iterationDone = [&](const IterationReport& it) {
     say(options, "iteration " + std::to_string(it.index + 1) + ": " + std::to_string(it.enodes) + " e-nodes, " +
-                     std::to_string(it.eclasses) + " e-classes, " + std::to_string(it.applied) + " rewrites");
+                     std::to_string(it.eclasses) + " e-classes, " + std::to_string(it.applied) + " rewrites, " +
+                     std::to_string(it.filtered) + " filtered");
   };
   result.run = runSaturation(egraph, seed.outputs, rules, options.limits, hooks);
   result.saturationSeconds = result.run.seconds;

@@ -101,7 +101,7 @@ TEST(Runner, MultiPatternRulesRunOnlyInTheFirstIterations) {
   EXPECT_EQ(report.stopReason, StopReason::Saturated);
 }
 
-TEST(CycleFilter, FiltersTheNodeClosingACycle) {
+TEST(CycleFilter, FiltersTheNewNodeClosingACycleNeverAnOriginal) {
   Graph g;
   NodeId x = g.addInput("x", f32({4}));
   NodeId r = g.addNode(OpKind::Relu, {{x}});
@@ -109,12 +109,23 @@ TEST(CycleFilter, FiltersTheNodeClosingACycle) {
   EGraph egraph;
   SeededGraph seed = seedEGraph(egraph, g);
   EClassId relu = egraph.classesWithOp(OpKind::Relu)[0];
-  // Pretend tanh(relu(x)) == x: x's class now contains relu's ancestor, a cycle.
-  EClassId xClass = egraph.addLeaf(g.node(x));
-  egraph.merge(seed.outputs[0], xClass);
+  // Pretend relu(x) == sigmoid(tanh(relu(x))): the new sigmoid node closes a cycle.
+  EClassId sigmoid = *egraph.add(OpKind::Sigmoid, {}, {seed.outputs[0]});
+  egraph.merge(relu, sigmoid);
   egraph.rebuild();
   EXPECT_EQ(filterCycles(egraph, seed.outputs), 1u);
   EXPECT_EQ(egraph.numFiltered(), 1u);
+  for (const ENode& node : egraph.eclass(relu).nodes)
+    EXPECT_EQ(egraph.isFiltered(node), node.op == OpKind::Sigmoid) << opName(node.op);
   EXPECT_EQ(filterCycles(egraph, seed.outputs), 0u); // acyclic now
-  (void)relu;
+  // Undone by rollback like everything else.
+  EGraph other;
+  SeededGraph seed2 = seedEGraph(other, g);
+  auto cp = other.checkpoint();
+  EClassId s2 = *other.add(OpKind::Sigmoid, {}, {seed2.outputs[0]});
+  other.merge(other.classesWithOp(OpKind::Relu)[0], s2);
+  other.rebuild();
+  EXPECT_EQ(filterCycles(other, seed2.outputs), 1u);
+  other.rollback(cp);
+  EXPECT_EQ(other.numFiltered(), 0u);
 }
