@@ -2,6 +2,8 @@
 #include "extract/DagGreedyExtractor.h"
 
 #include "extract/AcyclicChoice.h"
+#include "extract/Dominance.h"
+#include "extract/LocalImprovement.h"
 #include "extract/TreeExtractor.h"
 #include "support/Error.h"
 
@@ -30,7 +32,7 @@ public:
   explicit DagGreedy(const ExtractionProblem& problem)
       : problem_(problem), choice_(problem.classCount(), -1), total_(problem.classCount(), kInf),
         stamp_(problem.classCount(), 0), relevant_(problem.classCount(), 0), queued_(problem.nodes.size(), 0),
-        parents_(parentNodes(problem)) {}
+        parents_(parentNodes(problem)), dominator_(findDominators(problem)) {}
 
   std::vector<int32_t> run() {
     for (uint32_t eclass : bottomUpClassOrder(problem_)) {
@@ -50,7 +52,7 @@ public:
 
 private:
   void enqueue(uint32_t n) {
-    if (queued_[n]) return;
+    if (queued_[n] || dominator_[n] >= 0) return; // a dominated node is never the better choice
     queued_[n] = 1;
     queue_.push_back(n);
   }
@@ -120,16 +122,21 @@ private:
   std::vector<uint8_t> relevant_;
   std::vector<uint8_t> queued_;
   std::vector<std::vector<uint32_t>> parents_;
+  std::vector<int32_t> dominator_;
   std::deque<uint32_t> queue_;
   std::vector<uint32_t> stack_;
 };
 
 } // namespace
 
-Extraction extractDagGreedy(const ExtractionProblem& problem) {
+uint64_t defaultSwapWorkBudget(const ExtractionProblem& problem) {
+  return 200 * static_cast<uint64_t>(problem.nodes.size()) + 1000000;
+}
+
+Extraction extractDagGreedy(const ExtractionProblem& problem, const DagGreedyOptions& options) {
   auto start = std::chrono::steady_clock::now();
   validateProblem(problem);
-  std::vector<int32_t> greedy = DagGreedy(problem).run();
+  std::vector<int32_t> greedy = DagGreedy(problem).run(); // a node for every class that has a term
   std::vector<double> nodeScore(problem.nodes.size());
   for (uint32_t n = 0; n < problem.nodes.size(); ++n) nodeScore[n] = problem.nodes[n].cost;
   Extraction result;
@@ -142,6 +149,9 @@ Extraction extractDagGreedy(const ExtractionProblem& problem) {
     result.choice = std::move(tree.choice);
     result.dagCost = tree.dagCost;
   }
+  result.choice = improveBySwaps(problem, std::move(result.choice), greedy,
+                                 options.swapWorkBudget > 0 ? options.swapWorkBudget : defaultSwapWorkBudget(problem));
+  result.dagCost = dagCost(problem, result.choice);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

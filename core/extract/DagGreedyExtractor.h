@@ -4,6 +4,8 @@
 
 #include "extract/Extraction.h"
 
+#include <cstdint>
+
 namespace tessera::extract {
 
 // A worklist of nodes driven by parent pointers, seeded bottom-up. A node is evaluated by walking
@@ -13,7 +15,15 @@ namespace tessera::extract {
 // memory and can go stale). A class adopts a node only when it is strictly cheaper than the
 // refreshed cost of its current node; any change re-queues the parents. The number of evaluations
 // is capped (sharing makes the cost non-monotone, so a fixpoint is not guaranteed in theory).
-// The result is the better of this and the tree greedy, so it is never worse than `tree`.
-Extraction extractDagGreedy(const ExtractionProblem& problem);
+// The better of this and the tree greedy (so never worse than `tree`) is then improved by single
+// class swaps (LocalImprovement.h) within a work budget.
+struct DagGreedyOptions {
+  uint64_t swapWorkBudget = 0; // class visits the swap search may spend; 0 = defaultSwapWorkBudget()
+};
+Extraction extractDagGreedy(const ExtractionProblem& problem, const DagGreedyOptions& options = {});
+
+// 200 visits per e-node plus a million: several full swap rounds on e-graphs of a few thousand
+// nodes (milliseconds), bounded on huge ones so `dag` stays fast inside a search loop.
+uint64_t defaultSwapWorkBudget(const ExtractionProblem& problem);
 
 } // namespace tessera::extract

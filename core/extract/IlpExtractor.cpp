@@ -2,6 +2,7 @@
 #include "extract/IlpExtractor.h"
 
 #include "extract/DagGreedyExtractor.h"
+#include "extract/IlpReduction.h"
 #include "extract/StronglyConnected.h"
 
 #include <CbcHeuristic.hpp>
@@ -13,7 +14,6 @@
 #include <CglMixedIntegerRounding2.hpp>
 #include <CglProbing.hpp>
 #include <CoinPackedMatrix.hpp>
-#include <CoinPackedVector.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
@@ -30,65 +30,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// The part of the problem the integer program is built over.
-struct ReducedProblem {
-  std::vector<uint8_t> nodeAlive;
-  std::vector<uint8_t> classInModel;     // reachable from the roots through alive nodes
-  std::vector<std::vector<uint32_t>> aliveNodes; // per class
-};
-
-ReducedProblem reduce(const ExtractionProblem& problem, double upperBound) {
-  const size_t classes = problem.classCount();
-  ReducedProblem reduced;
-  reduced.nodeAlive.assign(problem.nodes.size(), 1);
-  std::vector<uint32_t> aliveCount(classes, 0);
-  // Leave room for rounding: the greedy's own nodes must survive.
-  const double limit = upperBound + 1e-9 * std::max(1.0, std::abs(upperBound));
-  for (uint32_t n = 0; n < problem.nodes.size(); ++n) {
-    const ExtractionNode& node = problem.nodes[n];
-    bool selfLoop = std::find(node.children.begin(), node.children.end(), node.eclass) != node.children.end();
-    if (selfLoop || node.cost > limit) reduced.nodeAlive[n] = 0;
-    if (reduced.nodeAlive[n]) ++aliveCount[node.eclass];
-  }
-  // Classes that lost all their nodes take their parents with them, transitively.
-  std::vector<std::vector<uint32_t>> parents = parentNodes(problem);
-  std::vector<uint32_t> emptied;
-  for (uint32_t c = 0; c < classes; ++c)
-    if (aliveCount[c] == 0) emptied.push_back(c);
-  while (!emptied.empty()) {
-    uint32_t eclass = emptied.back();
-    emptied.pop_back();
-    for (uint32_t parent : parents[eclass]) {
-      if (!reduced.nodeAlive[parent]) continue;
-      reduced.nodeAlive[parent] = 0;
-      if (--aliveCount[problem.nodes[parent].eclass] == 0) emptied.push_back(problem.nodes[parent].eclass);
-    }
-  }
-  // Classes a root can reach through alive nodes.
-  reduced.classInModel.assign(classes, 0);
-  reduced.aliveNodes.assign(classes, {});
-  std::vector<uint32_t> stack;
-  for (uint32_t root : problem.roots)
-    if (!reduced.classInModel[root]) {
-      reduced.classInModel[root] = 1;
-      stack.push_back(root);
-    }
-  while (!stack.empty()) {
-    uint32_t eclass = stack.back();
-    stack.pop_back();
-    for (uint32_t n : problem.classNodes[eclass]) {
-      if (!reduced.nodeAlive[n]) continue;
-      reduced.aliveNodes[eclass].push_back(n);
-      for (uint32_t child : problem.nodes[n].children)
-        if (!reduced.classInModel[child]) {
-          reduced.classInModel[child] = 1;
-          stack.push_back(child);
-        }
-    }
-  }
-  return reduced;
-}
-
 // Column layout: one binary per alive node of a model class, then one level per cyclic class.
 struct Columns {
   std::vector<int32_t> ofNode;  // node -> column, -1 when not in the model
@@ -99,7 +40,7 @@ struct Columns {
   int nodeColumns = 0;
 };
 
-Columns layOutColumns(const ExtractionProblem& problem, const ReducedProblem& reduced) {
+Columns layOutColumns(const ExtractionProblem& problem, const IlpReduction& reduced) {
   const size_t classes = problem.classCount();
   Columns columns;
   columns.ofNode.assign(problem.nodes.size(), -1);
@@ -162,14 +103,34 @@ std::vector<double> warmStartLevels(const ExtractionProblem& problem, const std:
 Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& options) {
   auto start = Clock::now();
   validateProblem(problem);
-  Extraction greedy = extractDagGreedy(problem);
+  // The ILP is slow anyway: a longer swap search buys a better incumbent and a tighter pruning bound
+  // (within a share of the time limit: about 5 million class visits per second of limit).
+  uint64_t swapBudget = 10 * defaultSwapWorkBudget(problem);
+  if (options.timeLimitSeconds > 0)
+    swapBudget = std::max(defaultSwapWorkBudget(problem),
+                          std::min(swapBudget, static_cast<uint64_t>(5e6 * options.timeLimitSeconds)));
+  Extraction greedy = extractDagGreedy(problem, {swapBudget});
   Extraction result = greedy;
   result.method = "ilp";
   result.provenOptimal = false;
   result.lowerBound = 0;
 
   const double upperBound = greedy.dagCost;
-  ReducedProblem reduced = reduce(problem, upperBound);
+  IlpReduction reduced = reduceForIlp(problem, upperBound);
+  // The warm start with dominated nodes swapped for their dominators: no costlier, no new edge.
+  std::vector<int32_t> warm = greedy.choice;
+  for (int32_t& node : warm)
+    if (node >= 0 && reduced.replacement[node] >= 0) node = reduced.replacement[node];
+  warm = restrictToReachable(problem, warm);
+  const double warmCost = dagCost(problem, warm);
+  if (warmCost < result.dagCost) {
+    result.choice = warm;
+    result.dagCost = warmCost;
+  }
+  if (options.timeLimitSeconds > 0 && secondsSince(start) >= options.timeLimitSeconds) {
+    result.seconds = secondsSince(start); // no time left for CBC: the incumbent is the answer
+    return result;
+  }
   Columns columns = layOutColumns(problem, reduced);
   const size_t classes = problem.classCount();
 
@@ -179,43 +140,50 @@ Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& option
   for (uint32_t c = 0; c < classes; ++c)
     if (columns.ofLevel[c] >= 0) columnUpper[columns.ofLevel[c]] = columns.componentSize[c] - 1.0;
 
-  CoinPackedMatrix matrix(false, 0, 0);
-  matrix.setDimensions(0, columns.count);
-  std::vector<double> rowLower, rowUpper;
-  auto addRow = [&](const CoinPackedVector& row, double lower, double upper) {
-    matrix.appendRow(row);
+  // Rows in compressed sparse row form (CoinPackedVector's per-insert duplicate checks are slow).
+  std::vector<int> rowStarts{0}, rowIndices;
+  std::vector<double> rowValues, rowLower, rowUpper;
+  auto addRow = [&](double lower, double upper) {
+    rowStarts.push_back(static_cast<int>(rowIndices.size()));
     rowLower.push_back(lower);
     rowUpper.push_back(upper);
+  };
+  auto addTerm = [&](int column, double value) {
+    rowIndices.push_back(column);
+    rowValues.push_back(value);
   };
   std::vector<uint8_t> isRoot(classes, 0);
   for (uint32_t root : problem.roots) isRoot[root] = 1;
   for (uint32_t c = 0; c < classes; ++c) {
     if (!reduced.classInModel[c]) continue;
     if (!isRoot[c] && reduced.aliveNodes[c].size() < 2) continue; // x <= 1 already
-    CoinPackedVector row;
-    for (uint32_t n : reduced.aliveNodes[c]) row.insert(columns.ofNode[n], 1.0);
-    addRow(row, isRoot[c] ? 1.0 : -COIN_DBL_MAX, 1.0);
+    for (uint32_t n : reduced.aliveNodes[c]) addTerm(columns.ofNode[n], 1.0);
+    addRow(isRoot[c] ? 1.0 : -COIN_DBL_MAX, 1.0);
   }
   for (uint32_t c = 0; c < classes; ++c) {
     for (uint32_t n : reduced.aliveNodes[c]) {
       int x = columns.ofNode[n];
       for (uint32_t child : distinctChildren(problem.nodes[n])) {
-        CoinPackedVector chosen; // sum_{m in child} x_m - x_n >= 0
-        for (uint32_t m : reduced.aliveNodes[child]) chosen.insert(columns.ofNode[m], 1.0);
-        chosen.insert(x, -1.0);
-        addRow(chosen, 0.0, COIN_DBL_MAX);
+        // sum_{m in child} x_m - x_n >= 0 (n's own column is never in its child class: no self loops)
+        for (uint32_t m : reduced.aliveNodes[child]) addTerm(columns.ofNode[m], 1.0);
+        addTerm(x, -1.0);
+        addRow(0.0, COIN_DBL_MAX);
         int parentLevel = columns.ofLevel[c], childLevel = columns.ofLevel[child];
         if (parentLevel < 0 || childLevel < 0) continue;
         if (columns.component[c] != columns.component[child]) continue; // no cycle uses this edge
         const double bigM = columns.componentSize[c];
-        CoinPackedVector order; // l_c - l_child - M x_n >= 1 - M
-        order.insert(parentLevel, 1.0);
-        order.insert(childLevel, -1.0);
-        order.insert(x, -bigM);
-        addRow(order, 1.0 - bigM, COIN_DBL_MAX);
+        addTerm(parentLevel, 1.0); // l_c - l_child - M x_n >= 1 - M
+        addTerm(childLevel, -1.0);
+        addTerm(x, -bigM);
+        addRow(1.0 - bigM, COIN_DBL_MAX);
       }
     }
   }
+  const int rows = static_cast<int>(rowLower.size());
+  std::vector<int> rowLengths(rows);
+  for (int r = 0; r < rows; ++r) rowLengths[r] = rowStarts[r + 1] - rowStarts[r];
+  CoinPackedMatrix matrix(false, columns.count, rows, static_cast<CoinBigIndex>(rowValues.size()), rowValues.data(),
+                          rowIndices.data(), rowStarts.data(), rowLengths.data());
 
   OsiClpSolverInterface solver;
   solver.messageHandler()->setLogLevel(0);
@@ -234,8 +202,6 @@ Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& option
   model.setDblParam(CbcModel::CbcCutoffIncrement, 1e-9);
   model.setAllowableGap(1e-9);
   model.setAllowableFractionGap(1e-9);
-  if (options.timeLimitSeconds > 0)
-    model.setMaximumSeconds(std::max(options.timeLimitSeconds - secondsSince(start), 1e-3));
 
   CglProbing probing;
   probing.setUsingObjective(true);
@@ -265,21 +231,26 @@ Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& option
 
   if (options.warmStart) {
     std::vector<double> incumbent(columns.count, 0.0);
-    std::vector<double> level = warmStartLevels(problem, greedy.choice, columns.component);
+    std::vector<double> level = warmStartLevels(problem, warm, columns.component);
+    bool complete = true;
     for (uint32_t c = 0; c < classes; ++c) {
-      if (greedy.choice[c] < 0) continue;
-      assert(columns.ofNode[greedy.choice[c]] >= 0 && "pruning keeps the greedy's nodes");
-      if (columns.ofNode[greedy.choice[c]] >= 0) incumbent[columns.ofNode[greedy.choice[c]]] = 1.0;
+      if (warm[c] < 0) continue;
+      assert(columns.ofNode[warm[c]] >= 0 && "the reduction keeps the warm start's nodes");
+      complete = complete && columns.ofNode[warm[c]] >= 0;
+      if (columns.ofNode[warm[c]] >= 0) incumbent[columns.ofNode[warm[c]]] = 1.0;
       if (columns.ofLevel[c] >= 0) incumbent[columns.ofLevel[c]] = level[c];
     }
-    model.setBestSolution(incumbent.data(), columns.count, upperBound, true);
+    if (complete) model.setBestSolution(incumbent.data(), columns.count, warmCost, true);
   }
 
   model.initialSolve();
+  // CBC's clock starts in branchAndBound, so the budget is what is left of the caller's limit.
+  if (options.timeLimitSeconds > 0)
+    model.setMaximumSeconds(std::max(options.timeLimitSeconds - secondsSince(start), 1e-3));
   model.branchAndBound();
 
   const double* best = model.bestSolution();
-  if (best && model.getSolutionCount() > 0) {
+  if (best) { // our warm start counts too (CBC's solution count does not include it)
     std::vector<int32_t> choice(classes, -1);
     for (uint32_t n = 0; n < problem.nodes.size(); ++n)
       if (columns.ofNode[n] >= 0 && best[columns.ofNode[n]] > 0.5) choice[problem.nodes[n].eclass] = static_cast<int32_t>(n);

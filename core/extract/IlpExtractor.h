@@ -17,9 +17,10 @@ struct IlpOptions {
 //   - acyclicity only where a cycle is possible, i.e. inside strongly connected components of the
 //     class graph: a level l_c in [0, |SCC|-1] per such class and, for each node n of class c with
 //     child class k in the same SCC, l_c - l_k >= 1 - |SCC| (1 - x_n) (big-M ordering).
-// Before building it: nodes that are their own child are dropped, as are nodes whose own cost
-// exceeds the greedy's total (they cannot be in a better solution), then nodes left without a
-// child option, then classes no root can reach. On an acyclic e-graph no level variable exists.
+// Before building it, reduceForIlp() (IlpReduction.h) drops self loops, dominated nodes and nodes
+// that cannot be part of a solution cheaper than the greedy's, then what can no longer be built or
+// reached. On an acyclic e-graph no level variable exists. The warm start is the `dag` greedy with
+// ten times its default swap budget (dominated nodes swapped for their dominators).
 // Deterministic (one thread, fixed seeds) unless the time limit cuts the search. When the limit
 // is hit the best incumbent is returned with provenOptimal = false and CBC's lower bound.
 Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& options = {});

@@ -185,7 +185,7 @@ TEST(EGraphJson, CorruptedCopiesOfARealFileNeverCrash) {
   std::mt19937 rng(1);
   const std::string alphabet = "{}[]\",:0123456789.-eE \\ntruefalsnul_x";
   int accepted = 0, rejected = 0;
-  for (int trial = 0; trial < 3000; ++trial) {
+  for (int trial = 0; trial < 1500; ++trial) {
     std::string text = original;
     int edits = 1 + trial % 4;
     for (int e = 0; e < edits; ++e) {
@@ -205,6 +205,6 @@ TEST(EGraphJson, CorruptedCopiesOfARealFileNeverCrash) {
       ++rejected;
     }
   }
-  EXPECT_GT(rejected, 1000);
+  EXPECT_GT(rejected, 500);
   EXPECT_GT(accepted, 10); // edits inside op strings or costs keep the file valid
 }

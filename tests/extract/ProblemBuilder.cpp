@@ -30,6 +30,35 @@ ExtractionProblem randomProblem(std::mt19937& rng, const RandomProblemShape& sha
   return builder.build();
 }
 
+ExtractionProblem layeredProblem(std::mt19937& rng, uint32_t layers) {
+  ProblemBuilder builder;
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<std::vector<uint32_t>> inputs(layers);
+  std::vector<double> opCost(layers, 0);
+  for (uint32_t i = 0; i < layers; ++i) builder.addClass();
+  builder.addNode(0, 0); // the network input
+  for (uint32_t i = 1; i < layers; ++i) {
+    inputs[i] = {i - 1};
+    if (i > 2 && unit(rng) < 0.4) inputs[i].push_back(std::uniform_int_distribution<uint32_t>(i > 12 ? i - 12 : 0, i - 2)(rng));
+    opCost[i] = 0.5 + unit(rng);
+    builder.addNode(i, opCost[i], inputs[i]);
+  }
+  for (uint32_t i = 1; i < layers; ++i) {
+    for (int alternative = 0; alternative < 2; ++alternative) {
+      if (unit(rng) >= 0.5) continue;
+      std::vector<uint32_t> children = inputs[i];
+      size_t skipped = std::uniform_int_distribution<size_t>(0, children.size() - 1)(rng);
+      uint32_t fused = children[skipped];
+      children.erase(children.begin() + static_cast<long>(skipped));
+      children.insert(children.end(), inputs[fused].begin(), inputs[fused].end());
+      if (children.empty()) continue;
+      builder.addNode(i, (opCost[i] + opCost[fused]) * (0.6 + 0.55 * unit(rng)), children);
+    }
+  }
+  builder.addRoot(layers - 1);
+  return builder.build();
+}
+
 BruteForceResult bruteForceOptimum(const ExtractionProblem& problem) {
   BruteForceResult best;
   const size_t classes = problem.classCount();

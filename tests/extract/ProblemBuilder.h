@@ -45,6 +45,11 @@ struct RandomProblemShape {
 // acyclic and the last class (all leaves) guarantees every class has a term.
 ExtractionProblem randomProblem(std::mt19937& rng, const RandomProblemShape& shape);
 
+// Shaped like a rewritten network: a chain of ops (class i uses i-1, sometimes a residual input
+// further back), where about half the ops also have "fused" alternatives that skip a class and cost
+// 0.6-1.15x the pair they replace. Sharing makes it hard for greedies and for the ILP alike.
+ExtractionProblem layeredProblem(std::mt19937& rng, uint32_t layers);
+
 struct BruteForceResult {
   double cost = std::numeric_limits<double>::infinity(); // +inf when no valid extraction exists
   std::vector<int32_t> choice;

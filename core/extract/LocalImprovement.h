@@ -1,0 +1,23 @@
+// Hill climbing on a finished extraction: change one class's node at a time whenever that lowers
+// the DAG cost of the whole extraction. It finds sharing the greedies cannot see, because they
+// price each class alone (e.g. two classes that both become cheaper by using a third).
+#pragma once
+
+#include "extract/ExtractionProblem.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::extract {
+
+// Tries, for every class the extraction uses, every other node of that class (first improvement,
+// repeated until a whole round finds none). Classes a new node needs that the extraction does not
+// use take their node from `background` (a choice for as many classes as possible, e.g. a greedy's
+// full state). A candidate is evaluated by walking the changed extraction from the roots; it is
+// rejected on a cycle or as soon as its partial cost reaches the current one. `workBudget` caps the
+// number of class visits so big e-graphs stay fast. Returns a valid choice (restricted to what the
+// roots reach) with DAG cost no higher than `choice`'s. `choice` must be valid.
+std::vector<int32_t> improveBySwaps(const ExtractionProblem& problem, std::vector<int32_t> choice,
+                                    const std::vector<int32_t>& background, uint64_t workBudget);
+
+} // namespace tessera::extract
