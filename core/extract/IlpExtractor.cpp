@@ -243,11 +243,16 @@ Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& option
     if (complete) model.setBestSolution(incumbent.data(), columns.count, warmCost, true);
   }
 
+  const bool limited = options.timeLimitSeconds > 0;
+  auto remaining = [&] { return options.timeLimitSeconds - secondsSince(start); };
+  // Neither the root LP nor a root cut round can be interrupted: on e-graphs of ~10k nodes the
+  // call can overrun the limit by a second or two.
   model.initialSolve();
-  // CBC's clock starts in branchAndBound, so the budget is what is left of the caller's limit.
-  if (options.timeLimitSeconds > 0)
-    model.setMaximumSeconds(std::max(options.timeLimitSeconds - secondsSince(start), 1e-3));
-  model.branchAndBound();
+  // CBC's clock starts in branchAndBound, so its budget is what is left of the caller's limit.
+  if (!limited || remaining() > 0) {
+    if (limited) model.setMaximumSeconds(std::max(remaining(), 1e-3));
+    model.branchAndBound();
+  }
 
   const double* best = model.bestSolution();
   if (best) { // our warm start counts too (CBC's solution count does not include it)
@@ -262,7 +267,7 @@ Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& option
       result.dagCost = cost;
     }
   }
-  result.provenOptimal = model.isProvenOptimal() && !model.isSecondsLimitReached();
+  result.provenOptimal = model.isProvenOptimal() && !model.isSecondsLimitReached() && !(limited && remaining() <= 0);
   result.lowerBound = result.provenOptimal ? result.dagCost : std::min(model.getBestPossibleObjValue(), result.dagCost);
   result.seconds = secondsSince(start);
   return result;

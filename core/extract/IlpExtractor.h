@@ -22,7 +22,9 @@ struct IlpOptions {
 // reached. On an acyclic e-graph no level variable exists. The warm start is the `dag` greedy with
 // ten times its default swap budget (dominated nodes swapped for their dominators).
 // Deterministic (one thread, fixed seeds) unless the time limit cuts the search. When the limit
-// is hit the best incumbent is returned with provenOptimal = false and CBC's lower bound.
+// is hit the best incumbent is returned with provenOptimal = false and CBC's lower bound. The limit
+// covers the whole call, but CBC only looks at its clock between steps (the root LP and a root cut
+// round run to completion), so large e-graphs can overrun it by a second or two.
 Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& options = {});
 
 } // namespace tessera::extract

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
-#include <unordered_map>
 #include <utility>
 
 namespace tessera::extract {
@@ -27,10 +26,48 @@ struct ClassState {
   History history;
 };
 
-// The node's shared-subgraph cost and the history it would give its class; false when a child has
-// no cost yet or the node would depend on its own class.
+// The history of the node being evaluated: dense arrays with visit stamps, so building it costs
+// O(entries touched) with no hashing and no clearing.
+class ScratchHistory {
+public:
+  explicit ScratchHistory(size_t classes) : stamp_(classes, 0), value_(classes, 0) {}
+  void clear() {
+    members_.clear();
+    if (++epoch_ != 0) return;
+    std::fill(stamp_.begin(), stamp_.end(), 0); // wrapped after 4 billion evaluations
+    epoch_ = 1;
+  }
+  bool empty() const { return members_.empty(); }
+  bool contains(uint32_t eclass) const { return stamp_[eclass] == epoch_; }
+  bool insert(uint32_t eclass, double value) { // false (and no change) when already present
+    if (contains(eclass)) return false;
+    stamp_[eclass] = epoch_;
+    value_[eclass] = value;
+    members_.push_back(eclass);
+    return true;
+  }
+  void set(uint32_t eclass, double value) {
+    if (!insert(eclass, value)) value_[eclass] = value;
+  }
+  History sorted() const {
+    History result;
+    result.reserve(members_.size());
+    for (uint32_t eclass : members_) result.push_back({eclass, value_[eclass]});
+    std::sort(result.begin(), result.end());
+    return result;
+  }
+
+private:
+  std::vector<uint32_t> stamp_;
+  std::vector<double> value_;
+  std::vector<uint32_t> members_;
+  uint32_t epoch_ = 1;
+};
+
+// The node's shared-subgraph cost, its history left in `history`; false when a child has no cost
+// yet or the node would depend on its own class.
 bool evaluate(const ExtractionProblem& problem, const std::vector<ClassState>& classes, uint32_t n, double& cost,
-              std::unordered_map<uint32_t, double>& history) {
+              ScratchHistory& history) {
   const ExtractionNode& node = problem.nodes[n];
   history.clear();
   cost = node.cost;
@@ -42,19 +79,17 @@ bool evaluate(const ExtractionProblem& problem, const std::vector<ClassState>& c
     const ClassState& state = classes[child];
     double contribution = 0;
     if (history.empty()) {
-      history.insert(state.history.begin(), state.history.end());
+      for (const auto& [eclass, value] : state.history) history.insert(eclass, value);
       contribution = state.cost;
-    } else if (history.count(child)) {
+    } else if (history.contains(child)) {
       contribution = 0;
     } else {
       double largestShared = 0;
-      for (const auto& [eclass, value] : state.history) {
-        bool inserted = history.insert({eclass, value}).second;
-        if (!inserted) largestShared = std::max(largestShared, value);
-      }
+      for (const auto& [eclass, value] : state.history)
+        if (!history.insert(eclass, value)) largestShared = std::max(largestShared, value);
       contribution = std::max(state.cost - largestShared, 0.0);
     }
-    if (contribution > 0) history[child] = contribution;
+    if (contribution > 0) history.set(child, contribution);
     cost += contribution;
   }
   return true;
@@ -68,7 +103,7 @@ Extraction extractSharedCost(const ExtractionProblem& problem) {
   std::vector<ClassState> classes(problem.classCount());
   std::vector<double> nodeScore(problem.nodes.size(), std::numeric_limits<double>::infinity());
   std::vector<uint32_t> order = bottomUpClassOrder(problem);
-  std::unordered_map<uint32_t, double> history;
+  ScratchHistory history(problem.classCount());
   const size_t maxSweeps = problem.classCount() + 2;
   bool changed = true;
   for (size_t sweep = 0; changed && sweep < maxSweeps; ++sweep) {
@@ -82,8 +117,7 @@ Extraction extractSharedCost(const ExtractionProblem& problem) {
         if (state.best >= 0 && !(cost < state.cost)) continue;
         state.best = static_cast<int32_t>(n);
         state.cost = cost;
-        state.history.assign(history.begin(), history.end());
-        std::sort(state.history.begin(), state.history.end());
+        state.history = history.sorted();
         changed = true;
       }
     }
