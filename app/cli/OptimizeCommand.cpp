@@ -121,6 +121,7 @@ void addOptimizeCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--rules", options->rules, "Rule file instead of the built-in pack");
   command->add_option("--out", options->out, "Write the optimised model here");
   command->add_option("--json", options->json, "Write the report as JSON");
+  command->add_option("--egraph-json", options->optimize.egraphJsonPath, "Write the saturated e-graph (egraph-serialize JSON, as read by `extract`)");
   command->add_flag("--no-verify", options->noVerify, "Skip checking the result against the original");
   command->callback([options, &context] { context.exitCode = runOptimize(*options); });
 }

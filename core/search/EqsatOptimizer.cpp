@@ -1,6 +1,7 @@
 #include "search/EqsatOptimizer.h"
 
 #include "cost/GraphCost.h"
+#include "extract/EGraphJson.h"
 #include "interp/Verify.h"
 #include "search/EGraphExtraction.h"
 #include "support/Error.h"
@@ -44,6 +45,10 @@ OptimizeResult optimizeEqsat(const Graph& original, std::span<const Rule* const>
                    format("%.2f s", result.saturationSeconds));
 
   ENodeCoster coster(cost);
+  if (!options.egraphJsonPath.empty()) {
+    extract::writeEGraphJson(toExtractionProblem(egraph, seed.outputs, coster).problem, options.egraphJsonPath);
+    say(options, "wrote the e-graph to " + options.egraphJsonPath);
+  }
   ExtractedGraph extracted = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
   result.extractionSeconds = extracted.seconds;
   result.distinctSignatures = coster.distinctSignatures();

@@ -20,6 +20,7 @@ struct OptimizeOptions {
   bool verify = true;
   int verifyTrials = 1;
   uint64_t seed = 1;
+  std::string egraphJsonPath; // when set, the saturated e-graph is written there (egraph-serialize JSON)
   std::function<void(const std::string&)> progress; // one line per phase
   std::function<bool()> stopRequested;
 };
