@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 namespace tessera::cli {
@@ -70,7 +71,13 @@ int runOptimize(const OptimizeCommandOptions& options) {
   std::printf("verified        %s\n", !result.verificationRun ? "skipped (--no-verify)" : result.verified ? "yes" : ("NO: " + result.verifyProblem).c_str());
   for (const auto& [name, count] : result.run.rulesApplied) std::printf("  %-28s %zu\n", name.c_str(), count);
 
-  if (!options.out.empty()) onnx_io::exportOnnxFile(result.optimized, options.out);
+  if (!options.out.empty()) {
+    std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    onnx_io::exportOnnxFile(result.optimized, options.out);
+    std::printf("wrote           %s\n", options.out.c_str());
+  }
   if (!options.json.empty()) {
     nlohmann::json report{{"model", options.model},
                           {"strategy", options.strategy},
