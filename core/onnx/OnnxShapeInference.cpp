@@ -1,6 +1,7 @@
 #include "onnx/OnnxShapeInference.h"
 
 #include "onnx/ImportLimits.h"
+#include "onnx/OnnxInferenceGuard.h"
 #include "onnx/TensorConversion.h"
 
 #include <onnx/defs/schema.h>
@@ -20,6 +21,7 @@ constexpr int64_t kNewestKnownOpset = 17;
 std::vector<std::optional<TensorType>> inferWithOnnx(const onnx::NodeProto& node, const std::vector<InferenceInput>& inputs,
                                                      int64_t opset, const std::vector<std::pair<std::string, int64_t>>& otherOpsets) {
   std::vector<std::optional<TensorType>> result(static_cast<size_t>(node.output_size()));
+  if (!safeForOnnxInference(node, inputs, opset)) return result;
   onnx::ModelProto model;
   model.set_ir_version(8);
   auto* defaultOpset = model.add_opset_import();

@@ -24,7 +24,8 @@ struct InferenceInput {
 
 // One entry per output of `node`: the inferred type when it is a fully static tensor of a type
 // Tessera carries, else nullopt. libonnx knows opsets up to 17; later opsets are inferred with
-// the newest definitions it has.
+// the newest definitions it has. Nodes libonnx cannot be trusted with (OnnxInferenceGuard.h)
+// get no inferred types.
 std::vector<std::optional<TensorType>> inferWithOnnx(const onnx::NodeProto& node, const std::vector<InferenceInput>& inputs,
                                                      int64_t opset, const std::vector<std::pair<std::string, int64_t>>& otherOpsets);
 

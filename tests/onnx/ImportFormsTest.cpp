@@ -264,6 +264,28 @@ TEST(OpaqueImport, UnknownOutputShapeThatIsReadIsAnError) {
   EXPECT_NE(message.find("mystery.onnx: node 'mystery' (Mystery)"), std::string::npos) << message;
 }
 
+// libonnx 1.12's Conv inference indexes X's spatial dims by W's rank and crashes when they
+// differ (found by the fuzzer): such a node is never handed to it.
+TEST(OpaqueImport, MalformedNodesAreNotHandedToLibonnx) {
+  ModelBuilder b(13);
+  b.input("x", {1, 2}).floats("w", {3, 2, 3}, std::vector<float>(18, 0.1f));
+  b.node("Conv", {"x", "w"}, {"y"}, "broken");
+  b.output("y");
+  std::string message = importError(b, "broken.onnx");
+  EXPECT_NE(message.find("broken.onnx: node 'broken' (Conv): the shape of output 'y' is unknown"), std::string::npos) << message;
+
+  ModelBuilder stride(13);
+  stride.input("x", {1, 1, 4}).floats("w", {1, 1, 2}, {1, 1});
+  setAttr(stride.node("Conv", {"x", "w"}, {"y"}, "zero_stride"), "strides", Ints{0});
+  stride.output("y");
+  EXPECT_NE(importError(stride).find("unknown"), std::string::npos);
+
+  // The same node declared by the model imports as opaque with the declared type.
+  stride.valueInfo("y", {1, 1, 3});
+  Graph g = stride.import();
+  EXPECT_EQ(onlyNode(g, OpKind::Opaque).outputTypes[0], f32({1, 1, 3}));
+}
+
 TEST(OpaqueImport, SubgraphsAreRefused) {
   ModelBuilder b(13);
   b.input("c", {}, TensorProto::BOOL);
