@@ -16,7 +16,7 @@ std::vector<int32_t> acyclicChoice(const ExtractionProblem& problem, const std::
   assert(preferred.size() == problem.classCount() && "one preference per class");
   assert(nodeScore.size() == problem.nodes.size() && "one score per node");
   const size_t classes = problem.classCount();
-  std::vector<std::vector<uint32_t>> parents = parentNodes(problem);
+  ParentIndex parents = parentIndex(problem);
   std::vector<uint32_t> unresolvedChildren(problem.nodes.size());
   std::vector<int32_t> resolved(classes, -1);
 
@@ -61,7 +61,7 @@ std::vector<int32_t> acyclicChoice(const ExtractionProblem& problem, const std::
 
   auto resolve = [&](uint32_t eclass, uint32_t node) {
     resolved[eclass] = static_cast<int32_t>(node);
-    for (uint32_t parent : parents[eclass])
+    for (uint32_t parent : parents.of(eclass))
       if (--unresolvedChildren[parent] == 0) becameReady(parent);
   };
   while (true) {

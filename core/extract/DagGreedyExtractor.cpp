@@ -29,10 +29,10 @@ bool sameCost(double a, double b) {
 
 class DagGreedy {
 public:
-  explicit DagGreedy(const ExtractionProblem& problem)
+  DagGreedy(const ExtractionProblem& problem, const std::vector<int32_t>& dominators)
       : problem_(problem), choice_(problem.classCount(), -1), total_(problem.classCount(), kInf),
         stamp_(problem.classCount(), 0), relevant_(problem.classCount(), 0), queued_(problem.nodes.size(), 0),
-        parents_(parentNodes(problem)), dominator_(findDominators(problem)) {}
+        parents_(parentIndex(problem)), dominator_(dominators) {}
 
   std::vector<int32_t> run() {
     for (uint32_t eclass : bottomUpClassOrder(problem_)) {
@@ -58,7 +58,7 @@ private:
   }
 
   void changed(uint32_t eclass) {
-    for (uint32_t parent : parents_[eclass])
+    for (uint32_t parent : parents_.of(eclass))
       if (relevant_[problem_.nodes[parent].eclass]) enqueue(parent);
   }
 
@@ -121,8 +121,8 @@ private:
   uint32_t epoch_ = 0;
   std::vector<uint8_t> relevant_;
   std::vector<uint8_t> queued_;
-  std::vector<std::vector<uint32_t>> parents_;
-  std::vector<int32_t> dominator_;
+  ParentIndex parents_;
+  const std::vector<int32_t>& dominator_;
   std::deque<uint32_t> queue_;
   std::vector<uint32_t> stack_;
 };
@@ -136,7 +136,8 @@ uint64_t defaultSwapWorkBudget(const ExtractionProblem& problem) {
 Extraction extractDagGreedy(const ExtractionProblem& problem, const DagGreedyOptions& options) {
   auto start = std::chrono::steady_clock::now();
   validateProblem(problem);
-  std::vector<int32_t> greedy = DagGreedy(problem).run(); // a node for every class that has a term
+  std::vector<int32_t> dominators = findDominators(problem);
+  std::vector<int32_t> greedy = DagGreedy(problem, dominators).run(); // a node for every class with a term
   std::vector<double> nodeScore(problem.nodes.size());
   for (uint32_t n = 0; n < problem.nodes.size(); ++n) nodeScore[n] = problem.nodes[n].cost;
   Extraction result;
@@ -150,7 +151,8 @@ Extraction extractDagGreedy(const ExtractionProblem& problem, const DagGreedyOpt
     result.dagCost = tree.dagCost;
   }
   result.choice = improveBySwaps(problem, std::move(result.choice), greedy,
-                                 options.swapWorkBudget > 0 ? options.swapWorkBudget : defaultSwapWorkBudget(problem));
+                                 options.swapWorkBudget > 0 ? options.swapWorkBudget : defaultSwapWorkBudget(problem),
+                                 std::move(dominators));
   result.dagCost = dagCost(problem, result.choice);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -62,11 +62,29 @@ void validateProblem(const ExtractionProblem& problem, const std::string& source
     if (!listed[i]) throw errorInFile(source, "node " + problem.nodeName(i) + " is not listed in its class");
 }
 
-std::vector<std::vector<uint32_t>> parentNodes(const ExtractionProblem& problem) {
-  std::vector<std::vector<uint32_t>> parents(problem.classCount());
-  for (uint32_t i = 0; i < problem.nodes.size(); ++i)
-    for (uint32_t child : distinctChildren(problem.nodes[i])) parents[child].push_back(i);
-  return parents;
+ParentIndex parentIndex(const ExtractionProblem& problem) {
+  const size_t classes = problem.classCount();
+  ParentIndex index;
+  index.offsets.assign(classes + 1, 0);
+  // lastParent[c] == n + 1 marks that node n was already counted for class c (repeated children).
+  std::vector<uint32_t> lastParent(classes, 0);
+  for (uint32_t n = 0; n < problem.nodes.size(); ++n)
+    for (uint32_t child : problem.nodes[n].children) {
+      if (lastParent[child] == n + 1) continue;
+      lastParent[child] = n + 1;
+      ++index.offsets[child + 1];
+    }
+  for (size_t c = 0; c < classes; ++c) index.offsets[c + 1] += index.offsets[c];
+  index.nodes.resize(index.offsets[classes]);
+  std::vector<uint32_t> fill(index.offsets.begin(), index.offsets.end() - 1);
+  std::fill(lastParent.begin(), lastParent.end(), 0);
+  for (uint32_t n = 0; n < problem.nodes.size(); ++n)
+    for (uint32_t child : problem.nodes[n].children) {
+      if (lastParent[child] == n + 1) continue;
+      lastParent[child] = n + 1;
+      index.nodes[fill[child]++] = n;
+    }
+  return index;
 }
 
 std::vector<uint32_t> bottomUpClassOrder(const ExtractionProblem& problem) {

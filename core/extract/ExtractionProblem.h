@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,16 @@ void indexClasses(ExtractionProblem& problem);
 // Every extractor calls this first, so a malformed problem is an error, never a crash.
 void validateProblem(const ExtractionProblem& problem, const std::string& source = "extraction problem");
 
-// For each class, the distinct nodes that have it as a child (parent pointers for worklists).
-std::vector<std::vector<uint32_t>> parentNodes(const ExtractionProblem& problem);
+// For each class, the distinct nodes that have it as a child (parent pointers for worklists), in
+// one flat array: the parents of class c are nodes[offsets[c] .. offsets[c+1]).
+struct ParentIndex {
+  std::vector<uint32_t> offsets;
+  std::vector<uint32_t> nodes;
+  std::span<const uint32_t> of(uint32_t eclass) const {
+    return {nodes.data() + offsets[eclass], nodes.data() + offsets[eclass + 1]};
+  }
+};
+ParentIndex parentIndex(const ExtractionProblem& problem);
 
 // The classes reachable from the roots through any node, children before parents wherever the
 // class graph is acyclic (DFS post-order). Greedy passes in this order converge in few sweeps, and

@@ -110,14 +110,14 @@ IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound) {
   // Classes that lost all their nodes take their parents with them, transitively.
   std::vector<uint32_t> aliveCount(classes, 0);
   for (uint32_t n = 0; n < nodes; ++n) aliveCount[problem.nodes[n].eclass] += reduced.nodeAlive[n];
-  std::vector<std::vector<uint32_t>> parents = parentNodes(problem);
+  ParentIndex parents = parentIndex(problem);
   std::vector<uint32_t> emptied;
   for (uint32_t c = 0; c < classes; ++c)
     if (aliveCount[c] == 0) emptied.push_back(c);
   while (!emptied.empty()) {
     uint32_t eclass = emptied.back();
     emptied.pop_back();
-    for (uint32_t parent : parents[eclass]) {
+    for (uint32_t parent : parents.of(eclass)) {
       if (!reduced.nodeAlive[parent]) continue;
       reduced.nodeAlive[parent] = 0;
       ++reduced.removedAsUnbuildable;

@@ -17,9 +17,10 @@ namespace {
 class SwapSearch {
 public:
   SwapSearch(const ExtractionProblem& problem, std::vector<int32_t> choice, const std::vector<int32_t>& background,
-             uint64_t budget)
+             uint64_t budget, std::vector<int32_t> dominators)
       : problem_(problem), current_(std::move(choice)), budget_(budget), entered_(problem.classCount(), 0),
-        finished_(problem.classCount(), 0), dominator_(findDominators(problem)) {
+        finished_(problem.classCount(), 0),
+        dominator_(dominators.empty() ? findDominators(problem) : std::move(dominators)) {
     assert(current_.size() == problem.classCount() && background.size() == problem.classCount() && "one entry per class");
     // Classes outside the extraction take the background's node, so a swap can pull them in.
     for (uint32_t c = 0; c < current_.size(); ++c)
@@ -28,10 +29,9 @@ public:
   }
 
   std::vector<int32_t> run() {
-    std::vector<uint32_t> order = bottomUpClassOrder(problem_);
     for (bool improved = true; improved && budget_ > 0;) {
       improved = false;
-      for (uint32_t eclass : order) {
+      for (uint32_t eclass = 0; eclass < problem_.classCount(); ++eclass) {
         if (!used_[eclass]) continue;
         for (uint32_t node : problem_.classNodes[eclass]) {
           if (static_cast<int32_t>(node) == current_[eclass] || dominator_[node] >= 0) continue;
@@ -114,8 +114,9 @@ private:
 } // namespace
 
 std::vector<int32_t> improveBySwaps(const ExtractionProblem& problem, std::vector<int32_t> choice,
-                                    const std::vector<int32_t>& background, uint64_t workBudget) {
-  return SwapSearch(problem, std::move(choice), background, workBudget).run();
+                                    const std::vector<int32_t>& background, uint64_t workBudget,
+                                    std::vector<int32_t> dominators) {
+  return SwapSearch(problem, std::move(choice), background, workBudget, std::move(dominators)).run();
 }
 
 } // namespace tessera::extract

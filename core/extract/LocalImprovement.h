@@ -16,8 +16,10 @@ namespace tessera::extract {
 // full state). A candidate is evaluated by walking the changed extraction from the roots; it is
 // rejected on a cycle or as soon as its partial cost reaches the current one. `workBudget` caps the
 // number of class visits so big e-graphs stay fast. Returns a valid choice (restricted to what the
-// roots reach) with DAG cost no higher than `choice`'s. `choice` must be valid.
+// roots reach) with DAG cost no higher than `choice`'s. `choice` must be valid. Dominated nodes
+// are not tried; pass findDominators()'s result when already at hand (empty: computed here).
 std::vector<int32_t> improveBySwaps(const ExtractionProblem& problem, std::vector<int32_t> choice,
-                                    const std::vector<int32_t>& background, uint64_t workBudget);
+                                    const std::vector<int32_t>& background, uint64_t workBudget,
+                                    std::vector<int32_t> dominators = {});
 
 } // namespace tessera::extract
