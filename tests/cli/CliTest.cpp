@@ -143,3 +143,49 @@ TEST(Cli, SamplesWritesTheNineBenchmarkModels) {
     EXPECT_EQ(a, b) << name << ": samples/ is stale; regenerate with tessera-cli samples --out samples";
   }
 }
+
+TEST(Cli, OptimizeWritesTheReportKeysAndAVerifiedModel) {
+  std::string dir = makeTempDir("optimize");
+  auto result = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy eqsat --out " + dir + "/opt.onnx --json " + dir +
+                       "/report.json --egraph-json " + dir + "/egraph.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  nlohmann::json report = readJson(dir + "/report.json");
+  for (const char* key : {"original_cost_ms", "optimized_cost_ms", "speedup_pct", "optimize_seconds", "stop_reason", "enodes",
+                          "eclasses", "verified", "max_abs_err", "rules_applied"})
+    EXPECT_TRUE(report.contains(key)) << key;
+  EXPECT_GT(report["speedup_pct"].get<double>(), 0.0);
+  EXPECT_TRUE(report["verified"].get<bool>());
+  EXPECT_LT(report["optimized_cost_ms"].get<double>(), report["original_cost_ms"].get<double>());
+  EXPECT_FALSE(report["rules_applied"].empty());
+  // The written model is what was verified: check it independently.
+  auto verify = runCli("verify " + kSamples + "/squeezenet.onnx " + dir + "/opt.onnx --trials 1");
+  EXPECT_EQ(verify.exitCode, 0) << verify.output;
+  // The dumped e-graph is readable by `extract`.
+  auto extract = runCli("extract " + dir + "/egraph.json --method dag --json " + dir + "/extract.json");
+  EXPECT_EQ(extract.exitCode, 0) << extract.output;
+  EXPECT_TRUE(readJson(dir + "/extract.json").contains("dag_cost"));
+}
+
+TEST(Cli, OptimizeRejectsUnknownStrategiesAndCosts) {
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --strategy annealing"), "annealing");
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --cost analytic:tpu"), "tpu");
+}
+
+TEST(Cli, RulesCheckReportsEveryRule) {
+  std::string dir = makeTempDir("rules");
+  std::string pack = writeBytes(dir, "small.rules",
+                                "comm [elementwise]: (ewadd ?a ?b) => (ewadd ?b ?a)\n"
+                                "wrong: (relu (ewadd ?a ?b)) => (ewadd (relu ?a) (relu ?b))\n");
+  auto result = runCli("rules check " + pack + " --json " + dir + "/rules.json");
+  EXPECT_EQ(result.exitCode, 1) << result.output; // one rule fails
+  nlohmann::json report = readJson(dir + "/rules.json");
+  ASSERT_EQ(report.size(), 2u);
+  EXPECT_EQ(report[0]["name"], "comm");
+  EXPECT_EQ(report[0]["labels"], nlohmann::json::array({"elementwise"}));
+  EXPECT_TRUE(report[0]["verified"].get<bool>());
+  EXPECT_FALSE(report[1]["verified"].get<bool>());
+
+  std::string broken = writeBytes(dir, "broken.rules", "ok: (relu ?x) => ?x\nbad: (relu ?x) => (frob ?x)\n");
+  auto error = runCli("rules check " + broken);
+  expectCleanError(error, "broken.rules: line 2, column 19: unknown op 'frob'");
+}
