@@ -22,6 +22,7 @@ struct ExtractCommandOptions {
   std::string egraph;
   std::string method = "dag";
   double timeLimitSeconds = 0;
+  bool noPresolve = false;
   std::string json;
 };
 
@@ -31,6 +32,7 @@ int runExtract(const ExtractCommandOptions& options) {
   if (!method) throw Error("unknown extraction method '" + options.method + "' (use tree, ocf, dag or ilp)");
   extract::ExtractOptions extractOptions;
   extractOptions.timeLimitSeconds = options.timeLimitSeconds;
+  extractOptions.ilpPresolve = !options.noPresolve;
   extract::Extraction result = extract::extract(problem, *method, extractOptions);
 
   size_t chosen = 0;
@@ -59,6 +61,7 @@ int runExtract(const ExtractCommandOptions& options) {
     report["seconds"] = result.seconds;
     report["optimal"] = result.provenOptimal;
     if (isIlp) report["lower_bound"] = result.lowerBound;
+    if (isIlp) report["presolve"] = !options.noPresolve;
     report["enodes"] = problem.nodes.size();
     report["eclasses"] = problem.classCount();
     report["chosen_eclasses"] = chosen;
@@ -79,6 +82,8 @@ void addExtractCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   command->add_option("--time-limit", options->timeLimitSeconds, "Seconds the ILP may take (0 = no limit); the best solution so far is kept")
       ->check(CLI::NonNegativeNumber);
+  command->add_flag("--no-presolve", options->noPresolve,
+                    "ILP only: skip dominance and bound pruning and solve over the whole e-graph (for comparison)");
   command->add_option("--json", options->json, "Also write the report as JSON to this file");
   command->callback([options, &context] { context.exitCode = runExtract(*options); });
 }

@@ -87,6 +87,32 @@ ParentIndex parentIndex(const ExtractionProblem& problem) {
   return index;
 }
 
+FlatProblem flatten(const ExtractionProblem& problem) {
+  const size_t nodes = problem.nodes.size();
+  FlatProblem flat;
+  flat.cost.resize(nodes);
+  flat.eclass.resize(nodes);
+  flat.childOffsets.resize(nodes + 1);
+  size_t edges = 0;
+  for (const ExtractionNode& node : problem.nodes) edges += node.children.size();
+  flat.children.reserve(edges);
+  // lastUse[c] == n + 1 marks class c as already listed for node n (repeated operands).
+  std::vector<uint32_t> lastUse(problem.classCount(), 0);
+  for (uint32_t n = 0; n < nodes; ++n) {
+    const ExtractionNode& node = problem.nodes[n];
+    flat.cost[n] = node.cost;
+    flat.eclass[n] = node.eclass;
+    flat.childOffsets[n] = static_cast<uint32_t>(flat.children.size());
+    for (uint32_t child : node.children) {
+      if (lastUse[child] == n + 1) continue;
+      lastUse[child] = n + 1;
+      flat.children.push_back(child);
+    }
+  }
+  flat.childOffsets[nodes] = static_cast<uint32_t>(flat.children.size());
+  return flat;
+}
+
 std::vector<uint32_t> bottomUpClassOrder(const ExtractionProblem& problem) {
   struct Frame {
     uint32_t eclass;

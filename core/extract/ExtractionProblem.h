@@ -50,6 +50,19 @@ struct ParentIndex {
 };
 ParentIndex parentIndex(const ExtractionProblem& problem);
 
+// The view the hot loops walk: per node its cost, class and distinct child classes, in flat arrays
+// (ExtractionNode's string and vector cost a cache miss each).
+struct FlatProblem {
+  std::vector<double> cost;
+  std::vector<uint32_t> eclass;
+  std::vector<uint32_t> childOffsets; // node n's distinct child classes: children[childOffsets[n] .. [n+1])
+  std::vector<uint32_t> children;
+  std::span<const uint32_t> childrenOf(uint32_t node) const {
+    return {children.data() + childOffsets[node], children.data() + childOffsets[node + 1]};
+  }
+};
+FlatProblem flatten(const ExtractionProblem& problem);
+
 // The classes reachable from the roots through any node, children before parents wherever the
 // class graph is acyclic (DFS post-order). Greedy passes in this order converge in few sweeps, and
 // classes no root can need are never visited.

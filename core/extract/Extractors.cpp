@@ -31,7 +31,7 @@ Extraction extract(const ExtractionProblem& problem, ExtractionMethod method, co
   case ExtractionMethod::Tree: return extractTree(problem);
   case ExtractionMethod::SharedCost: return extractSharedCost(problem);
   case ExtractionMethod::DagGreedy: return extractDagGreedy(problem);
-  case ExtractionMethod::Ilp: return extractIlp(problem, IlpOptions{options.timeLimitSeconds, true});
+  case ExtractionMethod::Ilp: return extractIlp(problem, IlpOptions{options.timeLimitSeconds, true, options.ilpPresolve});
   }
   return extractDagGreedy(problem);
 }

@@ -21,6 +21,7 @@ std::string_view extractionMethodName(ExtractionMethod method);
 
 struct ExtractOptions {
   double timeLimitSeconds = 0; // ILP only; <= 0 means no limit
+  bool ilpPresolve = true;     // ILP only; see IlpOptions::presolve
 };
 
 // Throws tessera::Error for a malformed problem or one whose roots have no acyclic term.

@@ -116,7 +116,7 @@ Extraction extractIlp(const ExtractionProblem& problem, const IlpOptions& option
   result.lowerBound = 0;
 
   const double upperBound = greedy.dagCost;
-  IlpReduction reduced = reduceForIlp(problem, upperBound);
+  IlpReduction reduced = reduceForIlp(problem, upperBound, options.presolve);
   // The warm start with dominated nodes swapped for their dominators: no costlier, no new edge.
   std::vector<int32_t> warm = greedy.choice;
   for (int32_t& node : warm)

@@ -9,6 +9,7 @@ namespace tessera::extract {
 struct IlpOptions {
   double timeLimitSeconds = 0; // wall clock for the whole call; <= 0 means no limit
   bool warmStart = true;       // give CBC the DAG greedy's solution as its first incumbent
+  bool presolve = true;        // dominance and bound pruning (reduceForIlp); off only to compare
 };
 
 // The model (x_n binary per e-node, cost = sum cost_n x_n):

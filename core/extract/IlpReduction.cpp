@@ -69,7 +69,7 @@ std::vector<double> pathCostsFromRoots(const ExtractionProblem& problem, const s
 
 } // namespace
 
-IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound) {
+IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound, bool prune) {
   const size_t classes = problem.classCount();
   const size_t nodes = problem.nodes.size();
   IlpReduction reduced;
@@ -85,7 +85,8 @@ IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound) {
     }
   }
 
-  reduced.replacement = findDominators(problem, reduced.nodeAlive);
+  reduced.replacement.assign(nodes, -1);
+  if (prune) reduced.replacement = findDominators(problem, reduced.nodeAlive);
   for (uint32_t n = 0; n < nodes; ++n) {
     if (!reduced.nodeAlive[n] || reduced.replacement[n] < 0) continue;
     reduced.nodeAlive[n] = 0;
@@ -94,9 +95,12 @@ IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound) {
 
   // Bound pruning; the tolerance keeps a solution that costs exactly the bound (the warm start).
   const double limit = upperBound + 1e-9 * std::max(1.0, std::abs(upperBound));
-  std::vector<double> below = termLowerBounds(problem, reduced.nodeAlive);
-  std::vector<double> above = pathCostsFromRoots(problem, reduced.nodeAlive);
-  for (uint32_t n = 0; n < nodes; ++n) {
+  std::vector<double> below, above;
+  if (prune) {
+    below = termLowerBounds(problem, reduced.nodeAlive);
+    above = pathCostsFromRoots(problem, reduced.nodeAlive);
+  }
+  for (uint32_t n = 0; n < nodes && prune; ++n) {
     if (!reduced.nodeAlive[n]) continue;
     const ExtractionNode& node = problem.nodes[n];
     if (above[node.eclass] == kInf) continue; // unreachable: dropped below anyway

@@ -26,7 +26,8 @@ struct IlpReduction {
 //     lower bound `below(k)` (max-plus fixpoint: a term's DAG cost is at least its node's cost plus
 //     the DAG cost of each child term). The path's classes lie above c, so none is in n's term;
 //   - nodes left with a child class that has no node, transitively;
-// and keeps the classes the roots can still reach.
-IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound);
+// and keeps the classes the roots can still reach. With `prune` false only self loops, what cannot
+// be built and what cannot be reached go (the model over the whole e-graph, for comparison).
+IlpReduction reduceForIlp(const ExtractionProblem& problem, double upperBound, bool prune = true);
 
 } // namespace tessera::extract

@@ -17,9 +17,11 @@ namespace tessera::extract {
 // rejected on a cycle or as soon as its partial cost reaches the current one. `workBudget` caps the
 // number of class visits so big e-graphs stay fast. Returns a valid choice (restricted to what the
 // roots reach) with DAG cost no higher than `choice`'s. `choice` must be valid. Dominated nodes
-// are not tried; pass findDominators()'s result when already at hand (empty: computed here).
+// are not tried. `dominators` (findDominators()) and `flat` (flatten()) may be passed when at
+// hand; empty / null: computed here. `finalCost`, when given, receives the result's DAG cost.
 std::vector<int32_t> improveBySwaps(const ExtractionProblem& problem, std::vector<int32_t> choice,
                                     const std::vector<int32_t>& background, uint64_t workBudget,
-                                    std::vector<int32_t> dominators = {});
+                                    std::vector<int32_t> dominators = {}, const FlatProblem* flat = nullptr,
+                                    double* finalCost = nullptr);
 
 } // namespace tessera::extract

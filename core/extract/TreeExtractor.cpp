@@ -16,11 +16,10 @@ struct TreeResult {
   std::vector<double> nodeCost;  // last tree cost seen per node, +inf where never computable
 };
 
-TreeResult computeTreeCosts(const ExtractionProblem& problem) {
+TreeResult computeTreeCosts(const ExtractionProblem& problem, const std::vector<uint32_t>& order) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   TreeResult result{std::vector<double>(problem.classCount(), kInf), std::vector<int32_t>(problem.classCount(), -1),
                     std::vector<double>(problem.nodes.size(), kInf)};
-  std::vector<uint32_t> order = bottomUpClassOrder(problem);
   // Costs are >= 0 and only strict improvements count, so an optimal term never repeats a class on
   // a path and each sweep extends the settled height by at least one: at most |classes|+1 sweeps.
   for (bool changed = true; changed;) {
@@ -54,19 +53,23 @@ TreeResult computeTreeCosts(const ExtractionProblem& problem) {
 
 std::vector<double> treeCosts(const ExtractionProblem& problem) {
   validateProblem(problem);
-  return computeTreeCosts(problem).classCost;
+  return computeTreeCosts(problem, bottomUpClassOrder(problem)).classCost;
 }
 
 Extraction extractTree(const ExtractionProblem& problem) {
   auto start = std::chrono::steady_clock::now();
   validateProblem(problem);
-  TreeResult tree = computeTreeCosts(problem);
+  TreeResult tree = computeTreeCosts(problem, bottomUpClassOrder(problem));
   Extraction result;
   result.method = "tree";
   result.choice = validChoiceFrom(problem, tree.best, tree.nodeCost);
   result.dagCost = dagCost(problem, result.choice);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+std::vector<int32_t> treePreferences(const ExtractionProblem& problem, const std::vector<uint32_t>& order) {
+  return computeTreeCosts(problem, order).best;
 }
 
 } // namespace tessera::extract

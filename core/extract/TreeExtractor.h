@@ -15,4 +15,8 @@ Extraction extractTree(const ExtractionProblem& problem);
 // The tree cost of each class's best term (+inf where none exists); for tests and for the views.
 std::vector<double> treeCosts(const ExtractionProblem& problem);
 
+// The node each class prefers under tree cost (-1 where no term), for extractors that already
+// validated the problem and computed bottomUpClassOrder(); a valid choice by the argument above.
+std::vector<int32_t> treePreferences(const ExtractionProblem& problem, const std::vector<uint32_t>& order);
+
 } // namespace tessera::extract

@@ -65,6 +65,15 @@ TEST(ExtractCli, EveryMethodReportsAValidDagCostOnVgg) {
       EXPECT_NE(run.output.find("optimal    yes"), std::string::npos) << run.output;
     }
   }
+  // The full model (no presolve) must agree with the reduced one.
+  std::string report = tempPath("ilp-full.json");
+  CliRun full = runCli("extract " + kVgg + " --method ilp --no-presolve --json " + report);
+  ASSERT_EQ(full.exitCode, 0) << full.output;
+  nlohmann::json json = readJson(report);
+  EXPECT_EQ(json["presolve"], false);
+  EXPECT_TRUE(json["optimal"].get<bool>());
+  EXPECT_NEAR(json["dag_cost"].get<double>(), cost["ilp"], 1e-12);
+
   EXPECT_LE(cost["ilp"], cost["dag"] + 1e-12);
   EXPECT_LE(cost["dag"], cost["tree"] + 1e-12);
   EXPECT_LE(cost["ilp"], cost["ocf"] + 1e-12);

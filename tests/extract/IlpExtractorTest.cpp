@@ -74,11 +74,13 @@ TEST(IlpExtractor, MatchesTheExhaustiveOptimumOnRandomProblems) {
       EXPECT_THROW(extractIlp(problem), Error);
       continue;
     }
-    // Cold start too, so the warm start cannot hide a wrong model.
-    for (bool warmStart : {true, false}) {
-      Extraction ilp = extractIlp(problem, {0, warmStart});
+    // Cold start too, so the warm start cannot hide a wrong model, and without the presolve, so a
+    // wrong pruning rule cannot hide behind the model either.
+    for (IlpOptions options : {IlpOptions{0, true, true}, IlpOptions{0, false, true}, IlpOptions{0, true, false}}) {
+      Extraction ilp = extractIlp(problem, options);
       EXPECT_EQ(choiceDefect(problem, ilp.choice), "") << "trial " << trial;
-      EXPECT_NEAR(ilp.dagCost, truth.cost, 1e-9) << "trial " << trial << " warm " << warmStart;
+      EXPECT_NEAR(ilp.dagCost, truth.cost, 1e-9)
+          << "trial " << trial << " warm " << options.warmStart << " presolve " << options.presolve;
       EXPECT_TRUE(ilp.provenOptimal);
     }
     ++checked;

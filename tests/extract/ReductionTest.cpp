@@ -10,9 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace tessera::extract;
 using tessera::extract::test::bruteForceOptimum;
 using tessera::extract::test::ProblemBuilder;
+using tessera::extract::test::randomProblem;
+using tessera::extract::test::RandomProblemShape;
 
 TEST(Dominance, ACheaperNodeWithFewerChildrenDominates) {
   ProblemBuilder b;
@@ -124,4 +128,40 @@ TEST(LocalImprovement, NeverAcceptsASwapThatClosesACycle) {
   std::vector<int32_t> improved = improveBySwaps(problem, start, background, 1000);
   EXPECT_EQ(choiceDefect(problem, improved), "");
   EXPECT_DOUBLE_EQ(dagCost(problem, improved), 5);
+}
+
+TEST(LocalImprovement, EndsWhereNoSingleSwapHelpsOnRandomProblems) {
+  // Checked the slow way: every other node of every used class, priced with dagCost().
+  std::mt19937 rng(11);
+  int checked = 0, improvedSome = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    RandomProblemShape shape;
+    shape.classes = 4 + trial % 10;
+    shape.backEdgeProbability = trial % 2 ? 0.15 : 0.0;
+    ExtractionProblem problem = randomProblem(rng, shape);
+    if (std::isinf(bruteForceOptimum(problem).cost)) continue;
+    std::vector<int32_t> background = treePreferences(problem, bottomUpClassOrder(problem));
+    std::vector<int32_t> start = restrictToReachable(problem, background);
+    double startCost = dagCost(problem, start), finalCost = -1;
+    std::vector<int32_t> result = improveBySwaps(problem, start, background, 1u << 30, {}, nullptr, &finalCost);
+    ASSERT_EQ(choiceDefect(problem, result), "") << "trial " << trial;
+    double cost = dagCost(problem, result);
+    EXPECT_DOUBLE_EQ(finalCost, cost) << "trial " << trial;
+    EXPECT_LE(cost, startCost + 1e-9);
+    improvedSome += cost < startCost - 1e-9;
+    for (uint32_t c = 0; c < problem.classCount(); ++c) {
+      if (result[c] < 0) continue;
+      for (uint32_t node : problem.classNodes[c]) {
+        std::vector<int32_t> swapped = result;
+        swapped[c] = static_cast<int32_t>(node);
+        for (uint32_t k = 0; k < swapped.size(); ++k)
+          if (swapped[k] < 0) swapped[k] = background[k];
+        if (!isValidChoice(problem, swapped)) continue;
+        EXPECT_GE(dagCost(problem, swapped), cost - 1e-9) << "trial " << trial << ": class " << c << " node " << node;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 150);
+  EXPECT_GT(improvedSome, 5);
 }
