@@ -5,7 +5,6 @@
 #include "extract/Dominance.h"
 #include "extract/LocalImprovement.h"
 #include "extract/TreeExtractor.h"
-#include "support/Error.h"
 
 #include <algorithm>
 #include <cassert>

@@ -15,8 +15,9 @@ namespace tessera::extract {
 // memory and can go stale). A class adopts a node only when it is strictly cheaper than the
 // refreshed cost of its current node; any change re-queues the parents. The number of evaluations
 // is capped (sharing makes the cost non-monotone, so a fixpoint is not guaranteed in theory).
-// The better of this and the tree greedy (so never worse than `tree`) is then improved by single
-// class swaps (LocalImprovement.h) within a work budget.
+// Dominated nodes (Dominance.h) are never priced, nor, when the class graph is acyclic, classes
+// left with a single node. The better of this and the tree greedy (so never worse than `tree`) is
+// then improved by single-class swaps (LocalImprovement.h) within a work budget.
 struct DagGreedyOptions {
   uint64_t swapWorkBudget = 0; // class visits the swap search may spend; 0 = defaultSwapWorkBudget()
 };

@@ -13,9 +13,9 @@ namespace tessera::extract {
 // Tries, for every class the extraction uses, every other node of that class (first improvement,
 // repeated until a whole round finds none). Classes a new node needs that the extraction does not
 // use take their node from `background` (a choice for as many classes as possible, e.g. a greedy's
-// full state). A candidate is evaluated by walking the changed extraction from the roots; it is
-// rejected on a cycle or as soon as its partial cost reaches the current one. `workBudget` caps the
-// number of class visits so big e-graphs stay fast. Returns a valid choice (restricted to what the
+// full state). A candidate is priced incrementally with reference counts (only the classes that
+// join or leave the extraction are visited) and rejected when it would close a cycle.
+// `workBudget` caps the number of class visits so big e-graphs stay fast. Returns a valid choice (restricted to what the
 // roots reach) with DAG cost no higher than `choice`'s. `choice` must be valid. Dominated nodes
 // are not tried. `dominators` (findDominators()) and `flat` (flatten()) may be passed when at
 // hand; empty / null: computed here. `finalCost`, when given, receives the result's DAG cost.
