@@ -299,3 +299,23 @@ TEST(Export, OpaqueOpsWhoseMeaningChangedAreRefused) {
     }
   }
 }
+
+// Opset 9's Upsample is deprecated by opset 17: the checker rejects the written model, and that
+// is a tessera::Error naming the file and the node, not a crash or a broken file.
+TEST(Export, CheckerFailuresAreErrors) {
+  ModelBuilder b(9);
+  b.input("x", {1, 1, 2, 2}).floats("scales", {4}, {1, 1, 2, 2});
+  b.node("Upsample", {"x", "scales"}, {"y"}, "up");
+  b.output("y");
+  Graph g = b.import();
+  EXPECT_EQ(onlyNode(g, OpKind::Opaque).outputTypes[0], f32({1, 1, 4, 4}));
+  std::string path = writeTempFile("upsample.onnx", "");
+  try {
+    onnx_io::exportOnnxFile(g, path);
+    FAIL() << "export succeeded";
+  } catch (const Error& e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("upsample.onnx: the exported model fails the ONNX checker"), std::string::npos) << message;
+    EXPECT_NE(message.find("Upsample"), std::string::npos) << message;
+  }
+}
