@@ -1,7 +1,7 @@
 // Each IR op in its opset-17 ONNX form: canonical attributes become the attributes or constant
 // inputs opset 17 expects, and Tessera-only forms are spelled with standard ops (a fused
 // activation as a following op, ScalarMul as Mul, Gelu as its erf/tanh formula, Enlarge as Pad,
-// MergeGroups folded into an initializer).
+// MergeGroups and the batchnorm folds computed into initializers).
 #include "interp/Interpreter.h"
 #include "onnx/ExportWriter.h"
 #include "onnx/TensorConversion.h"
@@ -220,14 +220,76 @@ void writeEnlarge(ExportWriter& w, const Node& node, NodeId id) {
   writePad(w, node, w.nameOf(node.inputs[0]), Ints{0, 0, padH, padW, 0, 0, padH, padW}, id);
 }
 
+// Tessera-only ops that precompute weights (MergeGroups, the batchnorm folds).
+bool precomputesWeights(OpKind kind) {
+  return kind == OpKind::MergeGroups || kind == OpKind::FoldBatchNormWeight || kind == OpKind::FoldBatchNormBias;
+}
+
+// The value of node `id` when it is a weight or computed from weights alone by such ops, else
+// nullptr. Evaluated with the reference interpreter, as the optimiser's rules assume.
+std::shared_ptr<const Tensor> weightOnlyValue(ExportWriter& w, NodeId id, int depth = 0) {
+  const Node& node = w.graph().node(id);
+  if (node.kind == OpKind::Weight) return node.weight;
+  if (!precomputesWeights(node.kind) || depth > 64) return nullptr;
+  auto cached = w.weightOnlyValues.find(id);
+  if (cached != w.weightOnlyValues.end()) return cached->second;
+  std::vector<Tensor> dense;
+  dense.reserve(node.inputs.size());
+  for (const ValueRef& input : node.inputs) {
+    std::shared_ptr<const Tensor> value = input.isNone() ? nullptr : weightOnlyValue(w, input.node, depth + 1);
+    if (!value) return w.weightOnlyValues[id] = nullptr;
+    dense.push_back(value->materialized());
+  }
+  std::vector<const Tensor*> inputs;
+  for (const Tensor& t : dense) inputs.push_back(&t);
+  return w.weightOnlyValues[id] = std::make_shared<const Tensor>(evaluateNode(node, inputs).at(0));
+}
+
 void writeMergeGroups(ExportWriter& w, const Node& node, NodeId id) {
-  const Node& source = w.graph().node(node.inputs[0].node);
-  if (source.kind != OpKind::Weight || !source.weight)
-    fail(node, "merges the groups of a computed tensor; ONNX has no op for that (only weights can be merged at export)");
-  Tensor dense = source.weight->materialized();
-  const Tensor* inputs[] = {&dense};
-  std::vector<Tensor> merged = evaluateNode(node, inputs);
-  w.addInitializer(merged.at(0), w.nameOf({id, 0}));
+  std::shared_ptr<const Tensor> merged = weightOnlyValue(w, id);
+  if (!merged) fail(node, "merges the groups of a computed tensor; ONNX has no op for that (only weights can be merged at export)");
+  w.addInitializer(*merged, w.nameOf({id, 0}));
+}
+
+// scale / sqrt(var + epsilon), the per-channel factor of a folded batchnorm.
+std::string batchNormFactor(ExportWriter& w, const Node& node, ValueRef scale, ValueRef var) {
+  DType type = w.graph().typeOf(var).dtype;
+  std::string epsilon = w.addScalarInitializer(type, node.attrs.getFloat("epsilon", 1e-5f), node.name + "_epsilon");
+  std::string shifted = w.fresh(node.name + "_var_eps");
+  w.addNode("Add", {w.nameOf(var), epsilon}, {shifted}, node.name + "_var_eps");
+  std::string root = w.fresh(node.name + "_std");
+  w.addNode("Sqrt", {shifted}, {root}, node.name + "_std");
+  std::string factor = w.fresh(node.name + "_factor");
+  w.addNode("Div", {w.nameOf(scale), root}, {factor}, node.name + "_factor");
+  return factor;
+}
+
+// Folded from weights into an initializer; otherwise spelled out with standard ops:
+// weight: w * reshape(factor, [C,1,..]); bias: (convBias - mean) * factor + bias.
+void writeFoldBatchNorm(ExportWriter& w, const Node& node, NodeId id) {
+  const std::string& output = w.nameOf({id, 0});
+  if (std::shared_ptr<const Tensor> folded = weightOnlyValue(w, id)) {
+    w.addInitializer(*folded, output);
+    return;
+  }
+  if (node.kind == OpKind::FoldBatchNormWeight) {
+    std::string factor = batchNormFactor(w, node, node.inputs[1], node.inputs[2]);
+    Ints perChannel(static_cast<size_t>(inputType(w, node, 0).rank()), 1);
+    perChannel[0] = -1;
+    std::string shaped = w.fresh(node.name + "_factor_per_channel");
+    w.addNode("Reshape", {factor, w.addInt64Initializer(perChannel, node.name + "_factor_shape")}, {shaped}, node.name + "_reshape");
+    w.addNode("Mul", {w.nameOf(node.inputs[0]), shaped}, {output}, node.name);
+    return;
+  }
+  std::string factor = batchNormFactor(w, node, node.inputs[0], node.inputs[3]);
+  std::string centred = w.fresh(node.name + "_centred");
+  if (node.inputs.size() == 5)
+    w.addNode("Sub", {w.nameOf(node.inputs[4]), w.nameOf(node.inputs[2])}, {centred}, node.name + "_centred");
+  else
+    w.addNode("Neg", {w.nameOf(node.inputs[2])}, {centred}, node.name + "_centred");
+  std::string scaled = w.fresh(node.name + "_scaled");
+  w.addNode("Mul", {centred, factor}, {scaled}, node.name + "_scaled");
+  w.addNode("Add", {scaled, w.nameOf(node.inputs[1])}, {output}, node.name);
 }
 
 void writeScalarMul(ExportWriter& w, const Node& node, NodeId id) {
@@ -267,6 +329,8 @@ void writeNode(ExportWriter& w, NodeId id) {
   case OpKind::Pad: return writePad(w, node, w.nameOf(node.inputs[0]), node.attrs.getInts("pads"), id);
   case OpKind::Enlarge: return writeEnlarge(w, node, id);
   case OpKind::MergeGroups: return writeMergeGroups(w, node, id);
+  case OpKind::FoldBatchNormWeight:
+  case OpKind::FoldBatchNormBias: return writeFoldBatchNorm(w, node, id);
   case OpKind::ScalarMul: return writeScalarMul(w, node, id);
   case OpKind::Gemm: return simple({"alpha", "beta", "transA", "transB"});
   case OpKind::BatchNorm: return simple({"epsilon"});

@@ -275,7 +275,9 @@ ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind k
   case OpKind::Opaque:
   case OpKind::ScalarMul:
   case OpKind::Enlarge:
-  case OpKind::MergeGroups: break; // Tessera-only: no ONNX spelling
+  case OpKind::MergeGroups:
+  case OpKind::FoldBatchNormWeight:
+  case OpKind::FoldBatchNormBias: break; // Tessera-only: no ONNX spelling
   }
   return std::nullopt;
 }
