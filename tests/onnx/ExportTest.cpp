@@ -127,7 +127,9 @@ TEST(Export, ShapeOperandsBecomeInitializersAndSplatsConstantOfShape) {
   EXPECT_EQ(fills, 3u);
   for (const auto& node : model.graph().node()) {
     bool takesOperands = node.op_type() == "Split" || node.op_type() == "Reshape" || node.op_type() == "Slice" || node.op_type() == "Pad";
-    if (takesOperands) EXPECT_GE(node.input_size(), 2) << node.op_type();
+    if (takesOperands) {
+      EXPECT_GE(node.input_size(), 2) << node.op_type();
+    }
   }
 }
 
@@ -204,10 +206,11 @@ TEST(Export, BatchNormFoldsArePrecomputedOrSpelledOut) {
     g.addOutput({g.addNode(OpKind::Conv, {x, foldedW, foldedB}, {{"pads", Ints{1, 1, 1, 1}}})}, "y");
 
     std::vector<std::string> ops = protoOps(exportProto(g));
-    if (constantScale)
+    if (constantScale) {
       EXPECT_EQ(ops, (std::vector<std::string>{"Conv"}));
-    else
+    } else {
       EXPECT_NE(std::find(ops.begin(), ops.end(), "Sqrt"), ops.end());
+    }
     Graph again = roundTrip(g);
     EXPECT_EQ(countKind(again, OpKind::Opaque), 0u);
     VerifyOptions options;
