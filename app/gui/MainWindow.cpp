@@ -1,0 +1,677 @@
+#include "MainWindow.h"
+
+#include "ModelLoader.h"
+#include "RunPanel.h"
+#include "SearchRunner.h"
+
+#include "CompareWidget.h"
+#include "GraphScene.h"
+#include "GraphView.h"
+#include "NodePropertiesModel.h"
+#include "PropertiesPanel.h"
+#include "ViewExport.h"
+
+#include "onnx/OnnxExport.h"
+
+#include <array>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTime>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace tessera::gui {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+
+enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
+
+QWidget* placeholder(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  label->setAlignment(Qt::AlignCenter);
+  label->setWordWrap(true);
+  label->setMargin(40);
+  QFont font = label->font();
+  font.setPointSizeF(font.pointSizeF() * 1.2);
+  label->setFont(font);
+  label->setEnabled(false); // greyed: it is a promise, not a control
+  return label;
+}
+
+bool isModelFile(const QString& path) {
+  QString suffix = QFileInfo(path).suffix().toLower();
+  return suffix == QLatin1String("onnx") || suffix == QLatin1String("tsession");
+}
+
+QPalette darkPalette() {
+  QPalette p;
+  QColor window(0x2b, 0x2d, 0x30), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6), disabled(0x7a, 0x7d, 0x82);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::Highlight, QColor(0x3d, 0x8f, 0xd6));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::ToolTipBase, window);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8f, 0x95));
+  p.setColor(QPalette::Link, QColor(0x6a, 0xb0, 0xf3));
+  p.setColor(QPalette::Light, QColor(0x45, 0x47, 0x4b));
+  p.setColor(QPalette::Midlight, QColor(0x3a, 0x3c, 0x40));
+  p.setColor(QPalette::Mid, QColor(0x25, 0x26, 0x29));
+  p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+  p.setColor(QPalette::Shadow, Qt::black);
+  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+    p.setColor(QPalette::Disabled, role, disabled);
+  return p;
+}
+
+} // namespace
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
+    : QMainWindow(parent), options_(options), systemPalette_(QGuiApplication::palette()) {
+  setWindowTitle(tr("Tessera"));
+  setAcceptDrops(true);
+  resize(1400, 900);
+
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  graphView_ = new views::GraphView(tabs_);
+  compare_ = new views::CompareWidget(tabs_);
+  tabs_->insertTab(GraphTab, graphView_, tr("Graph"));
+  tabs_->insertTab(CompareTab, compare_, tr("Compare"));
+  tabs_->insertTab(EGraphTab, placeholder(tr("The live e-graph view arrives with the next issue."), tabs_), tr("E-graph"));
+  tabs_->insertTab(MctsTab, placeholder(tr("The MCTS search-tree view arrives with the next issue."), tabs_), tr("MCTS"));
+  setCentralWidget(tabs_);
+
+  runner_ = new SearchRunner(this);
+  buildDocks();
+  buildActions();
+  buildMenus();
+
+  modelStatus_ = new QLabel(this);
+  bestStatus_ = new QLabel(this);
+  statusBar()->addPermanentWidget(modelStatus_);
+  statusBar()->addPermanentWidget(bestStatus_);
+
+  connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this,
+          [this](qint64 node) { showProperties(graphView_->graphScene()->snapshot(), node); });
+  connect(compare_, &views::CompareWidget::nodeSelected, this, [this](int side, qint64 node) {
+    views::GraphView* view = side == 0 ? compare_->beforeView() : compare_->afterView();
+    showProperties(view->graphScene()->snapshot(), node);
+  });
+  connect(graphView_->graphScene(), &views::GraphScene::layoutFinished, this, [this] {
+    if (openStartedMs_ == 0 || !graphView_->graphScene()->snapshot().graph) return;
+    openSeconds_ = (QDateTime::currentMSecsSinceEpoch() - openStartedMs_) / 1000.0;
+    openStartedMs_ = 0;
+    views::GraphScene* scene = graphView_->graphScene();
+    log(tr("shown %1 nodes and %2 edges in %3 s (import %4 s, Graphviz layout %5 s, scene %6 s)")
+            .arg(scene->visibleNodeCount())
+            .arg(scene->edgeItems().size())
+            .arg(openSeconds_, 0, 'f', 2)
+            .arg(loadSeconds_, 0, 'f', 2)
+            .arg(scene->lastLayoutSeconds(), 0, 'f', 2)
+            .arg(scene->lastBuildSeconds(), 0, 'f', 3));
+  });
+  connect(graphView_->graphScene(), &views::GraphScene::layoutFailed, this,
+          [this](const QString& message) { reportError(tr("Layout failed"), message); });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] { updateStatus(); });
+
+  connect(runPanel_, &RunPanel::startRequested, this, [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
+  connect(runPanel_, &RunPanel::stopRequested, runner_, &SearchRunner::requestStop);
+  connect(runPanel_, &RunPanel::costModelChanged, this, &MainWindow::onCostModelChanged);
+  connect(runner_, &SearchRunner::runningChanged, this, [this](bool running) {
+    runPanel_->setRunning(running);
+    startAction_->setEnabled(!running && original_.graph);
+    stopAction_->setEnabled(running);
+  });
+  connect(runner_, &SearchRunner::progress, this, [this](const QString& line, int percent) {
+    runPanel_->setProgress(percent, line);
+    statusBar()->showMessage(line);
+    log(line);
+  });
+  connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms) {
+    double original = original_.totalMs;
+    double speedup = original > 0 ? (original - ms) / original * 100 : 0;
+    bestStatus_->setText(tr("best %1 ms (%2 %)").arg(ms, 0, 'f', 4).arg(speedup, 0, 'f', 2));
+  });
+  connect(runner_, &SearchRunner::finished, this, &MainWindow::onRunFinished);
+  connect(runner_, &SearchRunner::failed, this, [this](const QString& message) {
+    runPanel_->setOutcome(tr("<b>Run failed:</b> %1").arg(message.toHtmlEscaped()));
+    reportError(tr("Search failed"), message);
+    emit runFailed(message);
+  });
+
+  if (options_.persistSettings) restoreSettings();
+  updateStatus();
+  log(tr("Tessera ready. Open an ONNX model with Ctrl+O or drop one on the window."));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+  properties_ = new views::PropertiesPanel(this);
+  auto* propertiesDock = new QDockWidget(tr("Properties"), this);
+  propertiesDock->setObjectName(QStringLiteral("propertiesDock"));
+  propertiesDock->setWidget(properties_);
+  addDockWidget(Qt::RightDockWidgetArea, propertiesDock);
+
+  runPanel_ = new RunPanel(this);
+  auto* runDock = new QDockWidget(tr("Search"), this);
+  runDock->setObjectName(QStringLiteral("runDock"));
+  runDock->setWidget(runPanel_);
+  addDockWidget(Qt::RightDockWidgetArea, runDock);
+  splitDockWidget(runDock, propertiesDock, Qt::Vertical);
+
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  auto* logDock = new QDockWidget(tr("Log"), this);
+  logDock->setObjectName(QStringLiteral("logDock"));
+  logDock->setWidget(log_);
+  addDockWidget(Qt::BottomDockWidgetArea, logDock);
+
+  resizeDocks({runDock, propertiesDock}, {330, 330}, Qt::Horizontal);
+  resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
+  resizeDocks({logDock}, {130}, Qt::Vertical);
+}
+
+void MainWindow::buildActions() {
+  auto action = [this](const QString& text, const QKeySequence& key, auto slot) {
+    auto* a = new QAction(text, this);
+    if (!key.isEmpty()) a->setShortcut(key);
+    connect(a, &QAction::triggered, this, slot);
+    addAction(a);
+    return a;
+  };
+  openAction_ = action(tr("&Open Model…"), QKeySequence::Open, [this] { openDialog(); });
+  openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+  exportOnnxAction_ = action(tr("&Export Optimised ONNX…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportOptimized(); });
+  exportOnnxAction_->setEnabled(false);
+  exportPngAction_ = action(tr("Export View as &PNG…"), {}, [this] { exportView(QStringLiteral("png")); });
+  exportSvgAction_ = action(tr("Export View as &SVG…"), {}, [this] { exportView(QStringLiteral("svg")); });
+  quitAction_ = action(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+  findAction_ = action(tr("&Find Node…"), QKeySequence::Find, [this] {
+    if (views::GraphView* view = activeGraphView()) view->showSearch();
+  });
+  fitAction_ = action(tr("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
+    if (views::GraphView* view = activeGraphView()) view->fitToView();
+  });
+  actualSizeAction_ = action(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_1), [this] {
+    if (views::GraphView* view = activeGraphView()) view->actualSize();
+  });
+  zoomInAction_ = action(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
+    if (views::GraphView* view = activeGraphView()) view->zoomBy(1.25);
+  });
+  zoomOutAction_ = action(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
+    if (views::GraphView* view = activeGraphView()) view->zoomBy(0.8);
+  });
+  auto views = [this] { return std::array<views::GraphView*, 3>{graphView_, compare_->beforeView(), compare_->afterView()}; };
+  weightsAction_ = action(tr("Show &Weights"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W), [this, views](bool on) {
+    for (views::GraphView* view : views()) view->graphScene()->setShowWeights(on);
+  });
+  shapesAction_ = action(tr("Show Tensor &Shapes"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this, views](bool on) {
+    for (views::GraphView* view : views()) view->graphScene()->setShowShapes(on);
+  });
+  heatAction_ = action(tr("&Heat Map by Cost"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H), [this, views](bool on) {
+    for (views::GraphView* view : views()) view->graphScene()->setHeatMap(on);
+  });
+  miniMapAction_ = action(tr("&Minimap"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), [this, views](bool on) {
+    for (views::GraphView* view : views()) view->setMiniMapVisible(on);
+  });
+  for (QAction* toggle : {weightsAction_, shapesAction_, heatAction_, miniMapAction_}) toggle->setCheckable(true);
+  miniMapAction_->setChecked(true);
+
+  startAction_ = action(tr("&Start"), QKeySequence(Qt::Key_F5), [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
+  stopAction_ = action(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), [this] { runner_->requestStop(); });
+  startAction_->setEnabled(false);
+  stopAction_->setEnabled(false);
+
+  themeGroup_ = new QActionGroup(this);
+  for (const auto& [name, label] : {std::pair{"system", tr("Follow the &System")}, std::pair{"light", tr("&Light")},
+                                    std::pair{"dark", tr("&Dark")}}) {
+    auto* a = new QAction(label, themeGroup_);
+    a->setCheckable(true);
+    a->setData(QString::fromLatin1(name));
+    connect(a, &QAction::triggered, this, [this, a] { applyTheme(a->data().toString()); });
+  }
+  themeGroup_->actions().front()->setChecked(true);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(openAction_);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+  file->addSeparator();
+  file->addAction(exportOnnxAction_);
+  file->addAction(exportPngAction_);
+  file->addAction(exportSvgAction_);
+  file->addSeparator();
+  file->addAction(quitAction_);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(findAction_);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(fitAction_);
+  view->addAction(actualSizeAction_);
+  view->addAction(zoomInAction_);
+  view->addAction(zoomOutAction_);
+  view->addSeparator();
+  view->addAction(weightsAction_);
+  view->addAction(shapesAction_);
+  view->addAction(heatAction_);
+  view->addAction(miniMapAction_);
+  view->addSeparator();
+  QMenu* theme = view->addMenu(tr("&Theme"));
+  theme->addActions(themeGroup_->actions());
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(startAction_);
+  run->addAction(stopAction_);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Tessera"), this, [this] {
+    QMessageBox::about(this, tr("About Tessera"),
+                       tr("<b>Tessera</b> %1<br>Tensor-graph superoptimisation explorer: ONNX models rewritten by "
+                          "equality saturation, priced by a cost model, compared side by side.")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+
+  QToolBar* toolbar = addToolBar(tr("Main"));
+  toolbar->setObjectName(QStringLiteral("mainToolbar"));
+  toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  toolbar->setMovable(false);
+  toolbar->addAction(openAction_);
+  toolbar->addSeparator();
+  toolbar->addAction(fitAction_);
+  toolbar->addAction(weightsAction_);
+  toolbar->addAction(shapesAction_);
+  toolbar->addAction(heatAction_);
+  toolbar->addSeparator();
+  toolbar->addAction(findAction_);
+  toolbar->addSeparator();
+  toolbar->addAction(startAction_);
+  toolbar->addAction(stopAction_);
+  // Short labels on the toolbar; the menus keep the full ones.
+  auto shortText = [toolbar](QAction* a, const QString& text) {
+    if (QWidget* w = toolbar->widgetForAction(a))
+      if (auto* button = qobject_cast<QToolButton*>(w)) button->setText(text);
+  };
+  shortText(openAction_, tr("Open"));
+  shortText(fitAction_, tr("Fit"));
+  shortText(weightsAction_, tr("Weights"));
+  shortText(shapesAction_, tr("Shapes"));
+  shortText(heatAction_, tr("Heat map"));
+  shortText(findAction_, tr("Find"));
+  shortText(startAction_, tr("Run"));
+  shortText(stopAction_, tr("Stop"));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+  QString theme = settings.value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
+  for (QAction* a : themeGroup_->actions())
+    if (a->data().toString() == theme) a->setChecked(true);
+  if (theme != QLatin1String("system")) applyTheme(theme);
+  miniMapAction_->setChecked(settings.value(QStringLiteral("view/minimap"), true).toBool());
+  for (views::GraphView* view : {graphView_, compare_->beforeView(), compare_->afterView()}) view->setMiniMapVisible(miniMapAction_->isChecked());
+  RunSettings run = runPanel_->settings();
+  run.costSpec = settings.value(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec)).toString().toStdString();
+  run.nodeLimit = settings.value(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.nodeLimit)).toULongLong();
+  run.iterationLimit = settings.value(QStringLiteral("run/iterationLimit"), run.iterationLimit).toInt();
+  run.timeLimitSeconds = settings.value(QStringLiteral("run/timeLimit"), run.timeLimitSeconds).toDouble();
+  run.extractMethod = settings.value(QStringLiteral("run/extract"), QString::fromStdString(run.extractMethod)).toString().toStdString();
+  runPanel_->setSettings(run);
+}
+
+void MainWindow::saveSettings() {
+  QSettings settings;
+  settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+  settings.setValue(QStringLiteral("view/theme"), themeGroup_->checkedAction()->data().toString());
+  settings.setValue(QStringLiteral("view/minimap"), miniMapAction_->isChecked());
+  RunSettings run = runPanel_->settings();
+  settings.setValue(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec));
+  settings.setValue(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.nodeLimit));
+  settings.setValue(QStringLiteral("run/iterationLimit"), run.iterationLimit);
+  settings.setValue(QStringLiteral("run/timeLimit"), run.timeLimitSeconds);
+  settings.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.extractMethod));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  runner_->requestStop();
+  if (options_.persistSettings) saveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (!mime->hasUrls() || mime->urls().isEmpty()) return;
+  if (isModelFile(mime->urls().front().toLocalFile())) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (!mime->hasUrls() || mime->urls().isEmpty()) return;
+  QString path = mime->urls().front().toLocalFile();
+  if (!isModelFile(path)) return;
+  event->acceptProposedAction();
+  openPath(path);
+}
+
+void MainWindow::openDialog() {
+  QString start = path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath();
+  QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), start, tr("Models (*.onnx *.tsession);;All files (*)"));
+  if (!path.isEmpty()) openPath(path);
+}
+
+void MainWindow::openPath(const QString& path) {
+  if (QFileInfo(path).suffix().compare(QLatin1String("tsession"), Qt::CaseInsensitive) == 0) {
+    QString message = tr("%1: sessions (.tsession) arrive with the search-and-sessions issue; this build opens ONNX models only.")
+                          .arg(path);
+    log(message);
+    statusBar()->showMessage(message, 10000);
+    return;
+  }
+  int generation = ++loadGeneration_;
+  loading_ = true;
+  openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
+  log(tr("opening %1").arg(path));
+  statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+  auto* watcher = new QFutureWatcher<LoadedModel>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != loadGeneration_) return; // a later open replaced this one
+    loading_ = false;
+    onModelLoaded(watcher->result());
+  });
+  watcher->setFuture(loadModelAsync(path, runPanel_->costSpec()));
+}
+
+void MainWindow::onModelLoaded(const LoadedModel& loaded) {
+  if (!loaded.error.isEmpty()) {
+    openStartedMs_ = 0;
+    reportError(tr("Cannot open model"), loaded.error);
+    emit modelFailed(loaded.error);
+    if (!runOnLoad_.isEmpty()) runOnLoad_.clear();
+    return;
+  }
+  runner_->requestStop(); // a run on the previous model has nothing left to show
+  path_ = loaded.path;
+  loadSeconds_ = loaded.seconds;
+  original_ = loaded.snapshot;
+  optimized_ = {};
+  outcome_.reset();
+  exportOnnxAction_->setEnabled(false);
+  graphView_->graphScene()->setSnapshot(original_);
+  compare_->clear();
+  showProperties(original_, -1);
+  runPanel_->setModelLoaded(true);
+  runPanel_->setOutcome({});
+  startAction_->setEnabled(!runner_->isRunning());
+  bestStatus_->clear();
+  setWindowTitle(tr("%1 — Tessera").arg(QFileInfo(path_).fileName()));
+  statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path_).fileName()), 5000);
+  rememberRecent(path_);
+  log(tr("opened %1: %2 ops, %3 ms under %4 (import %5 s)")
+          .arg(path_)
+          .arg(original_.graph->opCount())
+          .arg(original_.totalMs, 0, 'f', 4)
+          .arg(QString::fromStdString(original_.costSpec))
+          .arg(loaded.seconds, 0, 'f', 2));
+  updateStatus();
+  emit modelOpened(path_);
+  if (!runOnLoad_.isEmpty()) {
+    QString strategy = runOnLoad_;
+    runOnLoad_.clear();
+    startRun(strategy);
+  }
+}
+
+bool MainWindow::startRun(const QString& strategy) {
+  if (!original_.graph) {
+    log(tr("open a model before starting a search"));
+    return false;
+  }
+  if (!isStrategyAvailable(strategy.toStdString())) {
+    QString message = tr("strategy '%1' is not available yet; this build runs eqsat").arg(strategy);
+    log(message);
+    statusBar()->showMessage(message, 10000);
+    return false;
+  }
+  RunSettings settings = runPanel_->settings();
+  settings.strategy = strategy.toStdString();
+  if (!runner_->start(original_.graph, settings)) {
+    log(tr("a search is already running"));
+    return false;
+  }
+  log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7")
+          .arg(strategy, QString::fromStdString(settings.costSpec))
+          .arg(settings.nodeLimit)
+          .arg(settings.iterationLimit)
+          .arg(settings.timeLimitSeconds)
+          .arg(QString::fromStdString(settings.extractMethod))
+          .arg(settings.seed));
+  return true;
+}
+
+void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
+  if (!original_.graph || outcome->original != original_.graph) return; // a run on a model no longer open
+  outcome_ = outcome;
+  std::string spec = runPanel_->costSpec();
+  optimized_ = views::GraphSnapshot::make(outcome->optimized, spec, "optimised (" + outcome->settings.strategy + ")");
+  views::GraphSnapshot before = original_;
+  before.title = "original";
+  compare_->setGraphs(before, optimized_, outcome->rulesApplied);
+  exportOnnxAction_->setEnabled(true);
+  QString verified = !outcome->verificationRun ? tr("not verified")
+                     : outcome->verified       ? tr("verified")
+                                               : tr("<span style='color:#d32f2f'>verification FAILED</span>");
+  runPanel_->setOutcome(tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · stopped: %7 · %8 s")
+                            .arg(outcome->originalCostMs, 0, 'f', 4)
+                            .arg(outcome->optimizedCostMs, 0, 'f', 4)
+                            .arg(outcome->speedupPct, 0, 'f', 2)
+                            .arg(outcome->original->opCount())
+                            .arg(outcome->optimized->opCount())
+                            .arg(verified)
+                            .arg(QString::fromStdString(outcome->stopReason))
+                            .arg(outcome->seconds, 0, 'f', 1));
+  runPanel_->setProgress(100, tr("done"));
+  log(tr("search finished: %1 → %2 ms (speedup %3 %), %4 e-nodes, stopped: %5, %6 s")
+          .arg(outcome->originalCostMs, 0, 'f', 4)
+          .arg(outcome->optimizedCostMs, 0, 'f', 4)
+          .arg(outcome->speedupPct, 0, 'f', 2)
+          .arg(outcome->enodes)
+          .arg(QString::fromStdString(outcome->stopReason))
+          .arg(outcome->seconds, 0, 'f', 2));
+  tabs_->setCurrentIndex(CompareTab);
+  updateStatus();
+  emit runFinished();
+}
+
+void MainWindow::onCostModelChanged(const QString& spec) {
+  if (!original_.graph) return;
+  try {
+    original_ = original_.repriced(spec.toStdString());
+    graphView_->graphScene()->setCosts(original_);
+    if (optimized_.graph) {
+      optimized_ = optimized_.repriced(spec.toStdString());
+      views::GraphSnapshot before = original_;
+      before.title = "original";
+      compare_->setCosts(before, optimized_);
+    }
+  } catch (const std::exception& error) {
+    reportError(tr("Cost model"), QString::fromUtf8(error.what()));
+    return;
+  }
+  std::optional<NodeId> selected = graphView_->graphScene()->selectedNode();
+  showProperties(original_, selected ? static_cast<qint64>(*selected) : -1);
+  log(tr("cost model %1: %2 ms").arg(spec).arg(original_.totalMs, 0, 'f', 4));
+  updateStatus();
+}
+
+void MainWindow::showProperties(const views::GraphSnapshot& snapshot, qint64 node) {
+  properties_->showNode(snapshot, node >= 0 ? std::optional<NodeId>(static_cast<NodeId>(node)) : std::nullopt);
+}
+
+void MainWindow::exportOptimized() {
+  if (!outcome_) return;
+  QFileInfo info(path_);
+  QString suggestion = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + QStringLiteral("_optimized.onnx");
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Optimised ONNX"), suggestion, tr("ONNX models (*.onnx)"));
+  if (path.isEmpty()) return;
+  try {
+    onnx_io::exportOnnxFile(*outcome_->optimized, path.toStdString());
+    log(tr("wrote %1").arg(path));
+    statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+  } catch (const std::exception& error) {
+    reportError(tr("Export failed"), QString::fromUtf8(error.what()));
+  }
+}
+
+void MainWindow::exportView(const QString& suffix) {
+  QString base = path_.isEmpty() ? QStringLiteral("tessera") : QFileInfo(path_).completeBaseName();
+  QString name = tabs_->tabText(tabs_->currentIndex()).toLower().remove(QLatin1Char('&'));
+  QString suggestion = QStringLiteral("%1_%2.%3").arg(base, name, suffix);
+  QString filter = suffix == QLatin1String("svg") ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
+  QString path = QFileDialog::getSaveFileName(this, tr("Export View"), suggestion, filter);
+  if (path.isEmpty()) return;
+  QString error = tabs_->currentIndex() == GraphTab ? views::exportScene(graphView_->graphScene(), path)
+                                                    : views::exportWidget(tabs_->currentWidget(), path);
+  if (!error.isEmpty()) {
+    reportError(tr("Export failed"), error);
+    return;
+  }
+  log(tr("wrote %1").arg(path));
+}
+
+void MainWindow::applyTheme(const QString& theme) {
+  if (theme == QLatin1String("dark")) QApplication::setPalette(darkPalette());
+  else if (theme == QLatin1String("light")) QApplication::setPalette(QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette());
+  else QApplication::setPalette(systemPalette_);
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  if (!options_.persistSettings) return;
+  QSettings settings;
+  QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+  QString absolute = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QLatin1String(kRecentKey), recent);
+}
+
+void MainWindow::fillRecentMenu() {
+  recentMenu_->clear();
+  QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  for (const QString& path : recent) {
+    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); });
+    a->setToolTip(path);
+    a->setEnabled(QFileInfo::exists(path));
+  }
+  if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+  recentMenu_->addSeparator();
+  recentMenu_->addAction(tr("Clear"), this, [] { QSettings().remove(QLatin1String(kRecentKey)); });
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+  lastError_ = message;
+  log(tr("error: %1").arg(message));
+  statusBar()->showMessage(message, 15000);
+  if (options_.interactiveErrors) QMessageBox::critical(this, title, message);
+}
+
+void MainWindow::log(const QString& line) {
+  log_->appendPlainText(QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), line));
+}
+
+void MainWindow::updateStatus() {
+  if (!original_.graph) {
+    modelStatus_->setText(tr("no model"));
+    return;
+  }
+  modelStatus_->setText(tr("%1 · %2 ops · %3 ms (%4)")
+                            .arg(QString::fromStdString(original_.title))
+                            .arg(original_.graph->opCount())
+                            .arg(original_.totalMs, 0, 'f', 4)
+                            .arg(QString::fromStdString(original_.costSpec)));
+}
+
+views::GraphView* MainWindow::activeGraphView() const {
+  switch (tabs_->currentIndex()) {
+  case GraphTab: return graphView_;
+  case CompareTab: {
+    QWidget* focus = QApplication::focusWidget();
+    if (focus && compare_->afterView()->isAncestorOf(focus)) return compare_->afterView();
+    return compare_->beforeView();
+  }
+  default: return nullptr;
+  }
+}
+
+void MainWindow::showView(const QString& name) {
+  if (name == QLatin1String("compare")) tabs_->setCurrentIndex(CompareTab);
+  else if (name == QLatin1String("egraph")) tabs_->setCurrentIndex(EGraphTab);
+  else if (name == QLatin1String("mcts")) tabs_->setCurrentIndex(MctsTab);
+  else tabs_->setCurrentIndex(GraphTab);
+}
+
+QString MainWindow::currentViewName() const {
+  switch (tabs_->currentIndex()) {
+  case CompareTab: return QStringLiteral("compare");
+  case EGraphTab: return QStringLiteral("egraph");
+  case MctsTab: return QStringLiteral("mcts");
+  default: return QStringLiteral("graph");
+  }
+}
+
+bool MainWindow::isBusy() const {
+  return loading_ || runner_->isRunning() || graphView_->graphScene()->isLayingOut() ||
+         compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
+}
+
+QMap<QString, int> MainWindow::itemsShown() const {
+  QMap<QString, int> items;
+  items[QStringLiteral("graph")] = graphView_->graphScene()->visibleNodeCount();
+  items[QStringLiteral("compare")] = compare_->itemsShown();
+  items[QStringLiteral("egraph")] = 0; // placeholder until the next issue
+  items[QStringLiteral("mcts")] = 0;
+  return items;
+}
+
+} // namespace tessera::gui

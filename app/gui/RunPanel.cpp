@@ -1,0 +1,176 @@
+#include "RunPanel.h"
+
+#include "cost/DeviceProfile.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace tessera::gui {
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
+  strategy_ = new QComboBox(this);
+  for (const StrategyInfo& s : strategies()) {
+    strategy_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.description)),
+                       QString::fromStdString(s.name));
+    auto* item = static_cast<QStandardItemModel*>(strategy_->model())->item(strategy_->count() - 1);
+    if (!s.available) {
+      item->setEnabled(false);
+      item->setToolTip(tr("not available yet"));
+    }
+  }
+  cost_ = new QComboBox(this);
+  for (const DeviceProfile& device : deviceProfiles()) {
+    QString spec = QStringLiteral("analytic:%1").arg(QString::fromStdString(device.name));
+    cost_->addItem(spec, spec);
+    cost_->setItemData(cost_->count() - 1, QString::fromStdString(device.description), Qt::ToolTipRole);
+  }
+  cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
+  nodeLimit_ = new QSpinBox(this);
+  nodeLimit_->setRange(100, 5'000'000);
+  nodeLimit_->setSingleStep(1000);
+  nodeLimit_->setGroupSeparatorShown(true);
+  nodeLimit_->setToolTip(tr("Stop saturating when the e-graph has this many e-nodes"));
+  iterationLimit_ = new QSpinBox(this);
+  iterationLimit_->setRange(1, 1000);
+  timeLimit_ = new QDoubleSpinBox(this);
+  timeLimit_->setRange(0.5, 24 * 3600);
+  timeLimit_->setDecimals(1);
+  timeLimit_->setSuffix(tr(" s"));
+  timeLimit_->setToolTip(tr("Saturation time limit"));
+  extract_ = new QComboBox(this);
+  const std::pair<const char*, const char*> methods[] = {
+      {"dag", "Greedy on DAG cost (shared subgraphs counted once)"},
+      {"ocf", "PACT'24 greedy with shared-subgraph costs"},
+      {"tree", "egg's tree-cost greedy (over-counts shared subgraphs)"},
+      {"ilp", "Exact ILP (CBC) with acyclicity; slowest"},
+  };
+  for (const auto& [name, tip] : methods) {
+    extract_->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
+    extract_->setItemData(extract_->count() - 1, tr(tip), Qt::ToolTipRole);
+  }
+  seed_ = new QSpinBox(this);
+  seed_->setRange(0, std::numeric_limits<int>::max());
+  seed_->setToolTip(tr("Seed of the random inputs that verify the result"));
+  verify_ = new QCheckBox(tr("Verify against the original"), this);
+  verify_->setToolTip(tr("Run both graphs on random inputs with the reference interpreter and compare"));
+
+  start_ = new QPushButton(tr("Start"), this);
+  start_->setToolTip(tr("Start the search (F5)"));
+  stop_ = new QPushButton(tr("Stop"), this);
+  stop_->setToolTip(tr("Stop the search; the best graph so far is extracted (Shift+F5)"));
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 100);
+  progress_->setValue(0);
+  progress_->setTextVisible(true);
+  line_ = new QLabel(this);
+  line_->setWordWrap(true);
+  line_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  outcome_ = new QLabel(this);
+  outcome_->setWordWrap(true);
+  outcome_->setTextFormat(Qt::RichText);
+
+  auto* form = new QFormLayout;
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->addRow(tr("Strategy"), strategy_);
+  form->addRow(tr("Cost model"), cost_);
+  form->addRow(tr("Node limit"), nodeLimit_);
+  form->addRow(tr("Iteration limit"), iterationLimit_);
+  form->addRow(tr("Time limit"), timeLimit_);
+  form->addRow(tr("Extraction"), extract_);
+  form->addRow(tr("Seed"), seed_);
+  form->addRow(QString(), verify_);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(start_);
+  buttons->addWidget(stop_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(8, 8, 8, 8);
+  layout->addLayout(form);
+  layout->addLayout(buttons);
+  layout->addWidget(progress_);
+  layout->addWidget(line_);
+  layout->addWidget(outcome_);
+  layout->addStretch(1);
+
+  setSettings(RunSettings{});
+  connect(start_, &QPushButton::clicked, this, &RunPanel::startRequested);
+  connect(stop_, &QPushButton::clicked, this, &RunPanel::stopRequested);
+  connect(cost_, &QComboBox::currentIndexChanged, this, [this] { emit costModelChanged(cost_->currentData().toString()); });
+  updateButtons();
+}
+
+RunSettings RunPanel::settings() const {
+  RunSettings s;
+  s.strategy = strategy_->currentData().toString().toStdString();
+  s.costSpec = costSpec();
+  s.nodeLimit = static_cast<size_t>(nodeLimit_->value());
+  s.iterationLimit = iterationLimit_->value();
+  s.timeLimitSeconds = timeLimit_->value();
+  s.extractMethod = extract_->currentData().toString().toStdString();
+  s.seed = static_cast<uint64_t>(seed_->value());
+  s.verify = verify_->isChecked();
+  return s;
+}
+
+void RunPanel::setSettings(const RunSettings& s) {
+  selectStrategy(s.strategy);
+  int cost = cost_->findData(QString::fromStdString(s.costSpec));
+  if (cost >= 0) cost_->setCurrentIndex(cost);
+  nodeLimit_->setValue(static_cast<int>(std::min<size_t>(s.nodeLimit, 5'000'000)));
+  iterationLimit_->setValue(s.iterationLimit);
+  timeLimit_->setValue(s.timeLimitSeconds);
+  int extract = extract_->findData(QString::fromStdString(s.extractMethod));
+  if (extract >= 0) extract_->setCurrentIndex(extract);
+  seed_->setValue(static_cast<int>(std::min<uint64_t>(s.seed, std::numeric_limits<int>::max())));
+  verify_->setChecked(s.verify);
+}
+
+std::string RunPanel::costSpec() const { return cost_->currentData().toString().toStdString(); }
+
+bool RunPanel::selectStrategy(const std::string& name) {
+  if (!isStrategyAvailable(name)) return false;
+  int index = strategy_->findData(QString::fromStdString(name));
+  if (index < 0) return false;
+  strategy_->setCurrentIndex(index);
+  return true;
+}
+
+void RunPanel::setModelLoaded(bool loaded) {
+  modelLoaded_ = loaded;
+  updateButtons();
+}
+
+void RunPanel::setRunning(bool running) {
+  running_ = running;
+  if (running) {
+    progress_->setValue(0);
+    outcome_->clear();
+  }
+  updateButtons();
+}
+
+void RunPanel::setProgress(int percent, const QString& line) {
+  if (percent >= 0) progress_->setValue(percent);
+  line_->setText(line);
+}
+
+void RunPanel::setOutcome(const QString& text) { outcome_->setText(text); }
+
+void RunPanel::updateButtons() {
+  start_->setEnabled(modelLoaded_ && !running_);
+  stop_->setEnabled(running_);
+  for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, timeLimit_, extract_, seed_, verify_})
+    w->setEnabled(!running_);
+}
+
+} // namespace tessera::gui

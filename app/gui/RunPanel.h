@@ -1,0 +1,60 @@
+// The run dock: strategy (only what this build can run is enabled), cost model, limits,
+// extraction method and seed; Start / Stop; a progress bar and the last progress line.
+#pragma once
+
+#include "RunSettings.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace tessera::gui {
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit RunPanel(QWidget* parent = nullptr);
+
+  RunSettings settings() const;
+  void setSettings(const RunSettings& settings);
+  std::string costSpec() const;
+  bool selectStrategy(const std::string& name); // false when it is unknown or unavailable
+
+  void setModelLoaded(bool loaded);
+  void setRunning(bool running);
+  void setProgress(int percent, const QString& line); // percent < 0 leaves the bar as it is
+  void setOutcome(const QString& text);
+
+signals:
+  void startRequested();
+  void stopRequested();
+  void costModelChanged(const QString& spec);
+
+private:
+  void updateButtons();
+
+  QComboBox* strategy_;
+  QComboBox* cost_;
+  QSpinBox* nodeLimit_;
+  QSpinBox* iterationLimit_;
+  QDoubleSpinBox* timeLimit_;
+  QComboBox* extract_;
+  QSpinBox* seed_;
+  QCheckBox* verify_;
+  QPushButton* start_;
+  QPushButton* stop_;
+  QProgressBar* progress_;
+  QLabel* line_;
+  QLabel* outcome_;
+  bool modelLoaded_ = false;
+  bool running_ = false;
+};
+
+} // namespace tessera::gui

@@ -1,0 +1,26 @@
+#include "UiStallMonitor.h"
+
+#include <algorithm>
+
+namespace tessera::gui {
+
+UiStallMonitor::UiStallMonitor(QObject* parent) : QObject(parent) {
+  timer_.setInterval(10);
+  timer_.setTimerType(Qt::PreciseTimer);
+  connect(&timer_, &QTimer::timeout, this, [this] {
+    double gap = clock_.nsecsElapsed() / 1e6;
+    clock_.restart();
+    ++ticks_;
+    if (gap <= maxGapMs_) return;
+    maxGapMs_ = gap;
+    maxGapAtMs_ = sinceStart_.nsecsElapsed() / 1e6;
+  });
+}
+
+void UiStallMonitor::start() {
+  clock_.start();
+  sinceStart_.start();
+  timer_.start();
+}
+
+} // namespace tessera::gui

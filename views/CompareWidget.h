@@ -1,0 +1,67 @@
+// Side-by-side compare of two graphs (original vs optimised, or two candidates): both laid out,
+// nodes marked added / removed / changed, navigation and selection kept in step through matched
+// nodes, and a summary (cost delta, op counts per kind, rules that fired).
+#pragma once
+
+#include "GraphDiff.h"
+#include "GraphSnapshot.h"
+
+#include <QWidget>
+
+#include <map>
+#include <string>
+
+class QCheckBox;
+class QLabel;
+class QTreeWidget;
+class QTableView;
+
+namespace tessera::views {
+
+class GraphView;
+class OpCountDiffModel;
+
+class CompareWidget : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit CompareWidget(QWidget* parent = nullptr);
+
+  // `rulesApplied`: rule name -> applications during the run that produced `after` (may be empty).
+  void setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied);
+  // Same graphs, priced by another cost model.
+  void setCosts(const GraphSnapshot& before, const GraphSnapshot& after);
+  void clear();
+  bool hasGraphs() const;
+
+  GraphView* beforeView() const { return before_; }
+  GraphView* afterView() const { return after_; }
+  const GraphDiff& diff() const { return diff_; }
+  OpCountDiffModel* opCounts() const { return opCounts_; }
+  int itemsShown() const;
+  void setSynchronized(bool on);
+
+signals:
+  // A node was selected on one side (0: before, 1: after); -1 when the selection was cleared.
+  void nodeSelected(int side, qint64 node);
+
+private:
+  void syncView(bool fromBefore);
+  void syncSelection(bool fromBefore, qint64 node);
+  void updateSummary();
+  void updateTitles();
+
+  GraphView* before_;
+  GraphView* after_;
+  QLabel* beforeTitle_;
+  QLabel* afterTitle_;
+  QLabel* summary_;
+  QCheckBox* sync_;
+  QTableView* table_;
+  QTreeWidget* rules_;
+  OpCountDiffModel* opCounts_;
+  GraphDiff diff_;
+  bool syncing_ = false;
+};
+
+} // namespace tessera::views

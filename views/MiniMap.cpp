@@ -1,0 +1,104 @@
+#include "MiniMap.h"
+
+#include "GraphScene.h"
+
+#include <QGraphicsView>
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace tessera::views {
+
+namespace {
+constexpr int kMaxSide = 190;
+constexpr int kMinSide = 36;
+constexpr int kMargin = 12;
+constexpr int kInset = 4;
+} // namespace
+
+MiniMap::MiniMap(QGraphicsView* view, GraphScene* scene) : QWidget(view), view_(view), scene_(scene) {
+  setCursor(Qt::PointingHandCursor);
+  setToolTip(tr("Overview: click or drag to move the view"));
+  hide();
+}
+
+void MiniMap::invalidate() {
+  dirty_ = true;
+  update();
+}
+
+void MiniMap::updateGeometryInView() {
+  QRectF bounds = scene_->graphBounds();
+  if (bounds.isEmpty()) {
+    hide();
+    return;
+  }
+  double scale = std::min(kMaxSide / bounds.width(), kMaxSide / bounds.height());
+  int width = std::clamp(static_cast<int>(bounds.width() * scale), kMinSide, kMaxSide) + 2 * kInset;
+  int height = std::clamp(static_cast<int>(bounds.height() * scale), kMinSide, kMaxSide) + 2 * kInset;
+  QRect viewport = view_->viewport()->geometry();
+  QRect area(viewport.right() - width - kMargin, viewport.bottom() - height - kMargin, width, height);
+  if (area != geometry()) {
+    setGeometry(area);
+    dirty_ = true;
+  }
+}
+
+QRectF MiniMap::mapRect() const {
+  QRectF bounds = scene_->graphBounds();
+  QRectF inner = QRectF(rect()).adjusted(kInset, kInset, -kInset, -kInset);
+  if (bounds.isEmpty()) return inner;
+  double scale = std::min(inner.width() / bounds.width(), inner.height() / bounds.height());
+  QSizeF size = bounds.size() * scale;
+  return QRectF(inner.center() - QPointF(size.width() / 2, size.height() / 2), size);
+}
+
+void MiniMap::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  const Theme& theme = scene_->style().theme;
+  QColor frame = theme.background;
+  frame.setAlpha(235);
+  painter.setPen(QPen(theme.mutedText, 1));
+  painter.setBrush(frame);
+  painter.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
+  QRectF target = mapRect();
+  if (dirty_ || picture_.size() != (target.size() * devicePixelRatioF()).toSize()) {
+    picture_ = QPixmap((target.size() * devicePixelRatioF()).toSize());
+    picture_.setDevicePixelRatio(devicePixelRatioF());
+    picture_.fill(Qt::transparent);
+    QPainter render(&picture_);
+    scene_->render(&render, QRectF(QPointF(0, 0), target.size()), scene_->graphBounds(), Qt::KeepAspectRatio);
+    dirty_ = false;
+  }
+  painter.drawPixmap(target.topLeft(), picture_);
+
+  // The visible part of the scene.
+  QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+  QRectF bounds = scene_->graphBounds();
+  double scale = target.width() / bounds.width();
+  QRectF shown((visible.left() - bounds.left()) * scale + target.left(), (visible.top() - bounds.top()) * scale + target.top(),
+               visible.width() * scale, visible.height() * scale);
+  shown = shown.intersected(QRectF(rect()).adjusted(1, 1, -1, -1));
+  QColor fill = theme.selection;
+  fill.setAlpha(50);
+  painter.setPen(QPen(theme.selection, 1.5));
+  painter.setBrush(fill);
+  painter.drawRect(shown);
+}
+
+void MiniMap::centerViewAt(QPointF widgetPoint) {
+  QRectF target = mapRect();
+  QRectF bounds = scene_->graphBounds();
+  if (target.isEmpty() || bounds.isEmpty()) return;
+  double scale = bounds.width() / target.width();
+  view_->centerOn(bounds.left() + (widgetPoint.x() - target.left()) * scale, bounds.top() + (widgetPoint.y() - target.top()) * scale);
+}
+
+void MiniMap::mousePressEvent(QMouseEvent* event) { centerViewAt(event->position()); }
+
+void MiniMap::mouseMoveEvent(QMouseEvent* event) {
+  if (event->buttons() & Qt::LeftButton) centerViewAt(event->position());
+}
+
+} // namespace tessera::views
