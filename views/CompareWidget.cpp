@@ -97,8 +97,9 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   auto* vertical = new QSplitter(Qt::Vertical, this);
   vertical->addWidget(graphs);
   vertical->addWidget(details);
-  vertical->setStretchFactor(0, 4);
-  vertical->setStretchFactor(1, 1);
+  vertical->setStretchFactor(0, 1);
+  vertical->setStretchFactor(1, 0);
+  vertical->setSizes({800, 170}); // the graphs are what people look at; the tables stay compact
   vertical->setChildrenCollapsible(false);
 
   auto* header = new QHBoxLayout;

@@ -45,21 +45,28 @@ EdgeItem::EdgeItem(const SceneStyle* style, NodeItem* source, NodeItem* target, 
   }
   coarse_.reserve(path_.elementCount());
   for (int i = 0; i < path_.elementCount(); ++i) coarse_ << QPointF(path_.elementAt(i));
-  label_ = QStaticText(shapeLabel);
-  label_.setTextFormat(Qt::PlainText);
-  label_.prepare(QTransform(), style->edgeLabelFont);
-  if (!path_.isEmpty() && !shapeLabel.isEmpty()) {
-    QPointF middle = path_.pointAtPercent(0.5);
-    QSizeF size = label_.size() + QSizeF(6, 2);
-    labelRect_ = QRectF(middle + QPointF(4, -size.height() / 2), size);
-  }
+  labelText_ = std::move(shapeLabel);
   setZValue(0);
   setAcceptedMouseButtons(Qt::NoButton);
-  if (!shapeLabel.isEmpty()) setToolTip(shapeLabel);
+  if (!labelText_.isEmpty()) setToolTip(labelText_);
   updateBounds();
 }
 
+void EdgeItem::prepareLabel() {
+  if (labelPrepared_) return;
+  labelPrepared_ = true;
+  if (path_.isEmpty() || labelText_.isEmpty()) return;
+  label_ = QStaticText(labelText_);
+  label_.setTextFormat(Qt::PlainText);
+  label_.prepare(QTransform(), style_->edgeLabelFont);
+  // Past the middle: edges fanning out of one node have separated there, so labels collide less.
+  QPointF anchor = path_.pointAtPercent(0.62);
+  QSizeF size = label_.size() + QSizeF(6, 2);
+  labelRect_ = QRectF(anchor + QPointF(4, -size.height() / 2), size);
+}
+
 void EdgeItem::updateBounds() {
+  if (style_->showShapes) prepareLabel();
   QRectF bounds = path_.controlPointRect() | arrow_.boundingRect();
   if (style_->showShapes && !labelRect_.isNull()) bounds |= labelRect_;
   bounds_ = bounds.adjusted(-2, -2, 2, 2);

@@ -24,7 +24,7 @@ public:
   int type() const override { return Type; }
   NodeItem* source() const { return source_; }
   NodeItem* target() const { return target_; }
-  QString shapeLabel() const { return label_.text(); }
+  const QString& shapeLabel() const { return labelText_; }
 
   QRectF boundingRect() const override;
   QPainterPath shape() const override;
@@ -36,6 +36,7 @@ public:
 private:
   bool highlighted() const;
   void updateBounds();
+  void prepareLabel(); // text layout is costly for thousands of edges: done when first shown
 
   const SceneStyle* style_;
   NodeItem* source_;
@@ -43,8 +44,10 @@ private:
   QPainterPath path_;
   QPolygonF coarse_; // the path's control polygon: drawn instead of the curve when zoomed far out
   QPolygonF arrow_;
+  QString labelText_;
   QStaticText label_;
   QRectF labelRect_;
+  bool labelPrepared_ = false;
   QRectF bounds_;
   mutable QPainterPath hitShape_; // built on first hit test
 };

@@ -40,11 +40,33 @@ std::string structureKey(const Node& node, const std::vector<ValueRef>& inputs) 
   return key;
 }
 
-bool sameNode(const Node& a, const Node& b, const std::vector<ValueRef>* bInputsInA) {
+// True when `now` (a first-graph value) is what `was` read through nodes the second graph no
+// longer has: a relu fused away leaves its consumer reading the conv, which is not a change of
+// the consumer. Only removed nodes are looked through, a few levels deep.
+bool bypassesRemoved(const Graph& before, const GraphDiff& diff, ValueRef was, ValueRef now) {
+  constexpr int kMaxDepth = 4;
+  std::vector<ValueRef> frontier{was};
+  for (int depth = 0; depth < kMaxDepth && !frontier.empty(); ++depth) {
+    std::vector<ValueRef> next;
+    for (ValueRef value : frontier) {
+      if (value == now) return true;
+      if (value.isNone() || diff.beforeToAfter[value.node]) continue; // still present: not bypassed
+      for (ValueRef input : before.node(value.node).inputs) next.push_back(input);
+    }
+    frontier = std::move(next);
+  }
+  return false;
+}
+
+bool sameNode(const Graph& before, const GraphDiff& diff, NodeId aId, const Node& b, const std::vector<ValueRef>* bInputsInA) {
+  const Node& a = before.node(aId);
   if (a.kind != b.kind || !(a.attrs == b.attrs) || a.outputTypes != b.outputTypes) return false;
   if (a.opaque && b.opaque && (a.opaque->domain != b.opaque->domain || a.opaque->opType != b.opaque->opType)) return false;
   if (!bInputsInA) return a.inputs.empty() && b.inputs.empty();
-  return a.inputs == *bInputsInA;
+  if (a.inputs.size() != bInputsInA->size()) return false;
+  for (size_t i = 0; i < a.inputs.size(); ++i)
+    if (a.inputs[i] != (*bInputsInA)[i] && !bypassesRemoved(before, diff, a.inputs[i], (*bInputsInA)[i])) return false;
+  return true;
 }
 
 void link(GraphDiff& diff, NodeId a, NodeId b) {
@@ -98,7 +120,38 @@ GraphDiff diffGraphs(const Graph& before, const Graph& after) {
     unmatchedBefore.erase(it);
   }
 
-  // 3. Statuses.
+  // 3. Loosely: the same op on some of the same inputs is this node rewritten (a conv that absorbed
+  // its relu, a concat fed by a fused conv), whatever the optimiser named it. It will show as changed.
+  std::map<std::tuple<OpKind, size_t, NodeId, uint32_t>, std::vector<NodeId>> byInput; // (kind, position, input) -> consumers
+  for (NodeId a = 0; a < before.size(); ++a) {
+    if (diff.beforeToAfter[a] || isSource(before.node(a).kind)) continue;
+    const Node& node = before.node(a);
+    for (size_t i = 0; i < node.inputs.size(); ++i)
+      if (!node.inputs[i].isNone()) byInput[{node.kind, i, node.inputs[i].node, node.inputs[i].port}].push_back(a);
+  }
+  for (NodeId b : order) {
+    const Node& node = after.node(b);
+    if (diff.afterToBefore[b] || isSource(node.kind)) continue;
+    std::map<NodeId, int> agreeing; // candidate -> inputs in common
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      ValueRef input = node.inputs[i];
+      if (input.isNone() || !diff.afterToBefore[input.node]) continue;
+      auto it = byInput.find({node.kind, i, *diff.afterToBefore[input.node], input.port});
+      if (it == byInput.end()) continue;
+      for (NodeId a : it->second)
+        if (!diff.beforeToAfter[a] && before.node(a).outputTypes == node.outputTypes) ++agreeing[a];
+    }
+    NodeId best = 0;
+    int bestCount = 0;
+    for (auto [a, count] : agreeing)
+      if (count > bestCount) { // ties keep the earliest node, which is the usual topological twin
+        best = a;
+        bestCount = count;
+      }
+    if (bestCount > 0) link(diff, best, b);
+  }
+
+  // 4. Statuses.
   diff.before.assign(before.size(), DiffStatus::Removed);
   diff.after.assign(after.size(), DiffStatus::Added);
   for (NodeId b = 0; b < after.size(); ++b) {
@@ -108,8 +161,8 @@ GraphDiff diffGraphs(const Graph& before, const Graph& after) {
     }
     NodeId a = *diff.afterToBefore[b];
     std::optional<std::vector<ValueRef>> inputs = inputsInBefore(after.node(b), diff);
-    DiffStatus status = sameNode(before.node(a), after.node(b), inputs ? &*inputs : nullptr) ? DiffStatus::Same
-                                                                                             : DiffStatus::Changed;
+    DiffStatus status = sameNode(before, diff, a, after.node(b), inputs ? &*inputs : nullptr) ? DiffStatus::Same
+                                                                                               : DiffStatus::Changed;
     diff.before[a] = diff.after[b] = status;
     diff.changed += status == DiffStatus::Changed;
   }

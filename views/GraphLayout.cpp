@@ -12,6 +12,7 @@
 #include <deque>
 #include <mutex>
 #include <numeric>
+#include <optional>
 
 namespace tessera::views {
 
@@ -101,19 +102,53 @@ std::vector<bool> edgesForGraphviz(const LayoutRequest& request) {
   return keep;
 }
 
-// A skip connection Graphviz did not route: a bow to the right of both boxes, from the bottom of
-// the producer to the top of the consumer, longer ones bowing wider so they do not coincide.
-LayoutEdgeRoute arcRoute(QPointF from, QSizeF fromSize, QPointF to, QSizeF toSize) {
+// Node boxes sorted by their centre's y, to find what lies between two ranks quickly.
+struct BoxIndex {
+  std::vector<std::pair<double, QRectF>> byY;
+
+  BoxIndex(const LayoutRequest& request, const std::vector<QPointF>& centers) {
+    byY.reserve(centers.size());
+    for (size_t i = 0; i < centers.size(); ++i) {
+      QSizeF size(request.nodes[i].width, request.nodes[i].height);
+      byY.push_back({centers[i].y(), QRectF(centers[i] - QPointF(size.width() / 2, size.height() / 2), size)});
+    }
+    std::sort(byY.begin(), byY.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+
+  // The right edge of the boxes strictly between y0 and y1 that lie near [x0, x1] horizontally.
+  double rightEdgeBetween(double y0, double y1, double x0, double x1) const {
+    constexpr double kNear = 320;
+    double right = x1;
+    auto it = std::upper_bound(byY.begin(), byY.end(), y0, [](double y, const auto& entry) { return y < entry.first; });
+    for (; it != byY.end() && it->first < y1; ++it) {
+      const QRectF& box = it->second;
+      if (box.right() < x0 - kNear || box.left() > x1 + kNear) continue;
+      right = std::max(right, box.right());
+    }
+    return right;
+  }
+};
+
+// A skip connection Graphviz did not route: out of the producer's bottom, down a lane to the right
+// of every box in between, into the consumer's top. Lanes of neighbouring skips are spread a
+// little so that they read as a bundle of lines, not one.
+LayoutEdgeRoute laneRoute(const BoxIndex& boxes, QPointF from, QSizeF fromSize, QPointF to, QSizeF toSize, int spread) {
   constexpr double kArrow = 7;
+  constexpr double kClearance = 14;
   QPointF start = from + QPointF(0, fromSize.height() / 2);
   QPointF tip = to - QPointF(0, toSize.height() / 2);
   QPointF end = tip - QPointF(0, kArrow);
-  double dy = std::max(1.0, end.y() - start.y());
-  double halfWidth = std::max(fromSize.width(), toSize.width()) / 2;
-  // A cubic bows out about 3/4 of its control offset: clear the wider box, then spread by length.
-  double bulge = (halfWidth + 18 + std::min(220.0, 0.04 * dy)) / 0.75;
+  double lane = boxes.rightEdgeBetween(from.y(), to.y(), std::min(from.x(), to.x()), std::max(from.x(), to.x())) + kClearance +
+                4.0 * spread;
+  double turn = std::min(40.0, std::max(8.0, (end.y() - start.y()) / 4));
+  QPointF laneTop(lane, start.y() + turn);
+  QPointF laneBottom(lane, end.y() - turn);
   LayoutEdgeRoute route;
-  route.bezier = {start, start + QPointF(bulge, std::min(dy * 0.2, 80.0)), end + QPointF(bulge, -std::min(dy * 0.2, 80.0)), end};
+  // Three cubics: an S-bend into the lane, straight down it, an S-bend back into the consumer.
+  route.bezier = {start,
+                  start + QPointF(0, turn * 0.6), laneTop - QPointF(0, turn * 0.6), laneTop,
+                  laneTop + (laneBottom - laneTop) / 3, laneBottom - (laneBottom - laneTop) / 3, laneBottom,
+                  laneBottom + QPointF(0, turn * 0.6), end - QPointF(0, turn * 0.6), end};
   route.hasArrow = true;
   route.arrowTip = tip;
   route.arc = true;
@@ -201,11 +236,14 @@ LayoutResult computeLayout(const LayoutRequest& request) {
   for (Agnode_t* node : nodes) result.centers.push_back(toScene(ND_coord(node)));
   result.edges.resize(edges.size());
   auto sizeOf = [&](int node) { return QSizeF(request.nodes[node].width, request.nodes[node].height); };
+  std::optional<BoxIndex> boxes;
   for (size_t i = 0; i < edges.size(); ++i) {
     Agedge_t* edge = edges[i];
     if (!edge) {
+      if (!boxes) boxes.emplace(request, result.centers);
       const LayoutEdgeSpec& spec = request.edges[i];
-      result.edges[i] = arcRoute(result.centers[spec.from], sizeOf(spec.from), result.centers[spec.to], sizeOf(spec.to));
+      result.edges[i] = laneRoute(*boxes, result.centers[spec.from], sizeOf(spec.from), result.centers[spec.to], sizeOf(spec.to),
+                                  static_cast<int>(result.arcs % 4));
       QPolygonF points(QList<QPointF>(result.edges[i].bezier.begin(), result.edges[i].bezier.end()));
       result.bounds |= points.boundingRect().adjusted(0, 0, 4, 0);
       ++result.arcs;

@@ -30,7 +30,7 @@ struct LayoutRequest {
   double rankSeparation = 26; // points between ranks
   // dot's cost grows with the ranks its edges cross (one virtual node per rank crossed). Past this
   // budget the longest edges (DenseNet's concatenations of every earlier layer) are left out of
-  // Graphviz and drawn as arcs beside the nodes instead.
+  // Graphviz and routed down lanes beside the nodes instead.
   size_t virtualNodeBudget = 2500;
 };
 
@@ -38,14 +38,14 @@ struct LayoutEdgeRoute {
   std::vector<QPointF> bezier; // start point, then three points per cubic segment
   bool hasArrow = false;
   QPointF arrowTip;            // where the arrowhead points, past the end of `bezier`
-  bool arc = false;            // left out of Graphviz (too long) and drawn as an arc beside the nodes
+  bool arc = false;            // left out of Graphviz (too long) and routed down a lane beside the nodes
 };
 
 struct LayoutResult {
   std::vector<QPointF> centers; // per request node
   std::vector<LayoutEdgeRoute> edges; // per request edge
   QRectF bounds;
-  size_t arcs = 0;     // edges drawn as arcs (see LayoutRequest::virtualNodeBudget)
+  size_t arcs = 0;     // edges routed in lanes (see LayoutRequest::virtualNodeBudget)
   double seconds = 0;  // time inside Graphviz, without waiting for the mutex
   std::string error;   // non-empty when Graphviz failed; then centers and edges are empty
 };

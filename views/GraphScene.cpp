@@ -65,7 +65,12 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
   });
 }
 
-GraphScene::~GraphScene() = default;
+GraphScene::~GraphScene() {
+  // QGraphicsScene's destructor deletes the items after our members are gone; a selected item
+  // would announce the selection change to listeners that read snapshot_. Say nothing, early.
+  blockSignals(true);
+  clear();
+}
 
 void GraphScene::setSnapshot(GraphSnapshot snapshot) {
   bool sameGraph = snapshot_.graph && snapshot_.graph == snapshot.graph;
@@ -144,6 +149,7 @@ void GraphScene::setSearchMatches(const std::vector<NodeId>& nodes) {
   searchMatches_ = nodes;
   for (NodeId node : searchMatches_)
     if (NodeItem* item = itemForNode(node)) item->setSearchMatch(true);
+  emit appearanceChanged();
 }
 
 void GraphScene::setTheme(const QPalette& palette) {

@@ -1,6 +1,7 @@
 #include "MiniMap.h"
 
 #include "GraphScene.h"
+#include "NodeItem.h"
 
 #include <QGraphicsView>
 #include <QMouseEvent>
@@ -67,8 +68,25 @@ void MiniMap::paintEvent(QPaintEvent*) {
     picture_ = QPixmap((target.size() * devicePixelRatioF()).toSize());
     picture_.setDevicePixelRatio(devicePixelRatioF());
     picture_.fill(Qt::transparent);
+    // Boxes only: at this scale edges are a grey haze, and rendering thousands of them through the
+    // scene stalled the UI for a tenth of a second on every layout of a large model.
     QPainter render(&picture_);
-    scene_->render(&render, QRectF(QPointF(0, 0), target.size()), scene_->graphBounds(), Qt::KeepAspectRatio);
+    QRectF bounds = scene_->graphBounds();
+    double scale = target.width() / bounds.width();
+    const Theme& style = scene_->style().theme;
+    for (NodeItem* item : scene_->nodeItems()) {
+      QSizeF size = item->size() * scale;
+      QPointF center = (item->pos() - bounds.topLeft()) * scale;
+      QRectF box(center - QPointF(size.width() / 2, size.height() / 2), size.expandedTo(QSizeF(1.5, 1.5)));
+      std::optional<DiffStatus> diff = item->diffStatus();
+      QColor color = item->fillColor();
+      if (diff && *diff == DiffStatus::Added) color = style.added;
+      else if (diff && *diff == DiffStatus::Removed) color = style.removed;
+      else if (diff && *diff == DiffStatus::Changed) color = style.changed;
+      else if (diff && scene_->style().dimUnchanged) color.setAlphaF(0.35f);
+      if (item->isSearchMatch()) color = style.searchMatch;
+      render.fillRect(box, color);
+    }
     dirty_ = false;
   }
   painter.drawPixmap(target.topLeft(), picture_);

@@ -1,6 +1,6 @@
-// The overview in a graph view's corner: the whole graph shrunk, with the visible region
-// outlined; click or drag in it to move there. The picture is re-rendered only when the scene's
-// layout or appearance changes, never on scroll.
+// The overview in a graph view's corner: every node as a coloured box (marks and search matches
+// included), with the visible region outlined; click or drag in it to move there. The picture is
+// redrawn only when the scene's layout or appearance changes, never on scroll.
 #pragma once
 
 #include <QPixmap>

@@ -1,7 +1,5 @@
 #include "OpCountDiffModel.h"
 
-#include "NodePropertiesModel.h"
-
 #include <QBrush>
 #include <QColor>
 
@@ -34,6 +32,9 @@ std::map<QString, KindFigures> figuresByKind(const GraphSnapshot& snapshot) {
 }
 
 QString signedCount(int delta) { return delta > 0 ? QStringLiteral("+%1").arg(delta) : QString::number(delta); }
+
+// One unit in a column, so that the figures line up and compare at a glance.
+QString columnMs(double ms) { return QString::number(ms, 'f', 4) + QStringLiteral(" ms"); }
 
 } // namespace
 
@@ -97,9 +98,9 @@ QVariant OpCountDiffModel::data(const QModelIndex& index, int role) const {
     case CountBefore: return row.before;
     case CountAfter: return row.after;
     case CountDelta: return countDelta == 0 ? QString() : signedCount(countDelta);
-    case MsBefore: return formatMs(row.msBefore);
-    case MsAfter: return formatMs(row.msAfter);
-    case MsDelta: return std::abs(msDelta) < 1e-12 ? QString() : (msDelta > 0 ? "+" : "") + formatMs(msDelta);
+    case MsBefore: return columnMs(row.msBefore);
+    case MsAfter: return columnMs(row.msAfter);
+    case MsDelta: return std::abs(msDelta) < 1e-12 ? QString() : (msDelta > 0 ? "+" : "") + columnMs(msDelta);
     default: return {};
     }
   }

@@ -49,7 +49,8 @@ TEST(GraphDiff, MarksFusedChangedRemovedAndAdded) {
   EXPECT_EQ(diff.before[idOf(before, "relu_a")], DiffStatus::Removed);
   EXPECT_EQ(diff.before[idOf(before, "conv_a")], DiffStatus::Changed); // gained activation=relu
   EXPECT_EQ(diff.after[idOf(after, "conv_a")], DiffStatus::Changed);
-  EXPECT_EQ(diff.before[idOf(before, "concat")], DiffStatus::Changed); // now reads conv_a directly
+  // Concat now reads conv_a around the removed relu: rewired, not changed.
+  EXPECT_EQ(diff.before[idOf(before, "concat")], DiffStatus::Same);
   EXPECT_EQ(diff.after[idOf(after, "extra")], DiffStatus::Added);
   for (const char* same : {"x", "w1", "w2", "conv_b", "relu_b"}) {
     EXPECT_EQ(diff.before[idOf(before, same)], DiffStatus::Same) << same;
@@ -58,7 +59,30 @@ TEST(GraphDiff, MarksFusedChangedRemovedAndAdded) {
   }
   EXPECT_EQ(diff.added, 1u);
   EXPECT_EQ(diff.removed, 1u);
-  EXPECT_EQ(diff.changed, 2u);
+  EXPECT_EQ(diff.changed, 1u);
+}
+
+TEST(GraphDiff, ReadingAnotherSurvivingNodeIsAChange) {
+  Graph before = tessera::testing::branchesGraph();
+  Graph after = tessera::testing::branchesGraph();
+  // concat(relu_a, relu_b) becomes concat(relu_b, relu_a): same ops, different wiring.
+  Node& concat = after.mutableNode(idOf(after, "concat"));
+  std::swap(concat.inputs[0], concat.inputs[1]);
+  GraphDiff diff = diffGraphs(before, after);
+  EXPECT_EQ(diff.after[idOf(after, "concat")], DiffStatus::Changed);
+  EXPECT_EQ(diff.changed, 1u);
+  EXPECT_EQ(diff.added + diff.removed, 0u);
+}
+
+TEST(GraphDiff, ARewrittenNodeUnderANewNameShowsAsChanged) {
+  Graph before = tessera::testing::branchesGraph();
+  Graph after = fusedGraph();
+  after.mutableNode(idOf(after, "conv_a")).name = "fused_17"; // optimisers name what they create
+  GraphDiff diff = diffGraphs(before, after);
+  EXPECT_EQ(diff.beforeToAfter[idOf(before, "conv_a")], idOf(after, "fused_17"));
+  EXPECT_EQ(diff.after[idOf(after, "fused_17")], DiffStatus::Changed);
+  EXPECT_EQ(diff.added, 1u) << "only the sigmoid is new";
+  EXPECT_EQ(diff.removed, 1u) << "only the absorbed relu is gone";
 }
 
 TEST(GraphDiff, RenamedButIdenticalNodesMatchByStructure) {

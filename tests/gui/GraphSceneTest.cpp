@@ -93,6 +93,22 @@ TEST(GraphScene, SelectionSurvivesARelayoutAndEmphasisesEdges) {
   EXPECT_EQ(*scene.selectedNode(), conv);
 }
 
+TEST(GraphScene, DestroyingASceneWithASelectionAnnouncesNothing) {
+  auto graph = squeezenet();
+  int announcements = 0;
+  {
+    GraphScene scene;
+    ASSERT_TRUE(layOut(scene, GraphSnapshot::make(graph, "analytic:h200")));
+    scene.selectNode(scene.nodeItems().front()->nodeId());
+    // A listener that reads the scene, as the properties panel does: it must not run mid-destruction.
+    QObject::connect(&scene, &GraphScene::selectedNodeChanged, [&] {
+      ++announcements;
+      EXPECT_TRUE(scene.snapshot().graph);
+    });
+  }
+  EXPECT_EQ(announcements, 0);
+}
+
 TEST(GraphScene, HeatMapColoursTheCostliestNodeHottest) {
   auto graph = squeezenet();
   GraphScene scene;
