@@ -18,8 +18,9 @@ bool wantsSvg(const QString& path) { return QFileInfo(path).suffix().compare(QSt
 } // namespace
 
 QString exportScene(QGraphicsScene* scene, const QString& path) {
-  QRectF source = scene->itemsBoundingRect().adjusted(-20, -20, 20, 20);
-  if (source.isEmpty()) return QObject::tr("there is nothing to export");
+  QRectF items = scene->itemsBoundingRect();
+  if (items.isEmpty()) return QObject::tr("there is nothing to export");
+  QRectF source = items.adjusted(-20, -20, 20, 20);
   if (wantsSvg(path)) {
     QSvgGenerator svg;
     svg.setFileName(path);

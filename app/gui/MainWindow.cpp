@@ -38,7 +38,6 @@
 #include <QTabWidget>
 #include <QTime>
 #include <QToolBar>
-#include <QToolButton>
 
 namespace tessera::gui {
 
@@ -324,19 +323,15 @@ void MainWindow::buildMenus() {
   toolbar->addSeparator();
   toolbar->addAction(startAction_);
   toolbar->addAction(stopAction_);
-  // Short labels on the toolbar; the menus keep the full ones.
-  auto shortText = [toolbar](QAction* a, const QString& text) {
-    if (QWidget* w = toolbar->widgetForAction(a))
-      if (auto* button = qobject_cast<QToolButton*>(w)) button->setText(text);
-  };
-  shortText(openAction_, tr("Open"));
-  shortText(fitAction_, tr("Fit"));
-  shortText(weightsAction_, tr("Weights"));
-  shortText(shapesAction_, tr("Shapes"));
-  shortText(heatAction_, tr("Heat map"));
-  shortText(findAction_, tr("Find"));
-  shortText(startAction_, tr("Run"));
-  shortText(stopAction_, tr("Stop"));
+  // Short labels on the toolbar (a text-only tool button shows the icon text); menus keep the full ones.
+  openAction_->setIconText(tr("Open"));
+  fitAction_->setIconText(tr("Fit"));
+  weightsAction_->setIconText(tr("Weights"));
+  shapesAction_->setIconText(tr("Shapes"));
+  heatAction_->setIconText(tr("Heat map"));
+  findAction_->setIconText(tr("Find"));
+  startAction_->setIconText(tr("Run"));
+  stopAction_->setIconText(tr("Stop"));
 }
 
 void MainWindow::restoreSettings() {

@@ -8,10 +8,14 @@
 #include "NodeSearch.h"
 #include "OpStyle.h"
 #include "TestModels.h"
+#include "ViewExport.h"
 
 #include "onnx/OnnxImport.h"
 
+#include <QFile>
+#include <QImage>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
@@ -207,4 +211,27 @@ TEST(GraphView, SearchSelectsAndCentresTheMatch) {
   EXPECT_EQ(view.currentSearchIndex(), static_cast<int>(concats.size()) - 1) << "stepping back wraps around";
   view.closeSearch();
   EXPECT_FALSE(view.graphScene()->itemForNode(last)->isSearchMatch());
+}
+
+TEST(ViewExport, WritesTheWholeSceneAsPngAndSvg) {
+  auto graph = squeezenet();
+  GraphScene scene;
+  ASSERT_TRUE(layOut(scene, GraphSnapshot::make(graph, "analytic:h200")));
+  QTemporaryDir dir;
+  QString png = dir.filePath("graph.png");
+  QString svg = dir.filePath("graph.svg");
+  EXPECT_EQ(exportScene(&scene, png), QString());
+  EXPECT_EQ(exportScene(&scene, svg), QString());
+  QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  // The whole graph, not a viewport: the image is as tall as the laid-out graph (at 2x).
+  EXPECT_GE(image.height(), static_cast<int>(scene.graphBounds().height() * 2));
+  QFile file(svg);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  QByteArray text = file.readAll();
+  EXPECT_TRUE(text.contains("<svg"));
+  EXPECT_TRUE(text.contains("Concat")) << "node captions are text in the SVG";
+  EXPECT_NE(exportScene(&scene, dir.filePath("missing/dir/x.png")), QString());
+  GraphScene empty;
+  EXPECT_NE(exportScene(&empty, dir.filePath("empty.png")), QString());
 }

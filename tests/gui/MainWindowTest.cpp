@@ -14,9 +14,17 @@
 
 #include "onnx/OnnxExport.h"
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+
+#include <QAction>
 #include <QFile>
+#include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include <gtest/gtest.h>
 
@@ -98,6 +106,50 @@ TEST(MainWindow, ARunFillsTheCompareTab) {
   EXPECT_EQ(window.itemsShown()["compare"], window.compareWidget()->beforeView()->graphScene()->visibleNodeCount() +
                                                 window.compareWidget()->afterView()->graphScene()->visibleNodeCount());
   EXPECT_FALSE(window.startRun("mcts")) << "strategies this build lacks are refused";
+}
+
+TEST(MainWindow, DroppedModelFilesOpen) {
+  MainWindow window(quietOptions());
+  window.show();
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(tessera::testing::samplePath("squeezenet")))});
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &enter);
+  EXPECT_TRUE(enter.isAccepted());
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &drop);
+  ASSERT_TRUE(opened.wait(10000));
+  EXPECT_TRUE(window.original().graph);
+
+  QMimeData text;
+  text.setUrls({QUrl::fromLocalFile("/tmp/notes.txt")});
+  QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+  refused.setAccepted(false);
+  QCoreApplication::sendEvent(&window, &refused);
+  EXPECT_FALSE(refused.isAccepted());
+}
+
+TEST(MainWindow, RecentFilesAndLayoutPersist) {
+  QSettings().clear();
+  QString model = QString::fromStdString(tessera::testing::samplePath("squeezenet"));
+  MainWindowOptions persistent;
+  persistent.interactiveErrors = false;
+  {
+    MainWindow window(persistent);
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::modelOpened);
+    window.openPath(model);
+    ASSERT_TRUE(opened.wait(10000));
+    window.close(); // saves the layout
+  }
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  ASSERT_FALSE(recent.isEmpty());
+  EXPECT_EQ(recent.front(), QFileInfo(model).absoluteFilePath());
+  EXPECT_FALSE(settings.value("mainWindow/state").toByteArray().isEmpty());
+  EXPECT_EQ(settings.value("view/theme").toString(), "system");
+  QSettings().clear();
 }
 
 TEST(CommandLine, ParsesTheDesignedArguments) {
