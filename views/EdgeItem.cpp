@@ -15,6 +15,7 @@ namespace tessera::views {
 namespace {
 
 constexpr double kArrowLength = 8;
+constexpr double kLodLine = 0.06;  // a whole large model on screen: one segment per edge
 constexpr double kLodCurve = 0.2;
 constexpr double kLodArrow = 0.35;
 constexpr double kLodLabel = 0.6;
@@ -97,16 +98,19 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
   double lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
   bool emphasis = highlighted();
   QColor color = emphasis ? theme.edgeHighlight : theme.edge;
-  if (style_->dimUnchanged && !emphasis) {
-    bool sourceSame = source_ && source_->diffStatus() == DiffStatus::Same;
-    bool targetSame = target_ && target_->diffStatus() == DiffStatus::Same;
-    if (sourceSame && targetSame) painter->setOpacity(0.4);
-  }
+  // Set every painter state used: nothing is assumed from the item painted before.
+  bool faded = style_->dimUnchanged && !emphasis && source_ && source_->diffStatus() == DiffStatus::Same && target_ &&
+               target_->diffStatus() == DiffStatus::Same;
+  painter->setOpacity(faded ? 0.4 : 1.0);
   QPen pen(color, emphasis ? 2.2 : 1.1);
   pen.setCosmetic(true); // a hairline stays visible far out and thin up close
   painter->setRenderHint(QPainter::Antialiasing, lod >= kLodArrow);
   painter->setPen(pen);
   painter->setBrush(Qt::NoBrush);
+  if (lod < kLodLine) {
+    painter->drawLine(coarse_.front(), coarse_.back());
+    return;
+  }
   if (lod < kLodCurve) {
     // A whole large model on screen: thousands of edges, each a pixel or two wide. Stroking the
     // polygon is several times cheaper than flattening the cubics, and looks the same there.

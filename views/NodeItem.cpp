@@ -119,7 +119,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
   QColor fill = fillColor();
   bool marked = diff_ && *diff_ != DiffStatus::Same;
   QColor mark = !marked ? QColor() : *diff_ == DiffStatus::Added ? theme.added : *diff_ == DiffStatus::Removed ? theme.removed : theme.changed;
-  if (style_->dimUnchanged && diff_ && *diff_ == DiffStatus::Same && !isSelected()) painter->setOpacity(0.4);
+  // Set every painter state used: nothing is assumed from the item painted before.
+  bool faded = style_->dimUnchanged && diff_ && *diff_ == DiffStatus::Same && !isSelected();
+  painter->setOpacity(faded ? 0.4 : 1.0);
+  painter->setRenderHint(QPainter::Antialiasing, lod >= kLodShapes);
 
   if (lod < kLodShapes) {
     // Far out: a flat box per node, with marks kept visible by cosmetic (screen-width) pens.
@@ -135,7 +138,6 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     return;
   }
 
-  painter->setRenderHint(QPainter::Antialiasing, true);
   if (searchMatch_) {
     painter->setPen(QPen(theme.searchMatch, 2 * kMarkWidth + 2));
     painter->setBrush(Qt::NoBrush);
