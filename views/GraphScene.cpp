@@ -202,8 +202,9 @@ void GraphScene::startLayout() {
     pending->sizes.push_back(size);
     LayoutNodeSpec spec;
     NodeShape shape = NodeItem::shapeFor(role, category);
-    spec.width = size.width() * (shape == NodeShape::Ellipse ? 1.25 : 1.0) + (shape == NodeShape::Hexagon ? size.height() * 0.6 : 0);
-    spec.height = size.height();
+    QSizeF outline = NodeItem::outlineSize(shape, size);
+    spec.width = outline.width();
+    spec.height = outline.height();
     spec.ellipse = shape == NodeShape::Ellipse;
     pending->request.nodes.push_back(spec);
     return static_cast<int>(pending->request.nodes.size() - 1);

@@ -80,13 +80,17 @@ QSizeF NodeItem::sizeFor(const SceneStyle& style, NodeRole role, const QString& 
   return {std::max(kMinWidth, std::ceil(width)), std::ceil(height)};
 }
 
+QSizeF NodeItem::outlineSize(NodeShape shape, QSizeF size) {
+  if (shape == NodeShape::Ellipse) size.rwidth() *= 1.25;
+  if (shape == NodeShape::Hexagon) size.rwidth() += size.height() * 0.6;
+  return size;
+}
+
 NodeItem::NodeItem(const SceneStyle* style, NodeRole role, OpCategory category, NodeId node, QString title, QString detail,
                    QSizeF size)
     : style_(style), role_(role), category_(category), node_(node) {
   NodeShape shape = shapeFor(role, category);
-  // Ellipses and hexagons lose their corners: widen them so the caption stays inside.
-  if (shape == NodeShape::Ellipse) size.rwidth() *= 1.25;
-  if (shape == NodeShape::Hexagon) size.rwidth() += size.height() * 0.6;
+  size = outlineSize(shape, size);
   rect_ = QRectF(QPointF(-size.width() / 2, -size.height() / 2), size);
   outline_ = outlineFor(shape, rect_);
   title_ = preparedText(title, style->titleFont);

@@ -25,12 +25,15 @@ class NodeItem final : public QGraphicsItem {
 public:
   enum { Type = UserType + 1 };
 
-  // `node` is the graph node id; for a graph output it is the index of the output.
+  // `node` is the graph node id; for a graph output it is the index of the output. `size` is the
+  // caption's size (sizeFor).
   NodeItem(const SceneStyle* style, NodeRole role, OpCategory category, NodeId node, QString title, QString detail,
            QSizeF size);
 
-  // The size a node needs for its caption.
+  // The size a node's caption needs, and the size of its outline around that (ellipses and
+  // hexagons lose their corners, so they are wider): the size the layout reserves.
   static QSizeF sizeFor(const SceneStyle& style, NodeRole role, const QString& title, const QString& detail);
+  static QSizeF outlineSize(NodeShape shape, QSizeF captionSize);
   static NodeShape shapeFor(NodeRole role, OpCategory category);
 
   int type() const override { return Type; }
