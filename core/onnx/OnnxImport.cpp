@@ -12,6 +12,7 @@
 #include "onnx/OnnxNode.h"
 #include "onnx/OpaqueImport.h"
 #include "support/Error.h"
+#include "support/ReadFile.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -183,16 +184,7 @@ Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName) {
 }
 
 Graph importOnnxFile(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) throw errorInFile(path, "cannot open: no such file");
-  if (std::filesystem::is_directory(status)) throw errorInFile(path, "cannot open: it is a directory");
-  uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > static_cast<uintmax_t>(kMaxModelBytes)) throw errorInFile(path, "the file is larger than 1 GiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw errorInFile(path, std::string("cannot open: ") + std::strerror(errno));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw errorInFile(path, "cannot read the file");
+  std::string bytes = readFileBytes(path, static_cast<uintmax_t>(kMaxModelBytes));
   return importOnnxBytes(bytes, path);
 }
 
