@@ -4,22 +4,9 @@ namespace tessera {
 
 namespace {
 
-double elementBytes(DType type) {
-  switch (type) {
-  case DType::Float16:
-  case DType::BFloat16: return 2;
-  case DType::Float64:
-  case DType::Int64: return 8;
-  case DType::Int8:
-  case DType::UInt8:
-  case DType::Bool: return 1;
-  default: return 4;
-  }
-}
-
 double bytesOf(const std::vector<TensorType>& types) {
   double bytes = 0;
-  for (const TensorType& t : types) bytes += static_cast<double>(t.numel()) * elementBytes(t.dtype);
+  for (const TensorType& t : types) bytes += static_cast<double>(t.numel()) * static_cast<double>(dtypeByteSize(t.dtype));
   return bytes;
 }
 

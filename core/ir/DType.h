@@ -2,6 +2,7 @@
 // indices and opaque ops.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -12,5 +13,7 @@ enum class DType : uint8_t { Undefined, Float32, Float16, BFloat16, Float64, Int
 std::string_view dtypeName(DType type);
 bool isFloatingPoint(DType type);
 bool isInteger(DType type); // includes Bool: stored as integers
+// Bytes per element in memory and in ONNX raw data; 0 for String and Undefined.
+size_t dtypeByteSize(DType type);
 
 } // namespace tessera

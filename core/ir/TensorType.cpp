@@ -27,6 +27,23 @@ bool isInteger(DType type) {
   return type == DType::Int8 || type == DType::UInt8 || type == DType::Int32 || type == DType::Int64 || type == DType::Bool;
 }
 
+size_t dtypeByteSize(DType type) {
+  switch (type) {
+  case DType::Float32:
+  case DType::Int32: return 4;
+  case DType::Float16:
+  case DType::BFloat16: return 2;
+  case DType::Float64:
+  case DType::Int64: return 8;
+  case DType::Int8:
+  case DType::UInt8:
+  case DType::Bool: return 1;
+  case DType::String:
+  case DType::Undefined: return 0;
+  }
+  return 0;
+}
+
 int64_t numelOf(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;

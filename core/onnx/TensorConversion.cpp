@@ -98,23 +98,6 @@ uint16_t floatToBfloat16(float value) {
 
 namespace {
 
-size_t elementBytes(DType type) {
-  switch (type) {
-  case DType::Float32:
-  case DType::Int32: return 4;
-  case DType::Float16:
-  case DType::BFloat16: return 2;
-  case DType::Float64:
-  case DType::Int64: return 8;
-  case DType::Int8:
-  case DType::UInt8:
-  case DType::Bool: return 1;
-  case DType::String:
-  case DType::Undefined: return 0;
-  }
-  return 0;
-}
-
 uint64_t readLittleEndian(const char* bytes, size_t width) {
   uint64_t value = 0;
   for (size_t i = 0; i < width; ++i) value |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
@@ -171,7 +154,7 @@ Tensor tensorFromProto(const TensorProto& proto, const std::string& what) {
 
   if (proto.has_raw_data()) {
     const std::string& raw = proto.raw_data();
-    size_t width = elementBytes(*dtype);
+    size_t width = dtypeByteSize(*dtype);
     if (raw.size() != static_cast<size_t>(numel) * width)
       throw Error(what + " has " + std::to_string(raw.size()) + " bytes of raw_data but its shape needs " +
                   std::to_string(static_cast<size_t>(numel) * width));
@@ -235,7 +218,7 @@ void tensorToProto(const Tensor& tensor, const std::string& name, TensorProto* p
   proto->set_name(name);
   proto->set_data_type(dtypeToOnnx(tensor.dtype()));
   for (int64_t d : tensor.shape()) proto->add_dims(d);
-  size_t width = elementBytes(tensor.dtype());
+  size_t width = dtypeByteSize(tensor.dtype());
   int64_t numel = tensor.numel();
   std::string raw;
   raw.reserve(static_cast<size_t>(numel) * width);
