@@ -65,8 +65,9 @@ namespace {
 
 class GraphBuilder {
 public:
-  GraphBuilder(const EGraph& egraph, const SeededGraph& seed, const std::function<const ENode*(EClassId)>& chosen)
-      : egraph_(egraph), seed_(seed), chosen_(chosen) {
+  GraphBuilder(const EGraph& egraph, const SeededGraph& seed, const std::function<const ENode*(EClassId)>& chosen,
+               std::vector<ENode>* sources)
+      : egraph_(egraph), seed_(seed), chosen_(chosen), sources_(sources) {
     // Names were recorded before any merge; re-key them by today's canonical children.
     for (const auto& [enode, name] : seed_.nodeNames) {
       ENode key = enode;
@@ -81,6 +82,7 @@ public:
     for (uint32_t leafId : seed_.inputLeaves) {
       const Node& input = egraph_.leaf(leafId).node;
       inputByLeaf_[leafId] = graph_.addInput(input.name, input.outputTypes[0]);
+      noteSource(ENode{OpKind::Input, 0, leafId, {}});
     }
     for (size_t i = 0; i < seed_.outputs.size(); ++i) graph_.addOutput(valueOf(seed_.outputs[i]), seed_.outputNames[i]);
     return std::move(graph_);
@@ -111,6 +113,7 @@ private:
       if (inserted) {
         const Node& weight = egraph_.leaf(enode.payload).node;
         it->second = graph_.addWeight(weight.name, *weight.weight);
+        noteSource(enode);
       }
       return {it->second, 0};
     }
@@ -132,12 +135,19 @@ private:
       usedNames_.insert(graph_.node(id).name);
     }
     opNodes_.emplace(key, id);
+    noteSource(key);
     return {id, enode.port};
+  }
+
+  // Nodes are appended, so the next source belongs to the node just added.
+  void noteSource(const ENode& enode) {
+    if (sources_) sources_->push_back(enode);
   }
 
   const EGraph& egraph_;
   const SeededGraph& seed_;
   const std::function<const ENode*(EClassId)>& chosen_;
+  std::vector<ENode>* sources_;
   Graph graph_;
   std::unordered_map<EClassId, ValueRef> done_;
   std::unordered_set<EClassId> onPath_;
@@ -150,8 +160,10 @@ private:
 
 } // namespace
 
-Graph graphFromChoice(const EGraph& egraph, const SeededGraph& seed, const std::function<const ENode*(EClassId)>& chosen) {
-  return GraphBuilder(egraph, seed, chosen).build();
+Graph graphFromChoice(const EGraph& egraph, const SeededGraph& seed, const std::function<const ENode*(EClassId)>& chosen,
+                      std::vector<ENode>* sources) {
+  if (sources) sources->clear();
+  return GraphBuilder(egraph, seed, chosen, sources).build();
 }
 
 } // namespace tessera

@@ -26,7 +26,9 @@ SeededGraph seedEGraph(EGraph& egraph, const Graph& graph);
 
 // Builds the graph chosen by `chosen(class)` from the roots. Multi-output e-nodes (Split ports)
 // that share op, attributes and children become one node. Throws tessera::Error when the
-// choice has a cycle or leaves a reachable class without a node.
-Graph graphFromChoice(const EGraph& egraph, const SeededGraph& seed, const std::function<const ENode*(EClassId)>& chosen);
+// choice has a cycle or leaves a reachable class without a node. `sources`, when given, receives
+// the e-node each graph node was built from (by NodeId; ports folded to 0).
+Graph graphFromChoice(const EGraph& egraph, const SeededGraph& seed, const std::function<const ENode*(EClassId)>& chosen,
+                      std::vector<ENode>* sources = nullptr);
 
 } // namespace tessera

@@ -35,6 +35,12 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
       report.stopReason = StopReason::IterationLimit;
       break;
     }
+    if (hooks.beforeIteration && !hooks.beforeIteration(iteration)) {
+      report.stopReason = StopReason::StoppedByUser;
+      break;
+    }
+    const std::vector<const Rule*> active =
+        hooks.arrangeRules ? hooks.arrangeRules(rules) : std::vector<const Rule*>(rules.begin(), rules.end());
     IterationReport it;
     it.index = iteration;
     const size_t nodesBefore = egraph.numNodes(), classesBefore = egraph.numClasses();
@@ -42,7 +48,7 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     // Search on the clean e-graph; matching never mutates.
     auto phase = Clock::now();
     std::vector<std::pair<const Rule*, std::vector<RuleMatch>>> found;
-    for (const Rule* rule : rules) {
+    for (const Rule* rule : active) {
       if (rule->isMulti() && iteration >= limits.multiIterations) continue;
       found.emplace_back(rule, rule->search(egraph, limits.matchLimitPerRule));
       it.matches += found.back().second.size();

@@ -48,6 +48,11 @@ struct RunReport {
 // Hooks for observers (event log, views); all optional.
 struct RunnerHooks {
   std::function<bool()> stopRequested;
+  // Called before each iteration; false stops the run (StoppedByUser). A search's Control blocks
+  // here while paused.
+  std::function<bool(int iteration)> beforeIteration;
+  // The rules for one iteration, in order (pins first, vetoes out); default: `rules` as given.
+  std::function<std::vector<const Rule*>(std::span<const Rule* const> rules)> arrangeRules;
   std::function<void(const Rule&, const RuleMatch&, const RuleApplication&)> ruleApplied;
   std::function<void(const IterationReport&)> iterationDone;
 };

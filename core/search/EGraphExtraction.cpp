@@ -100,7 +100,7 @@ ExtractedGraph extractGraph(const EGraph& egraph, const SeededGraph& seed, ENode
   result.graph = graphFromChoice(egraph, seed, [&](EClassId id) -> const ENode* {
     auto it = chosen.find(egraph.find(id));
     return it == chosen.end() ? nullptr : it->second;
-  });
+  }, &result.sources);
   result.dagCostMs = extraction.dagCost;
   result.method = method;
   result.provenOptimal = extraction.provenOptimal;

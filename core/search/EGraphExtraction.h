@@ -35,6 +35,7 @@ EGraphProblem toExtractionProblem(const EGraph& egraph, std::span<const EClassId
 
 struct ExtractedGraph {
   Graph graph;
+  std::vector<ENode> sources; // the e-node each graph node came from, by NodeId
   double dagCostMs = 0;
   double seconds = 0;
   std::string method;

@@ -1,0 +1,58 @@
+// The control channel between a person (GUI, CLI flags) and a running search: pause, resume,
+// single step, stop, and the pinned and vetoed rules. Any thread may call the commands; the
+// search polls it between steps, so every decision takes effect at the next step.
+#pragma once
+
+#include "events/Event.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+class Control {
+public:
+  // Commands (thread-safe). Each is queued as a decision for the event log.
+  void pause();
+  void resume();
+  void step();  // while paused: let exactly one more step run
+  void stop();  // also releases a paused search
+  void pin(const std::string& rule);
+  void unpin(const std::string& rule);
+  void veto(const std::string& rule);
+  void unveto(const std::string& rule);
+
+  // For the search, between steps: blocks while paused (until resume, step or stop), then returns
+  // false when the search must stop.
+  bool proceed();
+  bool stopRequested() const;
+  bool paused() const;
+
+  std::set<std::string> pinned() const;
+  std::set<std::string> vetoed() const;
+  bool isVetoed(const std::string& rule) const;
+  bool isPinned(const std::string& rule) const;
+  // Bumped by every pin/veto change, so a search can cheaply notice that its rule order is stale.
+  uint64_t rulesVersion() const;
+
+  // Decisions made since the last call, oldest first; the search records them with its step.
+  std::vector<UserDecision> takeDecisions();
+
+private:
+  void record(DecisionKind kind, const std::string& rule = {});
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  bool paused_ = false;
+  bool stopped_ = false;
+  int stepsGranted_ = 0;
+  std::set<std::string> pinned_;
+  std::set<std::string> vetoed_;
+  uint64_t rulesVersion_ = 0;
+  std::vector<UserDecision> decisions_;
+};
+
+} // namespace tessera

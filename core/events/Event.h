@@ -1,0 +1,128 @@
+// What a search reports as it runs: one typed record per thing that happened. The event log of a
+// session, the live views and the replay timeline are all built from these and nothing else.
+#pragma once
+
+#include "egraph/ENode.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace tessera {
+
+// An e-node entered the e-graph in a committed state (never during an MCTS simulation that is
+// rolled back). The node is as added; its children may since have been merged.
+struct ENodeAdded {
+  EClassId eclass = 0;
+  ENode node;
+};
+
+struct ClassesMerged {
+  EClassId kept = 0;
+  EClassId absorbed = 0;
+};
+
+// One successful application of a rule: the classes it matched and the e-nodes it created.
+struct RuleApplied {
+  std::string rule;
+  int step = 0;
+  std::vector<EClassId> matched;   // the matched root class of each source pattern
+  std::vector<EClassId> results;   // the class each right-hand side landed in
+  uint32_t newNodes = 0;
+};
+
+// MCTS tree: node ids are dense, 0 is the root of the current plan. `action` is the rule that
+// leads from the parent to the node (empty for the root).
+struct MctsNodeCreated {
+  uint32_t id = 0;
+  uint32_t parent = 0;
+  std::string action;
+  int depth = 0;
+  size_t enodes = 0; // e-graph size in the node's state
+};
+
+struct MctsNodeVisited {
+  uint32_t id = 0;
+};
+
+struct MctsBackedUp {
+  uint32_t id = 0;
+  uint32_t visits = 0;
+  double totalValue = 0; // Q; mean value is totalValue / visits
+  double reward = 0;     // the reward this backup carried
+};
+
+// The search made a decision for good: MCTS committed an action, saturation finished an
+// iteration, TASO accepted a graph.
+struct StepCommitted {
+  int step = 0;
+  std::string action;       // rule name (MCTS, TASO), "iteration" (eqsat)
+  uint32_t mctsNode = 0;    // the committed MCTS node, 0 for other strategies
+  uint32_t visits = 0;
+  double meanValue = 0;
+  size_t enodes = 0;
+  size_t eclasses = 0;
+};
+
+struct CandidateExtracted {
+  int candidate = 0; // index into the run's candidate list
+  int step = 0;
+  double costMs = 0;
+  std::string method;
+};
+
+struct BestCostChanged {
+  int step = 0;
+  double previousMs = 0;
+  double costMs = 0;
+};
+
+enum class RunState { Started, Paused, Resumed, Stopped, Finished };
+std::string_view runStateName(RunState state);
+
+struct RunStateChanged {
+  RunState state = RunState::Started;
+  std::string reason; // the stop reason when finished or stopped
+};
+
+enum class DecisionKind { Pin, Unpin, Veto, Unveto, Pause, Resume, Step, Stop };
+std::string_view decisionName(DecisionKind kind);
+
+// A person's decision, recorded at the step where it takes effect.
+struct UserDecision {
+  DecisionKind kind = DecisionKind::Pause;
+  std::string rule; // for pin/veto
+  int step = 0;
+};
+
+using EventPayload = std::variant<ENodeAdded, ClassesMerged, RuleApplied, MctsNodeCreated, MctsNodeVisited, MctsBackedUp,
+                                  StepCommitted, CandidateExtracted, BestCostChanged, RunStateChanged, UserDecision>;
+
+// The payload's index in EventPayload, stored in the session's event log.
+enum class EventKind : uint8_t {
+  ENodeAdded,
+  ClassesMerged,
+  RuleApplied,
+  MctsNodeCreated,
+  MctsNodeVisited,
+  MctsBackedUp,
+  StepCommitted,
+  CandidateExtracted,
+  BestCostChanged,
+  RunStateChanged,
+  UserDecision,
+  Count
+};
+std::string_view eventKindName(EventKind kind); // "enode_added", "classes_merged", ...
+
+struct Event {
+  uint64_t sequence = 0; // 0-based, in emission order within a run
+  double seconds = 0;    // since the run started
+  EventPayload payload;
+
+  EventKind kind() const { return static_cast<EventKind>(payload.index()); }
+};
+
+} // namespace tessera

@@ -1,0 +1,107 @@
+#include "search/EqsatStrategy.h"
+
+#include "cost/GraphCost.h"
+#include "egraph/GraphConversion.h"
+#include "rewrite/Runner.h"
+#include "search/EGraphExtraction.h"
+#include "search/Provenance.h"
+
+#include <cstdio>
+
+namespace tessera {
+
+namespace {
+void say(const SearchOptions& options, const std::string& line) {
+  if (options.progress) options.progress(line);
+}
+
+std::string seconds(double s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f s", s);
+  return buffer;
+}
+
+void recordDecisions(Control& control, EventStream& events, int step) {
+  for (UserDecision decision : control.takeDecisions()) {
+    decision.step = step;
+    events.emit(std::move(decision));
+  }
+}
+} // namespace
+
+SearchResult EqsatStrategy::run(const SearchInput& input) {
+  const SearchOptions& options = input.options;
+  static constexpr const char* kParameters[] = {"match_limit"};
+  checkParameterNames(options, name(), kParameters);
+
+  SearchResult result;
+  result.originalCostMs = graphCost(input.original, input.cost).totalMs;
+  input.events.emit(RunStateChanged{RunState::Started, {}});
+
+  EGraph egraph;
+  ProvenanceRecorder provenance(input.events);
+  egraph.setListener(&provenance);
+  SeededGraph seed = seedEGraph(egraph, input.original);
+
+  RunnerLimits limits;
+  limits.nodeLimit = options.nodeLimit ? options.nodeLimit : 50000;
+  limits.iterationLimit = options.iterationLimit;
+  limits.timeLimitSeconds = options.timeLimitSeconds;
+  limits.multiIterations = options.multiIterations;
+  limits.matchLimitPerRule = static_cast<size_t>(numericParameter(options, "match_limit", 20000));
+
+  int step = 0;
+  RunnerHooks hooks;
+  hooks.stopRequested = [&] { return input.control.stopRequested(); };
+  hooks.beforeIteration = [&](int iteration) {
+    step = iteration;
+    recordDecisions(input.control, input.events, step);
+    bool wasPaused = input.control.paused();
+    if (wasPaused) input.events.emit(RunStateChanged{RunState::Paused, {}});
+    bool go = input.control.proceed();
+    recordDecisions(input.control, input.events, step);
+    if (wasPaused && go) input.events.emit(RunStateChanged{RunState::Resumed, {}});
+    return go;
+  };
+  hooks.arrangeRules = [&](std::span<const Rule* const> rules) { return arrangeRules(rules, input.control); };
+  hooks.ruleApplied = [&](const Rule& rule, const RuleMatch& match, const RuleApplication& application) {
+    provenance.ruleApplied(rule, match, application, step);
+  };
+  hooks.iterationDone = [&](const IterationReport& it) {
+    input.events.emit(StepCommitted{it.index, "iteration", 0, 0, 0, it.enodes, it.eclasses});
+    say(options, "iteration " + std::to_string(it.index + 1) + ": " + std::to_string(it.enodes) + " e-nodes, " +
+                     std::to_string(it.eclasses) + " e-classes, " + std::to_string(it.applied) + " rewrites, " +
+                     std::to_string(it.filtered) + " filtered");
+  };
+  RunReport run = runSaturation(egraph, seed.outputs, input.rules, limits, hooks);
+  egraph.setListener(nullptr);
+  result.searchSeconds = run.seconds;
+  result.steps = static_cast<int>(run.iterations.size());
+  result.stopReason = std::string(stopReasonName(run.stopReason));
+  result.rulesApplied = run.rulesApplied;
+  result.enodes = egraph.numNodes();
+  result.eclasses = egraph.numClasses();
+  say(options, "saturation stopped (" + result.stopReason + ") after " + seconds(result.searchSeconds));
+
+  ENodeCoster coster(input.cost);
+  ExtractedGraph extracted = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
+  result.extractionSeconds = extracted.seconds;
+  Candidate candidate;
+  candidate.costMs = graphCost(extracted.graph, input.cost).totalMs;
+  candidate.method = options.extractMethod;
+  candidate.step = result.steps;
+  candidate.origins = provenance.originsOf(egraph, extracted.sources);
+  candidate.graph = std::move(extracted.graph);
+  say(options, "extracted with " + options.extractMethod + " in " + seconds(extracted.seconds));
+  input.events.emit(CandidateExtracted{0, candidate.step, candidate.costMs, candidate.method});
+  if (candidate.costMs < result.originalCostMs)
+    input.events.emit(BestCostChanged{candidate.step, result.originalCostMs, candidate.costMs});
+  result.candidates.push_back(std::move(candidate));
+  result.bestCandidate = 0;
+  settleBest(result, input.original);
+  input.events.emit(RunStateChanged{run.stopReason == StopReason::StoppedByUser ? RunState::Stopped : RunState::Finished,
+                                    result.stopReason});
+  return result;
+}
+
+} // namespace tessera

@@ -1,0 +1,36 @@
+// Remembers which rule application, at which step, created each e-node of the committed e-graph,
+// and forwards the e-graph's changes to the event stream. Attach it with EGraph::setListener only
+// while committed changes are made (never during an MCTS simulation that is rolled back).
+#pragma once
+
+#include "egraph/EGraph.h"
+#include "events/EventSink.h"
+#include "rewrite/Rule.h"
+#include "search/Strategy.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tessera {
+
+class ProvenanceRecorder : public EGraphListener {
+public:
+  explicit ProvenanceRecorder(EventStream& events) : events_(events) {}
+
+  void nodeAdded(const ENode& node, EClassId eclass) override;
+  void classesMerged(EClassId kept, EClassId absorbed) override;
+
+  // Attributes the nodes added since the last call to this application and emits RuleApplied.
+  void ruleApplied(const Rule& rule, const RuleMatch& match, const RuleApplication& application, int step);
+
+  // The origin of each chosen e-node (canonicalised against the e-graph as it is now).
+  std::vector<NodeOrigin> originsOf(const EGraph& egraph, const std::vector<ENode>& nodes) const;
+
+private:
+  EventStream& events_;
+  std::vector<ENode> pending_;
+  std::vector<std::pair<ENode, NodeOrigin>> recorded_;
+};
+
+} // namespace tessera

@@ -1,0 +1,112 @@
+// One interface for every search (TASO's backtracking, greedy rewriting, equality saturation,
+// MCTS-guided e-graph construction): a strategy takes the model, the rules, a cost model, limits,
+// a Control it polls between steps and an EventStream it reports to, and returns the best graph
+// it found with every candidate it extracted on the way. Deterministic for a given seed.
+#pragma once
+
+#include "cost/CostModel.h"
+#include "events/Control.h"
+#include "events/EventSink.h"
+#include "ir/Graph.h"
+#include "rewrite/Rule.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera {
+
+struct SearchOptions {
+  uint64_t seed = 1;
+  size_t nodeLimit = 0;           // e-nodes (eqsat, mcts) or ops (taso); 0: the strategy's default
+  double timeLimitSeconds = 60;   // the whole search, final extraction excluded
+  int iterationLimit = 15;        // eqsat iterations
+  int multiIterations = 1;        // eqsat: iterations that apply multi-pattern rules (TENSAT's k_multi)
+  std::string extractMethod = "dag"; // final extraction for e-graph strategies: tree, ocf, dag, ilp
+  double extractTimeLimitSeconds = 60;
+  // Strategy-specific knobs by name (e.g. mcts: "simulations", "rollout"; taso: "alpha", "budget").
+  // A strategy throws tessera::Error for a name it does not know.
+  std::map<std::string, std::string> parameters;
+  std::function<void(const std::string&)> progress; // one line per phase, for people
+};
+
+// Where a node of a candidate graph came from.
+struct NodeOrigin {
+  std::string rule; // empty: the node is from the original model
+  int step = -1;    // the step (MCTS commit, eqsat iteration, TASO pop) that created it
+};
+
+struct Candidate {
+  Graph graph;
+  double costMs = 0;
+  std::string method;              // extraction method, or the strategy for graph-level searches
+  int step = 0;
+  std::vector<NodeOrigin> origins; // one per node of `graph`, by NodeId
+};
+
+struct SearchInput {
+  const Graph& original;
+  std::span<const Rule* const> rules; // the pack; the strategy applies Control's pins and vetoes
+  CostModel& cost;
+  Control& control;
+  EventStream& events;
+  SearchOptions options;
+};
+
+struct SearchResult {
+  Graph best;                    // never costlier than the original
+  double originalCostMs = 0;
+  double bestCostMs = 0;
+  double speedupPct = 0;         // (original - best) / original x 100
+  int bestCandidate = -1;        // index into candidates; -1 when the original is best
+  std::vector<Candidate> candidates;
+  std::string stopReason;        // saturated, node_limit, iteration_limit, time_limit, stopped_by_user, budget, steps
+  int steps = 0;
+  size_t enodes = 0;             // final e-graph size (graphs explored, for taso/greedy)
+  size_t eclasses = 0;
+  std::map<std::string, size_t> rulesApplied; // rule name -> applications that changed something
+  double searchSeconds = 0;
+  double extractionSeconds = 0;
+  // Filled by verifySearchResult.
+  bool verificationRun = false;
+  bool verified = false;
+  double maxAbsError = 0;
+  std::string verifyProblem;
+  double verifySeconds = 0;
+};
+
+class Strategy {
+public:
+  virtual ~Strategy() = default;
+  virtual std::string_view name() const = 0;
+  virtual SearchResult run(const SearchInput& input) = 0;
+};
+
+std::vector<std::string> strategyNames(); // greedy, taso, eqsat, mcts
+// Throws tessera::Error naming the known strategies for an unknown name.
+std::unique_ptr<Strategy> makeStrategy(std::string_view name);
+
+// Rules in the order a search must try them right now: pinned first (in pack order), then the
+// rest, vetoed rules left out.
+std::vector<const Rule*> arrangeRules(std::span<const Rule* const> rules, const Control& control);
+
+// Throws tessera::Error naming the unknown rule and the pack, before a search starts.
+void checkRuleNames(std::span<const Rule* const> rules, const std::vector<std::string>& names);
+
+// Fills the result's cost fields from `best` and never lets a costlier graph through.
+void settleBest(SearchResult& result, const Graph& original);
+
+// Runs the original and the best graph on the same random inputs and weights.
+void verifySearchResult(const Graph& original, SearchResult& result, int trials, uint64_t seed);
+
+// Reads a numeric strategy parameter, with a clear error for junk.
+double numericParameter(const SearchOptions& options, const std::string& name, double fallback);
+std::string textParameter(const SearchOptions& options, const std::string& name, const std::string& fallback);
+// Throws for parameters the strategy does not know.
+void checkParameterNames(const SearchOptions& options, std::string_view strategy, std::span<const char* const> known);
+
+} // namespace tessera
