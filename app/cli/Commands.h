@@ -17,5 +17,9 @@ void addSamplesCommand(CLI::App& app, CommandContext& context);
 void addRulesCommand(CLI::App& app, CommandContext& context);
 void addOptimizeCommand(CLI::App& app, CommandContext& context);
 void addExtractCommand(CLI::App& app, CommandContext& context);
+void addSessionCommand(CLI::App& app, CommandContext& context);
+void addBenchCommand(CLI::App& app, CommandContext& context);
+void addPluginsCommand(CLI::App& app, CommandContext& context);
+void addCostsCommand(CLI::App& app, CommandContext& context);
 
 } // namespace tessera::cli

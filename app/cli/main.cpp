@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
   addRulesCommand(app, context);
   addOptimizeCommand(app, context);
   addExtractCommand(app, context);
+  addSessionCommand(app, context);
+  addBenchCommand(app, context);
+  addPluginsCommand(app, context);
+  addCostsCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

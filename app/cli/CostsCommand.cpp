@@ -1,0 +1,20 @@
+// `tessera-cli costs`: placeholder until the command lands; it refuses rather than pretends.
+#include "CommandContext.h"
+#include "Commands.h"
+
+#include "support/Error.h"
+
+#include <CLI/CLI.hpp>
+
+namespace tessera::cli {
+
+void addCostsCommand(CLI::App& app, CommandContext& context) {
+  CLI::App* command = app.add_subcommand("costs", "(not built yet)");
+  command->allow_extras();
+  command->callback([&context] {
+    (void)context;
+    throw Error("`costs` is not built yet");
+  });
+}
+
+} // namespace tessera::cli
