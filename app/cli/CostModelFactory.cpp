@@ -1,0 +1,7 @@
+#include "CostModelFactory.h"
+
+namespace tessera::cli {
+
+std::unique_ptr<CostModel> makeCliCostModel(const std::string& spec) { return makeCostModel(spec); }
+
+} // namespace tessera::cli
