@@ -44,6 +44,8 @@ int64_t Database::queryInt(std::string_view sql) {
 
 int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
 
+int64_t Database::changes() const { return sqlite3_changes(db_); }
+
 Statement::Statement(Database& db, std::string_view sql) : db_(&db) {
   if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &statement_, nullptr) != SQLITE_OK)
     db.fail("cannot prepare '" + std::string(sql.substr(0, 60)) + "'");

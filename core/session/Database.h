@@ -59,6 +59,7 @@ public:
   void execute(std::string_view sql); // one or more statements without results
   int64_t queryInt(std::string_view sql);
   int64_t lastInsertId() const;
+  int64_t changes() const; // rows changed by the last INSERT, UPDATE or DELETE
   const std::string& path() const { return path_; }
   sqlite3* handle() const { return db_; }
   [[noreturn]] void fail(const std::string& what) const;

@@ -1,0 +1,133 @@
+#include "session/EventCodec.h"
+
+#include "ir/Op.h"
+#include "support/Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace tessera::EventCodec {
+
+namespace {
+
+using nlohmann::json;
+
+// JSON has no infinities (a first BestCostChanged starts from +inf): they travel as strings.
+json encodeDouble(double value) {
+  if (std::isfinite(value)) return value;
+  if (std::isnan(value)) return "nan";
+  return value > 0 ? "inf" : "-inf";
+}
+
+double decodeDouble(const json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value == "inf") return std::numeric_limits<double>::infinity();
+  if (value == "-inf") return -std::numeric_limits<double>::infinity();
+  if (value == "nan") return std::numeric_limits<double>::quiet_NaN();
+  throw Error("expected a number, got " + value.dump());
+}
+
+template <typename Enum, typename NameOf>
+Enum enumFromName(std::string_view name, Enum last, NameOf nameOf, const char* what) {
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    if (nameOf(static_cast<Enum>(i)) == name) return static_cast<Enum>(i);
+  throw Error(std::string("unknown ") + what + " '" + std::string(name) + "'");
+}
+
+json encode(const ENodeAdded& e) {
+  return {{"c", e.eclass}, {"op", opName(e.node.op)}, {"p", e.node.port}, {"a", e.node.payload}, {"ch", e.node.children}};
+}
+json encode(const ClassesMerged& e) { return {{"k", e.kept}, {"a", e.absorbed}}; }
+json encode(const RuleApplied& e) {
+  return {{"r", e.rule}, {"s", e.step}, {"m", e.matched}, {"res", e.results}, {"n", e.newNodes}};
+}
+json encode(const MctsNodeCreated& e) {
+  return {{"id", e.id}, {"par", e.parent}, {"act", e.action}, {"d", e.depth}, {"en", e.enodes}};
+}
+json encode(const MctsNodeVisited& e) { return {{"id", e.id}}; }
+json encode(const MctsBackedUp& e) {
+  return {{"id", e.id}, {"v", e.visits}, {"q", encodeDouble(e.totalValue)}, {"rw", encodeDouble(e.reward)}};
+}
+json encode(const StepCommitted& e) {
+  return {{"s", e.step}, {"act", e.action}, {"node", e.mctsNode}, {"v", e.visits},
+          {"mv", encodeDouble(e.meanValue)}, {"en", e.enodes}, {"ec", e.eclasses}};
+}
+json encode(const CandidateExtracted& e) {
+  return {{"i", e.candidate}, {"s", e.step}, {"ms", encodeDouble(e.costMs)}, {"m", e.method}};
+}
+json encode(const BestCostChanged& e) {
+  return {{"s", e.step}, {"prev", encodeDouble(e.previousMs)}, {"ms", encodeDouble(e.costMs)}};
+}
+json encode(const RunStateChanged& e) { return {{"st", runStateName(e.state)}, {"why", e.reason}}; }
+json encode(const UserDecision& e) { return {{"k", decisionName(e.kind)}, {"r", e.rule}, {"s", e.step}}; }
+
+template <typename T>
+T field(const json& object, const char* key) {
+  return object.at(key).get<T>();
+}
+
+EventPayload decode(EventKind kind, const json& j) {
+  switch (kind) {
+  case EventKind::ENodeAdded: {
+    ENodeAdded e;
+    e.eclass = field<EClassId>(j, "c");
+    std::string op = field<std::string>(j, "op");
+    std::optional<OpKind> opKind = opFromName(op);
+    if (!opKind) throw Error("unknown op '" + op + "'");
+    e.node.op = *opKind;
+    e.node.port = field<uint16_t>(j, "p");
+    e.node.payload = field<uint32_t>(j, "a");
+    e.node.children = field<std::vector<EClassId>>(j, "ch");
+    return e;
+  }
+  case EventKind::ClassesMerged: return ClassesMerged{field<EClassId>(j, "k"), field<EClassId>(j, "a")};
+  case EventKind::RuleApplied:
+    return RuleApplied{field<std::string>(j, "r"), field<int>(j, "s"), field<std::vector<EClassId>>(j, "m"),
+                       field<std::vector<EClassId>>(j, "res"), field<uint32_t>(j, "n")};
+  case EventKind::MctsNodeCreated:
+    return MctsNodeCreated{field<uint32_t>(j, "id"), field<uint32_t>(j, "par"), field<std::string>(j, "act"), field<int>(j, "d"),
+                           field<size_t>(j, "en")};
+  case EventKind::MctsNodeVisited: return MctsNodeVisited{field<uint32_t>(j, "id")};
+  case EventKind::MctsBackedUp:
+    return MctsBackedUp{field<uint32_t>(j, "id"), field<uint32_t>(j, "v"), decodeDouble(j.at("q")), decodeDouble(j.at("rw"))};
+  case EventKind::StepCommitted:
+    return StepCommitted{field<int>(j, "s"),      field<std::string>(j, "act"), field<uint32_t>(j, "node"), field<uint32_t>(j, "v"),
+                         decodeDouble(j.at("mv")), field<size_t>(j, "en"),        field<size_t>(j, "ec")};
+  case EventKind::CandidateExtracted:
+    return CandidateExtracted{field<int>(j, "i"), field<int>(j, "s"), decodeDouble(j.at("ms")), field<std::string>(j, "m")};
+  case EventKind::BestCostChanged: return BestCostChanged{field<int>(j, "s"), decodeDouble(j.at("prev")), decodeDouble(j.at("ms"))};
+  case EventKind::RunStateChanged:
+    return RunStateChanged{enumFromName(field<std::string>(j, "st"), RunState::Finished, runStateName, "run state"),
+                           field<std::string>(j, "why")};
+  case EventKind::UserDecision:
+    return UserDecision{enumFromName(field<std::string>(j, "k"), DecisionKind::Stop, decisionName, "decision"),
+                        field<std::string>(j, "r"), field<int>(j, "s")};
+  case EventKind::Count: break;
+  }
+  throw Error("unknown event kind");
+}
+
+} // namespace
+
+std::string encodePayload(const EventPayload& payload) {
+  return std::visit([](const auto& e) { return encode(e).dump(); }, payload);
+}
+
+EventKind kindFromName(std::string_view name) {
+  return enumFromName(name, static_cast<EventKind>(static_cast<int>(EventKind::Count) - 1), eventKindName, "event kind");
+}
+
+EventPayload decodePayload(std::string_view kindName, std::string_view text) {
+  EventKind kind = kindFromName(kindName);
+  try {
+    json j = json::parse(text);
+    if (!j.is_object()) throw Error("payload is not a JSON object");
+    return decode(kind, j);
+  } catch (const json::exception& e) {
+    throw Error(std::string(eventKindName(kind)) + " payload: " + e.what());
+  }
+}
+
+} // namespace tessera::EventCodec
