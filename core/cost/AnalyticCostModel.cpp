@@ -1,6 +1,7 @@
 #include "cost/AnalyticCostModel.h"
 
 #include "cost/OpWork.h"
+#include "cost/TableCostModel.h"
 #include "support/Error.h"
 
 #include <algorithm>
@@ -28,8 +29,12 @@ std::unique_ptr<CostModel> makeCostModel(const std::string& spec) {
     }
     return std::make_unique<AnalyticCostModel>(*profile);
   }
-  if (kind == "measured" || kind == "table")
-    throw Error("cost spec '" + spec + "' needs a measuring plugin or a cost table, which this build cannot load yet");
+  if (kind == "table") {
+    if (argument.empty()) throw Error("cost spec 'table:' needs a file: table:FILE (written by `tessera-cli costs export`)");
+    return std::make_unique<TableCostModel>(argument);
+  }
+  if (kind == "measured")
+    throw Error("cost spec '" + spec + "' needs a measuring plugin; core alone cannot measure (tessera-cli loads plugins)");
   throw Error("unknown cost spec '" + spec + "' (use analytic:<device>, measured:cpu, measured:cuda or table:FILE)");
 }
 

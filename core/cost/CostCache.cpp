@@ -49,6 +49,30 @@ void CostCache::store(const std::string& device, const std::string& signature, d
   insert.bind(1, device).bind(2, signature).bind(3, ms).run();
 }
 
+void CostCache::storeAll(const std::string& device, const std::vector<std::pair<std::string, double>>& costs) {
+  sql::Transaction transaction(*db_);
+  sql::Statement insert(*db_, "INSERT OR REPLACE INTO op_cost (device, signature, ms) VALUES (?, ?, ?)");
+  for (const auto& [signature, ms] : costs) {
+    insert.bind(1, device).bind(2, signature).bind(3, ms).run(); // run() resets for the next row
+  }
+  transaction.commit();
+}
+
+std::vector<std::pair<std::string, double>> CostCache::entries(const std::string& device) {
+  sql::Statement query(*db_, "SELECT signature, ms FROM op_cost WHERE device = ? ORDER BY signature");
+  query.bind(1, device);
+  std::vector<std::pair<std::string, double>> rows;
+  while (query.step()) rows.emplace_back(query.columnText(0), query.columnDouble(1));
+  return rows;
+}
+
+std::vector<std::string> CostCache::devices() {
+  sql::Statement query(*db_, "SELECT DISTINCT device FROM op_cost ORDER BY device");
+  std::vector<std::string> names;
+  while (query.step()) names.push_back(query.columnText(0));
+  return names;
+}
+
 size_t CostCache::size(const std::string& device) {
   sql::Statement query(*db_, "SELECT count(*) FROM op_cost WHERE device = ?");
   query.bind(1, device);

@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tessera {
 
@@ -23,7 +25,13 @@ public:
 
   std::optional<double> lookup(const std::string& device, const std::string& signature);
   void store(const std::string& device, const std::string& signature, double ms);
+  // Several measurements in one transaction (an imported table).
+  void storeAll(const std::string& device, const std::vector<std::pair<std::string, double>>& costs);
   size_t size(const std::string& device);
+  // Every signature measured on `device` with its cost, sorted by signature.
+  std::vector<std::pair<std::string, double>> entries(const std::string& device);
+  // The devices with measurements, sorted.
+  std::vector<std::string> devices();
   const std::string& path() const;
 
   static constexpr int kSchemaVersion = 1;

@@ -1,0 +1,72 @@
+#include "cost/MeasuredCostModel.h"
+
+#include "cost/CostCache.h"
+#include "cost/OpWork.h"
+#include "support/Error.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace tessera {
+
+MeasuredCostModel::MeasuredCostModel(std::string spec, std::unique_ptr<OpProfiler> profiler, std::shared_ptr<CostCache> cache,
+                                     std::unique_ptr<CostModel> fallback, Warning warn)
+    : spec_(std::move(spec)), profiler_(std::move(profiler)), cache_(std::move(cache)), fallback_(std::move(fallback)),
+      warn_(std::move(warn)), device_(profiler_->device()) {}
+
+MeasuredCostModel::~MeasuredCostModel() = default;
+
+double MeasuredCostModel::estimate(const OpSignature& signature) {
+  ++stats_.estimated;
+  ++stats_.estimatedOps[std::string(opName(signature.kind))];
+  return fallback_->costMs(signature);
+}
+
+double MeasuredCostModel::costMs(const OpSignature& signature) {
+  // Views and weight transforms cost nothing in every model (TASO), so none is ever timed.
+  if (opWork(signature).isFree) return 0.0;
+  std::string key = signature.key();
+  if (auto it = answered_.find(key); it != answered_.end()) return it->second;
+  if (cache_) {
+    if (std::optional<double> cached = cache_->lookup(device_, key)) {
+      ++stats_.cacheHits;
+      return answered_[key] = *cached;
+    }
+  }
+  if (!stats_.deviceFailure.empty() || !profiler_->canMeasure(signature)) return answered_[key] = estimate(signature);
+
+  auto start = std::chrono::steady_clock::now();
+  double ms = 0;
+  try {
+    ms = profiler_->measureMs(signature);
+  } catch (const Error& e) {
+    stats_.deviceFailure = e.what();
+    if (warn_) warn_(spec_ + ": device " + device_ + " failed (" + stats_.deviceFailure + "); estimating every further op with " + fallback_->spec());
+    return answered_[key] = estimate(signature);
+  }
+  stats_.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++stats_.measured;
+  if (cache_) cache_->store(device_, key, ms);
+  return answered_[key] = ms;
+}
+
+std::string MeasuredCostModel::summary() const {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", stats_.measureSeconds);
+  std::string line = spec_ + " on " + device_ + ": " + std::to_string(stats_.measured) + " signatures measured in " + seconds +
+                     " s, " + std::to_string(stats_.cacheHits) + " cache hits, " + std::to_string(stats_.estimated) +
+                     " estimated by " + fallback_->spec();
+  if (!stats_.estimatedOps.empty()) {
+    line += " (";
+    bool first = true;
+    for (const auto& [op, count] : stats_.estimatedOps) {
+      line += (first ? "" : ", ") + op + " " + std::to_string(count);
+      first = false;
+    }
+    line += ")";
+  }
+  if (!stats_.deviceFailure.empty()) line += "; device failed: " + stats_.deviceFailure;
+  return line;
+}
+
+} // namespace tessera
