@@ -1,11 +1,324 @@
+// TASO's backtracking search and greedy sequential rewriting over whole graphs.
+//
+// taso: a queue of graphs by cost (ties: first queued first). Each pop expands the cheapest graph
+// by every match of every rule; a rewritten graph is queued when it is acyclic, new, within the op
+// cap and cheaper than alpha x the best cost. The best is updated as soon as a cheaper graph is
+// built. Stops after `budget` pops, on the time limit, on a stop request, or when the queue empties.
+// Only the `budget - pops` cheapest queued graphs can ever be popped, so the queue is trimmed to
+// that many: the search is the same, its memory bounded.
+//
+// greedy: from the current graph, take the cheapest rewrite that improves on it (ties: rule and
+// match order) and continue from there; stop when none improves. A pinned rule's improvement is
+// taken before any unpinned rule is tried.
+//
+// SearchResult: steps = pops (greedy: steps), enodes = rewritten graphs built and costed,
+// rulesApplied = the rewrites on the path from the original to the best graph.
 #include "search/TasoStrategy.h"
 
+#include "cost/GraphCost.h"
+#include "ir/GraphHash.h"
+#include "search/taso/GraphRewriter.h"
+#include "search/taso/SeenGraphs.h"
 #include "support/Error.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
 
 namespace tessera {
 
-// Placeholder until the TASO search lands: refuses to run rather than pretending.
-std::unique_ptr<Strategy> makeTasoStrategy(bool greedy) {
-  (void)greedy; throw Error("strategy 'taso' is not built yet"); }
+namespace {
+
+constexpr size_t kMatchLimitPerRule = 10000;
+constexpr double kTasoAlpha = 1.05;
+constexpr double kDefaultBudget = 1000;
+
+// A graph reached by the search, with how it got there.
+struct Reached {
+  std::shared_ptr<const Graph> graph;
+  std::vector<NodeOrigin> origins;
+  double costMs = 0;
+  size_t hash = 0;
+  uint64_t order = 0;             // when it was queued: breaks cost ties
+  std::vector<std::string> path;  // rules applied from the original, in order
+};
+
+struct CheaperFirst {
+  bool operator()(const Reached& a, const Reached& b) const {
+    return a.costMs != b.costMs ? a.costMs < b.costMs : a.order < b.order;
+  }
+};
+
+class TasoSearch {
+public:
+  TasoSearch(const SearchInput& input, bool greedy) : input_(input), greedy_(greedy), method_(greedy ? "greedy" : "taso") {}
+
+  SearchResult run() {
+    readParameters();
+    start_ = std::chrono::steady_clock::now();
+    result_.originalCostMs = graphCost(input_.original, input_.cost).totalMs;
+    bestCostMs_ = result_.originalCostMs;
+    size_t originalOps = input_.original.opCount();
+    opCap_ = input_.options.nodeLimit ? input_.options.nodeLimit : 2 * originalOps;
+    input_.events.emit(RunStateChanged{RunState::Started, {}});
+
+    Reached original;
+    original.graph = std::make_shared<const Graph>(input_.original);
+    original.costMs = result_.originalCostMs;
+    original.hash = structuralHash(input_.original);
+    if (greedy_) runGreedy(std::move(original));
+    else runBacktracking(std::move(original));
+
+    result_.searchSeconds = elapsed();
+    result_.steps = steps_;
+    result_.enodes = built_;
+    result_.eclasses = 0;
+    if (!result_.candidates.empty()) result_.bestCandidate = static_cast<int>(result_.candidates.size()) - 1;
+    for (const std::string& rule : bestPath_) ++result_.rulesApplied[rule];
+    settleBest(result_, input_.original);
+    say(method_ + " stopped (" + result_.stopReason + ") after " + std::to_string(steps_) + " steps, " +
+        std::to_string(built_) + " graphs, " + seconds(result_.searchSeconds) + "; speedup " + percent(result_.speedupPct));
+    bool stopped = result_.stopReason == "stopped_by_user";
+    input_.events.emit(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
+    return std::move(result_);
+  }
+
+private:
+  void readParameters() {
+    static constexpr const char* kTaso[] = {"alpha", "budget"};
+    static constexpr const char* kGreedy[] = {"budget"};
+    if (greedy_) checkParameterNames(input_.options, method_, kGreedy);
+    else checkParameterNames(input_.options, method_, kTaso);
+    alpha_ = greedy_ ? 1.0 : numericParameter(input_.options, "alpha", kTasoAlpha);
+    if (!(alpha_ >= 1.0) || !std::isfinite(alpha_))
+      throw Error("parameter alpha=" + textParameter(input_.options, "alpha", "") + " must be a number >= 1");
+    double budget = numericParameter(input_.options, "budget", kDefaultBudget);
+    if (!(budget >= 1) || budget != std::floor(budget) || budget > 1e9)
+      throw Error("parameter budget=" + textParameter(input_.options, "budget", "") + " must be a whole number >= 1");
+    budget_ = static_cast<int>(budget);
+  }
+
+  // ---- taso ----
+
+  void runBacktracking(Reached original) {
+    seen_.insert(original.graph, original.hash);
+    original.order = nextOrder_++;
+    queue_.insert(std::move(original));
+    while (result_.stopReason.empty()) {
+      if (steps_ >= budget_) { result_.stopReason = "budget"; break; } // first: trimming empties the queue
+      if (queue_.empty()) { result_.stopReason = "saturated"; break; }
+      if (!proceed()) break;
+      Reached popped = std::move(queue_.extract(queue_.begin()).value());
+      int step = steps_++;
+      commitStep(popped, step);
+      expand(popped, step, [&](Reached child) {
+        seen_.insert(child.graph, child.hash);
+        child.order = nextOrder_++;
+        queue_.insert(std::move(child));
+      });
+      trimQueue();
+    }
+  }
+
+  // Graphs beyond the remaining pops can never be popped: forget them (they may be rebuilt later).
+  void trimQueue() {
+    auto capacity = static_cast<size_t>(budget_ - steps_);
+    while (queue_.size() > capacity) {
+      auto last = std::prev(queue_.end());
+      seen_.erase(last->graph.get(), last->hash);
+      queue_.erase(last);
+    }
+  }
+
+  // Builds every rewrite of `parent` worth queuing and hands it to `queue`.
+  template <typename Queue>
+  void expand(const Reached& parent, int step, Queue&& queue) {
+    GraphRewriter rewriter(*parent.graph, parent.origins);
+    for (const Rule* rule : arrangeRules(input_.rules, input_.control)) {
+      for (const RuleMatch& match : rewriter.matches(*rule, kMatchLimitPerRule)) {
+        if (interrupted()) return;
+        double costMs = 0;
+        size_t hash = 0;
+        auto worthQueuing = [&](const Graph& graph) {
+          if (graph.opCount() > opCap_) return false;
+          ++built_;
+          costMs = graphCost(graph, input_.cost).totalMs;
+          if (!(costMs < alpha_ * bestCostMs_)) return false;
+          hash = structuralHash(graph);
+          return !seen_.contains(graph, hash);
+        };
+        std::optional<RewrittenGraph> rewritten = rewriter.rewrite(*rule, match, step, worthQueuing);
+        if (!rewritten) continue;
+        Reached child = reached(parent, *rule, std::move(*rewritten), costMs, hash, step);
+        if (child.costMs < bestCostMs_) recordBest(child, step);
+        queue(std::move(child));
+      }
+    }
+  }
+
+  // ---- greedy ----
+
+  void runGreedy(Reached current) {
+    while (result_.stopReason.empty()) {
+      if (steps_ >= budget_) { result_.stopReason = "budget"; break; }
+      if (!proceed()) break;
+      int step = steps_++;
+      commitStep(current, step);
+      std::optional<Reached> next = bestImprovement(current, step);
+      if (!next) {
+        if (result_.stopReason.empty()) result_.stopReason = "saturated";
+        break;
+      }
+      recordBest(*next, step);
+      current = std::move(*next);
+    }
+  }
+
+  // The cheapest rewrite of `current` that is cheaper than it, pinned rules first.
+  std::optional<Reached> bestImprovement(const Reached& current, int step) {
+    GraphRewriter rewriter(*current.graph, current.origins);
+    std::optional<Reached> best;
+    std::vector<const Rule*> rules = arrangeRules(input_.rules, input_.control);
+    const std::set<std::string> pinned = input_.control.pinned();
+    size_t pinnedCount = 0; // arrangeRules puts them first
+    while (pinnedCount < rules.size() && pinned.count(rules[pinnedCount]->name())) ++pinnedCount;
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (i == pinnedCount && best) break;
+      const Rule& rule = *rules[i];
+      for (const RuleMatch& match : rewriter.matches(rule, kMatchLimitPerRule)) {
+        if (interrupted()) return best;
+        double costMs = 0;
+        auto improves = [&](const Graph& graph) {
+          if (graph.opCount() > opCap_) return false;
+          ++built_;
+          costMs = graphCost(graph, input_.cost).totalMs;
+          return costMs < (best ? best->costMs : current.costMs);
+        };
+        std::optional<RewrittenGraph> rewritten = rewriter.rewrite(rule, match, step, improves);
+        if (rewritten) best = reached(current, rule, std::move(*rewritten), costMs, 0, step);
+      }
+    }
+    return best;
+  }
+
+  // ---- shared ----
+
+  Reached reached(const Reached& parent, const Rule& rule, RewrittenGraph rewritten, double costMs, size_t hash, int step) {
+    if (input_.events.wants(EventKind::RuleApplied))
+      input_.events.emit(RuleApplied{rule.name(), step, {}, {}, rewritten.newNodes});
+    Reached child;
+    child.graph = std::make_shared<const Graph>(std::move(rewritten.graph));
+    child.origins = std::move(rewritten.origins);
+    child.costMs = costMs;
+    child.hash = hash;
+    child.path = parent.path;
+    child.path.push_back(rule.name());
+    return child;
+  }
+
+  void recordBest(const Reached& graph, int step) {
+    Candidate candidate;
+    candidate.graph = *graph.graph;
+    candidate.costMs = graph.costMs;
+    candidate.method = method_;
+    candidate.step = step;
+    candidate.origins = graph.origins;
+    result_.candidates.push_back(std::move(candidate));
+    input_.events.emit(BestCostChanged{step, bestCostMs_, graph.costMs});
+    input_.events.emit(CandidateExtracted{static_cast<int>(result_.candidates.size()) - 1, step, graph.costMs, method_});
+    bestCostMs_ = graph.costMs;
+    bestPath_ = graph.path;
+  }
+
+  void commitStep(const Reached& graph, int step) {
+    if (input_.events.wants(EventKind::StepCommitted))
+      input_.events.emit(StepCommitted{step, graph.path.empty() ? std::string() : graph.path.back(), 0, 0, 0,
+                                       graph.graph->opCount(), 0});
+    if (step % 50 == 0)
+      say("step " + std::to_string(step) + ": best " + std::to_string(bestCostMs_) + " ms, " + std::to_string(built_) +
+          " graphs built, " + seconds(elapsed()));
+  }
+
+  // Between steps: records decisions, blocks while paused, and says whether to go on.
+  bool proceed() {
+    recordDecisions();
+    bool wasPaused = input_.control.paused();
+    if (wasPaused) input_.events.emit(RunStateChanged{RunState::Paused, {}});
+    bool go = input_.control.proceed();
+    recordDecisions();
+    if (wasPaused && go) input_.events.emit(RunStateChanged{RunState::Resumed, {}});
+    if (!go) result_.stopReason = "stopped_by_user";
+    return go;
+  }
+
+  // Within a step: the time limit and stop requests cut an expansion short.
+  bool interrupted() {
+    if (input_.control.stopRequested()) {
+      result_.stopReason = "stopped_by_user";
+      return true;
+    }
+    double limit = input_.options.timeLimitSeconds;
+    if (limit > 0 && elapsed() >= limit) {
+      result_.stopReason = "time_limit";
+      return true;
+    }
+    return false;
+  }
+
+  void recordDecisions() {
+    for (UserDecision decision : input_.control.takeDecisions()) {
+      decision.step = steps_;
+      input_.events.emit(std::move(decision));
+    }
+  }
+
+  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+  void say(const std::string& line) const {
+    if (input_.options.progress) input_.options.progress(line);
+  }
+  static std::string seconds(double s) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f s", s);
+    return buffer;
+  }
+  static std::string percent(double p) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f%%", p);
+    return buffer;
+  }
+
+  const SearchInput& input_;
+  const bool greedy_;
+  const std::string method_;
+  double alpha_ = kTasoAlpha;
+  int budget_ = 0;
+  size_t opCap_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  SearchResult result_;
+  double bestCostMs_ = 0;
+  std::vector<std::string> bestPath_;
+  int steps_ = 0;
+  size_t built_ = 0;
+  uint64_t nextOrder_ = 0;
+  std::set<Reached, CheaperFirst> queue_;
+  SeenGraphs seen_;
+};
+
+class TasoStrategy final : public Strategy {
+public:
+  explicit TasoStrategy(bool greedy) : greedy_(greedy) {}
+  std::string_view name() const override { return greedy_ ? "greedy" : "taso"; }
+  SearchResult run(const SearchInput& input) override { return TasoSearch(input, greedy_).run(); }
+
+private:
+  bool greedy_;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> makeTasoStrategy(bool greedy) { return std::make_unique<TasoStrategy>(greedy); }
 
 } // namespace tessera
