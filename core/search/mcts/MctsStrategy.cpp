@@ -1,10 +1,296 @@
+// The MCTS strategy's run loop: seed the e-graph, then per step obey the Control, plan with
+// simulations, commit the best child's rule for good (with provenance and events), and re-plan
+// from the committed state; finally extract with the requested method and settle the best graph.
 #include "search/MctsStrategy.h"
 
+#include "cost/GraphCost.h"
+#include "egraph/GraphConversion.h"
+#include "search/EGraphExtraction.h"
+#include "search/Provenance.h"
+#include "search/mcts/MctsParameters.h"
+#include "search/mcts/MctsPlanner.h"
+#include "search/mcts/MctsTree.h"
+#include "search/mcts/RolloutPolicy.h"
+#include "search/mcts/RuleAction.h"
+#include "search/mcts/StateCoster.h"
 #include "support/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
 
 namespace tessera {
 
-// Placeholder until the MCTS search lands: refuses to run rather than pretending.
-std::unique_ptr<Strategy> makeMctsStrategy() { throw Error("strategy 'mcts' is not built yet"); }
+namespace {
+using namespace mcts;
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point from, Clock::time_point to) { return std::chrono::duration<double>(to - from).count(); }
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+class MctsStrategy : public Strategy {
+public:
+  std::string_view name() const override { return "mcts"; }
+  SearchResult run(const SearchInput& input) override;
+};
+
+// One run's state; run() of the strategy is stateless and re-entrant.
+class MctsRun {
+public:
+  explicit MctsRun(const SearchInput& input);
+  SearchResult run();
+
+private:
+  bool outOfTime() const { return Clock::now() >= searchDeadline_; }
+  bool shouldStop() const { return input_.control.stopRequested() || outOfTime(); }
+  void say(const std::string& line) const {
+    if (input_.options.progress) input_.options.progress(line);
+  }
+  void recordDecisions(int step);
+  const ActionSpace& actions();
+  // The allowed actions with a match in the committed state, pinned first then shuffled.
+  std::vector<uint16_t> rootActions();
+  // Applies `action` to the committed e-graph with the provenance recorder listening.
+  ActionOutcome commitAction(uint16_t action, int step);
+  // After a commit: a candidate when the committed state is the cheapest so far.
+  void noteCommittedState(double stateCost, int step);
+  void addCandidate(Candidate candidate);
+
+  const SearchInput& input_;
+  MctsParameters params_;
+  Clock::time_point start_, searchDeadline_, deadline_;
+  std::mt19937_64 rng_;
+  EGraph egraph_;
+  ProvenanceRecorder recorder_;
+  SeededGraph seed_;
+  StateCoster coster_;
+  RolloutPolicy rollout_;
+  MctsTree tree_;
+  ActionSpace space_;
+  uint64_t rulesVersion_ = 0;
+  SearchResult result_;
+  double bestStateCost_ = 0;
+  uint32_t root_ = 0;
+};
+
+MctsRun::MctsRun(const SearchInput& input)
+    : input_(input), params_(MctsParameters::from(input.options)), start_(Clock::now()), rng_(input.options.seed),
+      recorder_(input.events),
+      coster_(input.cost, *extract::parseExtractionMethod(params_.rewardExtract)),
+      rollout_(params_.rollout, input.rules.size()) {
+  if (input.rules.size() >= kNoAction) throw Error("mcts: a rule pack of " + std::to_string(input.rules.size()) + " rules is too large");
+  if (!extract::parseExtractionMethod(input.options.extractMethod))
+    throw Error("unknown extraction method '" + input.options.extractMethod + "' (use tree, ocf, dag or ilp)");
+  const double budget = input.options.timeLimitSeconds;
+  deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget));
+  // The time limit covers the final extraction: keep a slice for it (the ILP gets a fixed share).
+  const double reserve = input.options.extractMethod == "ilp" ? 0.3 * budget : 0.05 * budget;
+  searchDeadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget - reserve));
+  rulesVersion_ = input.control.rulesVersion();
+  space_ = ActionSpace::arrange(input.rules, input.control);
+}
+
+void MctsRun::recordDecisions(int step) {
+  for (UserDecision decision : input_.control.takeDecisions()) {
+    decision.step = step;
+    input_.events.emit(std::move(decision));
+  }
+}
+
+const ActionSpace& MctsRun::actions() {
+  const uint64_t version = input_.control.rulesVersion();
+  if (version != rulesVersion_) {
+    rulesVersion_ = version;
+    space_ = ActionSpace::arrange(input_.rules, input_.control);
+  }
+  return space_;
+}
+
+std::vector<uint16_t> MctsRun::rootActions() {
+  const ActionSpace& space = actions();
+  std::vector<uint16_t> pinned, rest;
+  for (uint16_t action : space.order) {
+    if (!ruleMatches(egraph_, space.rule(action))) continue;
+    (space.pinned[action] ? pinned : rest).push_back(action);
+  }
+  std::shuffle(rest.begin(), rest.end(), rng_);
+  pinned.insert(pinned.end(), rest.begin(), rest.end());
+  return pinned;
+}
+
+ActionOutcome MctsRun::commitAction(uint16_t action, int step) {
+  const Rule& rule = space_.rule(action);
+  egraph_.setListener(&recorder_);
+  ActionOutcome outcome = applyRuleAction(egraph_, seed_.outputs, rule, params_.nodeLimit,
+                                          [&](const RuleMatch& match, const RuleApplication& application) {
+                                            recorder_.ruleApplied(rule, match, application, step);
+                                          });
+  egraph_.setListener(nullptr);
+  if (outcome.applied) result_.rulesApplied[rule.name()] += outcome.applied;
+  return outcome;
+}
+
+void MctsRun::addCandidate(Candidate candidate) {
+  const double previous = result_.bestCandidate >= 0 ? result_.candidates[result_.bestCandidate].costMs : result_.originalCostMs;
+  const int index = static_cast<int>(result_.candidates.size());
+  input_.events.emit(CandidateExtracted{index, candidate.step, candidate.costMs, candidate.method});
+  if (candidate.costMs < previous) {
+    input_.events.emit(BestCostChanged{candidate.step, previous, candidate.costMs});
+    result_.bestCandidate = index;
+  }
+  result_.candidates.push_back(std::move(candidate));
+}
+
+void MctsRun::noteCommittedState(double stateCost, int step) {
+  if (!(stateCost < bestStateCost_)) return;
+  bestStateCost_ = stateCost;
+  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.rewardExtract);
+  Candidate candidate;
+  candidate.costMs = graphCost(extracted.graph, input_.cost).totalMs;
+  candidate.method = params_.rewardExtract;
+  candidate.step = step;
+  candidate.origins = recorder_.originsOf(egraph_, extracted.sources);
+  candidate.graph = std::move(extracted.graph);
+  addCandidate(std::move(candidate));
+}
+
+SearchResult MctsRun::run() {
+  const SearchOptions& options = input_.options;
+  result_.originalCostMs = graphCost(input_.original, input_.cost).totalMs;
+  input_.events.emit(RunStateChanged{RunState::Started, {}});
+
+  egraph_.setListener(&recorder_);
+  seed_ = seedEGraph(egraph_, input_.original);
+  egraph_.rebuild();
+  egraph_.setListener(nullptr);
+  bestStateCost_ = coster_.price(egraph_, seed_);
+  root_ = tree_.addRoot(egraph_.numNodes());
+  tree_.node(root_).stateCost = bestStateCost_;
+  if (input_.events.wants(EventKind::MctsNodeCreated))
+    input_.events.emit(MctsNodeCreated{root_, root_, "", 0, egraph_.numNodes()});
+
+  MctsPlanner planner(PlanContext{egraph_, seed_, tree_, coster_, rollout_, rng_, input_.events, params_,
+                                  result_.originalCostMs > 0 ? 100.0 / result_.originalCostMs : 0.0,
+                                  [this]() -> const ActionSpace& { return actions(); },
+                                  [this] { return shouldStop(); }});
+  std::string stopReason;
+  bool stopped = false;
+  for (int step = 0;; ++step) {
+    recordDecisions(step);
+    const bool wasPaused = input_.control.paused();
+    if (wasPaused) input_.events.emit(RunStateChanged{RunState::Paused, {}});
+    const bool go = input_.control.proceed();
+    recordDecisions(step);
+    if (!go) {
+      stopReason = "stopped_by_user";
+      stopped = true;
+      break;
+    }
+    if (wasPaused) input_.events.emit(RunStateChanged{RunState::Resumed, {}});
+    if (egraph_.numNodes() >= params_.nodeLimit) {
+      stopReason = "node_limit";
+      break;
+    }
+    if (step >= params_.maxSteps) {
+      stopReason = "steps";
+      break;
+    }
+    if (outOfTime()) {
+      stopReason = "time_limit";
+      break;
+    }
+
+    // Re-plan from the committed state; a pinned rule that changes it is committed outright.
+    tree_.replanFrom(root_, rootActions());
+    const std::vector<uint16_t> candidates = tree_.node(root_).untried;
+    if (candidates.empty()) {
+      stopReason = "saturated";
+      break;
+    }
+    uint32_t chosen = MctsTree::kNone;
+    ActionOutcome outcome;
+    for (uint16_t action : candidates) {
+      if (!actions().pinned[action]) break; // pinned actions lead
+      outcome = commitAction(action, step);
+      if (!outcome.changed()) continue;
+      chosen = tree_.addChild(root_, action, egraph_.numNodes());
+      tree_.node(chosen).full = egraph_.numNodes() >= params_.nodeLimit;
+      if (input_.events.wants(EventKind::MctsNodeCreated))
+        input_.events.emit(MctsNodeCreated{chosen, root_, space_.rule(action).name(), tree_.node(chosen).depth,
+                                           egraph_.numNodes()});
+      break;
+    }
+    int simulations = 0;
+    const auto stepStart = Clock::now();
+    if (chosen == MctsTree::kNone) {
+      simulations = planner.plan(root_);
+      if (input_.control.stopRequested()) {
+        stopReason = "stopped_by_user";
+        stopped = true;
+        break;
+      }
+      if (outOfTime()) {
+        stopReason = "time_limit";
+        break;
+      }
+      chosen = tree_.bestChild(root_, [this](uint16_t action) { return actions().allowed[action]; });
+      if (chosen == MctsTree::kNone) {
+        stopReason = "saturated";
+        break;
+      }
+      outcome = commitAction(tree_.node(chosen).action, step);
+    }
+    const uint16_t action = tree_.node(chosen).action;
+    coster_.commit(action);
+    MctsNode& committed = tree_.node(chosen);
+    if (std::isnan(committed.stateCost)) committed.stateCost = coster_.price(egraph_, seed_);
+    const double stateCost = committed.stateCost;
+    input_.events.emit(StepCommitted{step, space_.rule(action).name(), chosen, committed.visits, committed.meanValue(),
+                                     egraph_.numNodes(), egraph_.numClasses()});
+    result_.steps = step + 1;
+    say("step " + std::to_string(step + 1) + ": " + space_.rule(action).name() + " (" + std::to_string(outcome.applied) +
+        " rewrites, " + std::to_string(simulations) + " simulations, mean reward " + format("%.3f", committed.meanValue()) +
+        "), " + std::to_string(egraph_.numNodes()) + " e-nodes, cost " + format("%.4f ms", stateCost) + ", " +
+        format("%.2f s", secondsBetween(stepStart, Clock::now())));
+    noteCommittedState(stateCost, step);
+    root_ = chosen;
+  }
+  result_.stopReason = stopReason;
+  result_.enodes = egraph_.numNodes();
+  result_.eclasses = egraph_.numClasses();
+  const auto searchEnd = Clock::now();
+  result_.searchSeconds = secondsBetween(start_, searchEnd);
+  say("mcts stopped (" + stopReason + ") after " + format("%.2f s", result_.searchSeconds) + ", " +
+      std::to_string(coster_.extractions()) + " reward extractions, " + std::to_string(coster_.cacheHits()) + " cached");
+
+  // Final extraction, inside what is left of the time limit.
+  const double left = std::max(0.1, secondsBetween(searchEnd, deadline_));
+  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), options.extractMethod,
+                                          std::min(options.extractTimeLimitSeconds, left));
+  result_.extractionSeconds = extracted.seconds;
+  Candidate candidate;
+  candidate.costMs = graphCost(extracted.graph, input_.cost).totalMs;
+  candidate.method = options.extractMethod;
+  candidate.step = result_.steps;
+  candidate.origins = recorder_.originsOf(egraph_, extracted.sources);
+  candidate.graph = std::move(extracted.graph);
+  say("extracted with " + options.extractMethod + " in " + format("%.2f s", extracted.seconds));
+  addCandidate(std::move(candidate));
+  settleBest(result_, input_.original);
+  input_.events.emit(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
+  return std::move(result_);
+}
+
+SearchResult MctsStrategy::run(const SearchInput& input) { return MctsRun(input).run(); }
+} // namespace
+
+std::unique_ptr<Strategy> makeMctsStrategy() { return std::make_unique<MctsStrategy>(); }
 
 } // namespace tessera

@@ -1,0 +1,59 @@
+#include "search/mcts/MctsParameters.h"
+
+#include "extract/Extractors.h"
+#include "support/Error.h"
+
+namespace tessera::mcts {
+
+std::string_view rolloutKindName(RolloutKind kind) {
+  switch (kind) {
+  case RolloutKind::Random: return "random";
+  case RolloutKind::Pruned: return "pruned";
+  case RolloutKind::Heavy: return "heavy";
+  case RolloutKind::Lookahead: return "lookahead";
+  }
+  return "unknown";
+}
+
+namespace {
+int wholeNumber(const SearchOptions& options, const std::string& name, int fallback, int lowest) {
+  double value = numericParameter(options, name, fallback);
+  if (value != std::floor(value) || value < lowest || value > 1e6)
+    throw Error("parameter " + name + "=" + options.parameters.at(name) + " must be a whole number >= " +
+                std::to_string(lowest));
+  return static_cast<int>(value);
+}
+} // namespace
+
+MctsParameters MctsParameters::from(const SearchOptions& options) {
+  static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration", "gamma",
+                                           "max_steps",   "rollout",       "reward_extract"};
+  checkParameterNames(options, "mcts", kKnown);
+
+  MctsParameters p;
+  p.simulations = wholeNumber(options, "simulations", p.simulations, 1);
+  p.rolloutDepth = wholeNumber(options, "rollout_depth", p.rolloutDepth, 0);
+  p.maxSteps = wholeNumber(options, "max_steps", p.maxSteps, 1);
+  p.exploration = numericParameter(options, "exploration", p.exploration);
+  if (!(p.exploration >= 0) || !std::isfinite(p.exploration))
+    throw Error("parameter exploration must be a finite number >= 0");
+  p.gamma = numericParameter(options, "gamma", p.gamma);
+  if (!(p.gamma > 0 && p.gamma <= 1)) throw Error("parameter gamma must be in (0, 1]");
+
+  const std::string rollout = textParameter(options, "rollout", std::string(rolloutKindName(p.rollout)));
+  bool known = false;
+  for (RolloutKind kind : {RolloutKind::Random, RolloutKind::Pruned, RolloutKind::Heavy, RolloutKind::Lookahead}) {
+    if (rollout != rolloutKindName(kind)) continue;
+    p.rollout = kind;
+    known = true;
+  }
+  if (!known) throw Error("parameter rollout=" + rollout + " is not a rollout policy (use random, pruned, heavy or lookahead)");
+
+  p.rewardExtract = textParameter(options, "reward_extract", p.rewardExtract);
+  if (!extract::parseExtractionMethod(p.rewardExtract))
+    throw Error("parameter reward_extract=" + p.rewardExtract + " is not an extraction method (use tree, ocf, dag or ilp)");
+  if (options.nodeLimit) p.nodeLimit = options.nodeLimit;
+  return p;
+}
+
+} // namespace tessera::mcts

@@ -1,0 +1,142 @@
+#include "search/mcts/MctsPlanner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace tessera::mcts {
+
+std::vector<uint16_t> MctsPlanner::shuffledActions(std::vector<uint16_t> actions) {
+  std::shuffle(actions.begin(), actions.end(), c_.rng);
+  return actions;
+}
+
+int MctsPlanner::plan(uint32_t root) {
+  int done = 0;
+  while (done < c_.params.simulations && simulate(root)) ++done;
+  keepApplied(0);
+  return done;
+}
+
+void MctsPlanner::keepApplied(size_t depth) {
+  if (applied_.size() <= depth) return;
+  c_.egraph.rollback(applied_[depth].before);
+  applied_.resize(depth);
+}
+
+uint32_t MctsPlanner::expand(uint32_t id, const ActionSpace& space) {
+  // One frame for all attempts: an action that changes nothing leaves the e-graph as it was.
+  const EGraph::Checkpoint before = c_.egraph.checkpoint();
+  for (;;) {
+    std::vector<uint16_t>& untried = c_.tree.node(id).untried;
+    // Pinned actions first; vetoed ones stay untried in case the veto is lifted.
+    auto next = std::find_if(untried.begin(), untried.end(), [&](uint16_t a) { return space.pinned[a]; });
+    if (next == untried.end()) next = std::find_if(untried.begin(), untried.end(), [&](uint16_t a) { return space.allowed[a]; });
+    if (next == untried.end()) {
+      c_.egraph.rollback(before);
+      return MctsTree::kNone;
+    }
+    const uint16_t action = *next;
+    untried.erase(next);
+
+    ActionOutcome outcome = applyRuleAction(c_.egraph, c_.seed.outputs, space.rule(action), c_.params.nodeLimit);
+    if (!outcome.changed()) continue; // saturated in this state: pruned from this node's actions
+    path_.push_back(action);
+    const uint32_t child = c_.tree.addChild(id, action, c_.egraph.numNodes());
+    applied_.push_back({child, before});
+    MctsNode& node = c_.tree.node(child);
+    node.full = outcome.hitNodeLimit || c_.egraph.numNodes() >= c_.params.nodeLimit;
+    node.stateCost = c_.coster.cost(c_.egraph, c_.seed, path_);
+    if (!node.full) {
+      std::vector<uint16_t> all(space.rules.size());
+      std::iota(all.begin(), all.end(), uint16_t{0});
+      node.untried = shuffledActions(std::move(all));
+    }
+    if (c_.events.wants(EventKind::MctsNodeCreated))
+      c_.events.emit(MctsNodeCreated{child, id, space.rule(action).name(), node.depth, node.enodes});
+    return child;
+  }
+}
+
+bool MctsPlanner::simulate(uint32_t root) {
+  if (c_.shouldStop()) return false;
+  const ActionSpace& space = c_.actions();
+  auto allowed = [&](uint16_t action) { return space.allowed[action]; };
+  path_.clear();
+  nodePath_.assign(1, root);
+
+  // Selection and expansion: descend through fully expanded nodes, expand the first that is not.
+  uint32_t id = root;
+  while (!c_.tree.node(id).full) {
+    if (c_.shouldStop()) {
+      keepApplied(0);
+      return false;
+    }
+    keepApplied(path_.size()); // the e-graph must hold exactly this node's state
+    uint32_t child = expand(id, space);
+    if (child != MctsTree::kNone) {
+      nodePath_.push_back(child);
+      id = child;
+      break;
+    }
+    child = c_.tree.selectChild(id, c_.params.exploration, allowed);
+    if (child == MctsTree::kNone) break; // every action is saturated here
+    const uint16_t action = c_.tree.node(child).action;
+    const size_t depth = path_.size();
+    if (applied_.size() <= depth || applied_[depth].node != child) {
+      keepApplied(depth);
+      const EGraph::Checkpoint before = c_.egraph.checkpoint();
+      applyRuleAction(c_.egraph, c_.seed.outputs, space.rule(action), c_.params.nodeLimit);
+      applied_.push_back({child, before});
+    }
+    path_.push_back(action);
+    nodePath_.push_back(child);
+    id = child;
+  }
+  keepApplied(path_.size());
+  if (c_.events.wants(EventKind::MctsNodeVisited))
+    for (uint32_t visited : nodePath_) c_.events.emit(MctsNodeVisited{visited});
+
+  // Rollout, then the cheapest state of the trajectory.
+  const size_t treeDepth = path_.size();
+  const EGraph::Checkpoint beforeRollout = c_.egraph.checkpoint();
+  if (!c_.tree.node(id).full) {
+    RolloutContext rollout{c_.egraph, c_.seed, space, c_.params.nodeLimit, c_.coster, c_.rng, c_.shouldStop};
+    c_.rollout.run(rollout, c_.params.rolloutDepth, path_);
+  }
+  const double rootCost = c_.tree.node(root).stateCost;
+  double bestCost = rootCost;
+  size_t bestDepth = 0;
+  for (size_t k = 1; k < nodePath_.size(); ++k) {
+    double cost = c_.tree.node(nodePath_[k]).stateCost;
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestDepth = k;
+    }
+  }
+  if (path_.size() > treeDepth) {
+    double endCost = c_.coster.cost(c_.egraph, c_.seed, path_);
+    if (endCost < bestCost) {
+      bestCost = endCost;
+      bestDepth = path_.size();
+    }
+  }
+  c_.egraph.rollback(beforeRollout);
+
+  const double reward = std::pow(c_.params.gamma, static_cast<double>(bestDepth)) * std::max(rootCost - bestCost, 0.0) * c_.rewardScale;
+  backup(nodePath_, reward);
+  c_.rollout.learn(path_, reward);
+  return true;
+}
+
+void MctsPlanner::backup(const std::vector<uint32_t>& nodePath, double reward) {
+  const bool report = c_.events.wants(EventKind::MctsBackedUp);
+  for (auto it = nodePath.rbegin(); it != nodePath.rend(); ++it) {
+    MctsNode& node = c_.tree.node(*it);
+    ++node.visits;
+    node.totalValue += reward;
+    if (report) c_.events.emit(MctsBackedUp{node.id, node.visits, node.totalValue, reward});
+  }
+}
+
+} // namespace tessera::mcts

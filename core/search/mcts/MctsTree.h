@@ -1,0 +1,59 @@
+// The MCTS search tree of one run: nodes, UCT selection, backup, and the commit rule.
+//
+// Node ids are dense and unique within the run: the first root is 0 and every created node takes
+// the next id. A re-plan keeps the committed node, id included, as the new root (its old
+// statistics and unexplored subtree are dropped: their rewards were measured against the previous
+// baseline), so the views can draw the whole run as one tree in which each committed node hangs
+// below the previous one. `depth` counts actions from the original model.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace tessera::mcts {
+
+constexpr uint16_t kNoAction = UINT16_MAX; // the first root's action
+
+struct MctsNode {
+  uint32_t id = 0;
+  uint32_t parent = 0;
+  uint16_t action = kNoAction;   // the rule (index into the pack) leading here from the parent
+  int depth = 0;
+  std::vector<uint32_t> children;
+  std::vector<uint16_t> untried; // actions not yet expanded here, in expansion order
+  uint32_t visits = 0;
+  double totalValue = 0;         // Q: the sum of the rewards backed up through this node
+  double stateCost = std::numeric_limits<double>::quiet_NaN(); // reward-extraction cost of the state
+  size_t enodes = 0;
+  bool full = false;             // the e-graph reached the node limit here: nothing expands below
+
+  double meanValue() const { return visits ? totalValue / visits : 0.0; }
+};
+
+class MctsTree {
+public:
+  // Creates the first root (id 0).
+  uint32_t addRoot(size_t enodes);
+  uint32_t addChild(uint32_t parent, uint16_t action, size_t enodes);
+  MctsNode& node(uint32_t id) { return nodes_[id]; }
+  const MctsNode& node(uint32_t id) const { return nodes_[id]; }
+  size_t size() const { return nodes_.size(); }
+
+  // UCT: argmax Q/N + c sqrt(ln N_parent / N_child) over the children whose action is allowed;
+  // ties go to the earlier child. Returns nullopt-like UINT32_MAX when there is none.
+  uint32_t selectChild(uint32_t id, double exploration, const std::function<bool(uint16_t)>& allowed) const;
+  // The child to commit: the best mean value, then the most visits, then the earliest.
+  uint32_t bestChild(uint32_t id, const std::function<bool(uint16_t)>& allowed) const;
+  // Re-plan from `id`: forget its statistics and children, expand `actions` next.
+  void replanFrom(uint32_t id, std::vector<uint16_t> actions);
+
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+private:
+  std::vector<MctsNode> nodes_;
+};
+
+} // namespace tessera::mcts
