@@ -5,6 +5,7 @@
 #include "NodeItem.h"
 #include "NodePropertiesModel.h"
 #include "OpCountDiffModel.h"
+#include "RegionDeltaModel.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -65,6 +66,23 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
 
+  regions_ = new RegionDeltaModel(this);
+  auto* regionProxy = new QSortFilterProxyModel(this);
+  regionProxy->setSourceModel(regions_);
+  regionProxy->setSortRole(Qt::UserRole);
+  regionTable_ = new QTableView(this);
+  regionTable_->setModel(regionProxy);
+  regionTable_->setSortingEnabled(true);
+  regionTable_->sortByColumn(RegionDeltaModel::DeltaMs, Qt::AscendingOrder);
+  regionTable_->verticalHeader()->hide();
+  regionTable_->verticalHeader()->setDefaultSectionSize(regionTable_->fontMetrics().height() + 6);
+  regionTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  regionTable_->horizontalHeader()->setStretchLastSection(true);
+  regionTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  regionTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+  regionTable_->setAlternatingRowColors(true);
+  regionTable_->setToolTip(tr("Connected groups of changed nodes, priced before and after; select one to frame it on both sides"));
+
   rules_ = new QTreeWidget(this);
   rules_->setColumnCount(2);
   rules_->setHeaderLabels({tr("Rewrite rule"), tr("Applied")});
@@ -91,6 +109,7 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   auto* details = new QWidget(this);
   auto* detailsLayout = new QHBoxLayout(details);
   detailsLayout->setContentsMargins(0, 0, 0, 0);
+  detailsLayout->addWidget(regionTable_, 4);
   detailsLayout->addWidget(table_, 3);
   detailsLayout->addWidget(rules_, 2);
 
@@ -118,34 +137,78 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   // Once the optimised side is laid out, show it where the original is.
   connect(after_->graphScene(), &GraphScene::layoutFinished, this, [this] { syncView(true); });
   connect(before_->graphScene(), &GraphScene::layoutFinished, this, [this] { syncView(true); });
+  connect(regionTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this, regionProxy](const QModelIndex& current) {
+    if (current.isValid()) focusRegion(regionProxy->mapToSource(current).row());
+  });
   connect(sync_, &QCheckBox::toggled, this, [this](bool on) {
     if (on) syncView(true);
   });
   clear();
 }
 
-void CompareWidget::setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied) {
+void CompareWidget::setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied,
+                              std::vector<NodeOrigin> afterOrigins) {
   if (!before.graph || !after.graph) {
     clear();
     return;
   }
   diff_ = diffGraphs(*before.graph, *after.graph);
+  rulesApplied_ = rulesApplied;
+  afterOrigins_ = afterOrigins.size() == after.graph->size() ? std::move(afterOrigins) : std::vector<NodeOrigin>{};
   opCounts_->setGraphs(before, after);
   before_->graphScene()->setSnapshot(std::move(before));
   after_->graphScene()->setSnapshot(std::move(after));
   before_->graphScene()->setDiffMarks(diff_.before, true);
   after_->graphScene()->setDiffMarks(diff_.after, true);
-
-  rules_->clear();
-  std::vector<std::pair<std::string, size_t>> sorted(rulesApplied.begin(), rulesApplied.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  for (const auto& [name, count] : sorted) {
-    if (count == 0) continue;
-    auto* item = new QTreeWidgetItem(rules_, {QString::fromStdString(name), QString::number(count)});
-    item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-  }
+  updateRegions();
+  fillRules();
   updateTitles();
   updateSummary();
+}
+
+std::vector<std::pair<QString, int>> CompareWidget::ruleRows() const {
+  std::map<std::string, size_t> counts;
+  if (afterOrigins_.empty()) {
+    counts = rulesApplied_;
+  } else {
+    for (const ChangedRegion& region : regions_->regions())
+      for (const auto& [rule, nodes] : region.rules) counts[rule] += nodes;
+  }
+  std::vector<std::pair<QString, int>> rows;
+  for (const auto& [name, count] : counts)
+    if (count > 0) rows.emplace_back(QString::fromStdString(name), static_cast<int>(count));
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return rows;
+}
+
+void CompareWidget::fillRules() {
+  rules_->clear();
+  bool provenance = !afterOrigins_.empty();
+  rules_->setHeaderLabels({tr("Rewrite rule"), provenance ? tr("Nodes") : tr("Applied")});
+  rules_->setToolTip(provenance ? tr("Rules that created the changed nodes of the right-hand graph (its provenance)")
+                                : tr("Rewrites applied during the run; the extracted graph uses some of them"));
+  for (const auto& [name, count] : ruleRows()) {
+    auto* item = new QTreeWidgetItem(rules_, {name, QString::number(count)});
+    item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+  }
+}
+
+void CompareWidget::updateRegions() {
+  regions_->setRegions(changedRegions(diff_, before_->graphScene()->snapshot(), after_->graphScene()->snapshot(), afterOrigins_));
+}
+
+bool CompareWidget::focusRegion(int row) {
+  if (row < 0 || row >= static_cast<int>(regions_->regions().size())) return false;
+  const ChangedRegion& region = regions_->regions()[row];
+  syncing_ = true;
+  bool shownBefore = before_->focusNodes(region.before);
+  bool shownAfter = after_->focusNodes(region.after);
+  syncing_ = false;
+  // A region that exists on one side only (pure additions or removals): place the other side by
+  // its matched neighbours.
+  if (shownBefore && !shownAfter) syncView(true);
+  if (shownAfter && !shownBefore) syncView(false);
+  return shownBefore || shownAfter;
 }
 
 void CompareWidget::setCosts(const GraphSnapshot& before, const GraphSnapshot& after) {
@@ -153,6 +216,7 @@ void CompareWidget::setCosts(const GraphSnapshot& before, const GraphSnapshot& a
   before_->graphScene()->setCosts(before);
   after_->graphScene()->setCosts(after);
   opCounts_->setGraphs(before_->graphScene()->snapshot(), after_->graphScene()->snapshot());
+  updateRegions();
   updateTitles();
   updateSummary();
 }
@@ -162,6 +226,9 @@ void CompareWidget::clear() {
   before_->graphScene()->clearGraph();
   after_->graphScene()->clearGraph();
   opCounts_->clear();
+  regions_->setRegions({});
+  rulesApplied_.clear();
+  afterOrigins_.clear();
   rules_->clear();
   beforeTitle_->setText(tr("<b>Before</b>"));
   afterTitle_->setText(tr("<b>After</b>"));

@@ -1,8 +1,10 @@
 // Side-by-side compare of two graphs (original vs optimised, or two candidates): both laid out,
 // nodes marked added / removed / changed, navigation and selection kept in step through matched
-// nodes, and a summary (cost delta, op counts per kind, rules that fired).
+// nodes, and a summary: cost delta, op counts per kind, the changed regions with their cost before
+// and after (selecting one frames it on both sides), and the rules behind the difference.
 #pragma once
 
+#include "ChangedRegions.h"
 #include "GraphDiff.h"
 #include "GraphSnapshot.h"
 
@@ -20,6 +22,7 @@ namespace tessera::views {
 
 class GraphView;
 class OpCountDiffModel;
+class RegionDeltaModel;
 
 class CompareWidget : public QWidget {
   Q_OBJECT
@@ -28,7 +31,10 @@ public:
   explicit CompareWidget(QWidget* parent = nullptr);
 
   // `rulesApplied`: rule name -> applications during the run that produced `after` (may be empty).
-  void setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied);
+  // `afterOrigins`: the provenance of each node of `after` (may be empty); when given, the rules
+  // list counts the changed nodes each rule created instead of the run's applications.
+  void setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied,
+                 std::vector<NodeOrigin> afterOrigins = {});
   // Same graphs, priced by another cost model.
   void setCosts(const GraphSnapshot& before, const GraphSnapshot& after);
   void clear();
@@ -38,6 +44,12 @@ public:
   GraphView* afterView() const { return after_; }
   const GraphDiff& diff() const { return diff_; }
   OpCountDiffModel* opCounts() const { return opCounts_; }
+  RegionDeltaModel* regions() const { return regions_; }
+  QTableView* regionTable() const { return regionTable_; }
+  // Frames region `row` of regions() in both views; false for a bad row.
+  bool focusRegion(int row);
+  // rule -> count shown in the rules list (nodes created, or applications without provenance).
+  std::vector<std::pair<QString, int>> ruleRows() const;
   int itemsShown() const;
   void setSynchronized(bool on);
 
@@ -50,6 +62,8 @@ private:
   void syncSelection(bool fromBefore, qint64 node);
   void updateSummary();
   void updateTitles();
+  void updateRegions();
+  void fillRules();
 
   GraphView* before_;
   GraphView* after_;
@@ -59,8 +73,12 @@ private:
   QCheckBox* sync_;
   QTableView* table_;
   QTreeWidget* rules_;
+  QTableView* regionTable_;
   OpCountDiffModel* opCounts_;
+  RegionDeltaModel* regions_;
   GraphDiff diff_;
+  std::map<std::string, size_t> rulesApplied_;
+  std::vector<NodeOrigin> afterOrigins_;
   bool syncing_ = false;
 };
 

@@ -132,6 +132,26 @@ void GraphView::centerOnNode(NodeId node, bool select) {
   emit viewportChanged();
 }
 
+bool GraphView::focusNodes(const std::vector<NodeId>& nodes) {
+  QRectF bounds;
+  std::optional<NodeId> first;
+  for (NodeId node : nodes) {
+    NodeItem* item = scene_->itemForNode(node);
+    if (!item) continue;
+    bounds |= item->sceneBoundingRect();
+    if (!first) first = node;
+  }
+  if (!first) return false;
+  QRectF target = bounds.adjusted(-60, -60, 60, 60);
+  QSizeF area = viewport()->size();
+  double zoom = std::min({area.width() / target.width(), area.height() / target.height(), 1.0});
+  setTransform(QTransform::fromScale(std::max(zoom, kMinZoom), std::max(zoom, kMinZoom)));
+  centerOn(target.center());
+  scene_->selectNode(first);
+  emit viewportChanged();
+  return true;
+}
+
 QPointF GraphView::viewCenter() const { return mapToScene(viewport()->rect().center()); }
 
 void GraphView::setMiniMapVisible(bool visible) {

@@ -40,6 +40,8 @@ public:
   void actualSize();                  // 100 %
   void frameInitially();              // fit when readable, else readable at the graph's inputs
   void centerOnNode(NodeId node, bool select);
+  // Frames these nodes (never magnified past 100 %) and selects the first; false when none is shown.
+  bool focusNodes(const std::vector<NodeId>& nodes);
   QPointF viewCenter() const;
 
   void setMiniMapVisible(bool visible);
