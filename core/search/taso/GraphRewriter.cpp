@@ -1,5 +1,7 @@
 #include "search/taso/GraphRewriter.h"
 
+#include "cost/OpSignature.h"
+#include "ir/ShapeInference.h"
 #include "support/Error.h"
 
 #include <algorithm>
@@ -30,8 +32,9 @@ public:
   std::vector<std::pair<ENode, EClassId>> added;
 };
 
-GraphRewriter::GraphRewriter(const Graph& graph, const std::vector<NodeOrigin>& origins)
-    : seed_(seedEGraph(egraph_, graph)) {
+GraphRewriter::GraphRewriter(const Graph& graph, const std::vector<NodeOrigin>& origins, CostModel& cost)
+    : cost_(cost), seed_(seedEGraph(egraph_, graph)) {
+  for (EClassId id : egraph_.classIds()) seededClasses_ = std::max<size_t>(seededClasses_, id + 1);
   mapOriginalNodes(graph, origins);
 }
 
@@ -74,6 +77,7 @@ void GraphRewriter::mapOriginalNodes(const Graph& graph, const std::vector<NodeO
 std::vector<RuleMatch> GraphRewriter::matches(const Rule& rule, size_t limit) const { return rule.search(egraph_, limit); }
 
 std::optional<RewrittenGraph> GraphRewriter::rewrite(const Rule& rule, const RuleMatch& match, int step,
+                                                     const std::function<bool(const RewritePreview&)>& worthBuilding,
                                                      const std::function<bool(const Graph&)>& keep) {
   // Each matched class holds one node before the rewrite: the node the rewrite replaces.
   std::vector<ENode> replaced;
@@ -113,16 +117,83 @@ std::optional<RewrittenGraph> GraphRewriter::rewrite(const Rule& rule, const Rul
     return nodes.empty() ? nullptr : &nodes.front();
   };
 
+  std::optional<RewritePreview> summary = preview(chosen);
+  if (!summary || !worthBuilding(*summary)) return std::nullopt; // no preview: a cycle
+
   std::vector<ENode> sources;
   RewrittenGraph result;
-  try {
-    result.graph = graphFromChoice(egraph_, seed_, chosen, &sources);
-  } catch (const Error&) {
-    return std::nullopt; // a cycle: the rewrite's nodes cannot all be used at once
-  }
+  result.graph = graphFromChoice(egraph_, seed_, chosen, &sources);
+  result.costMs = summary->costMs;
   if (!keep(result.graph)) return std::nullopt;
   result.origins = originsOf(sources, fresh, rule, step, result.newNodes);
   return result;
+}
+
+// Walks the choice from the outputs as graphFromChoice builds it, costing each op once (the
+// ports of a multi-output op are one op) and ops on weights alone as free, like graphCost.
+std::optional<RewritePreview> GraphRewriter::preview(const Choice& chosen) {
+  enum class Visit : uint8_t { No, OnPath, Done };
+  struct ClassState {
+    Visit visit = Visit::No;
+    bool weightOnly = false;
+  };
+  std::unordered_map<EClassId, ClassState> classes;
+  std::unordered_set<ENode, ENodeHash> ops;
+  RewritePreview summary;
+  bool acyclic = true;
+
+  // Returns whether the class's value depends on weights alone.
+  std::function<bool(EClassId)> visit = [&](EClassId eclass) {
+    ClassState& state = classes[egraph_.find(eclass)];
+    if (state.visit == Visit::Done) return state.weightOnly;
+    if (state.visit == Visit::OnPath || !acyclic) return acyclic = false;
+    state.visit = Visit::OnPath;
+    const ENode* node = chosen(egraph_.find(eclass));
+    bool weightOnly = false;
+    if (!node) {
+      acyclic = false;
+    } else if (node->op == OpKind::Weight) {
+      weightOnly = !egraph_.leaf(node->payload).node.name.empty(); // the unnamed leaf is an absent input
+    } else if (node->op != OpKind::Input) {
+      bool childrenOnWeights = true;
+      for (EClassId child : node->children) childrenOnWeights = visit(child) && childrenOnWeights;
+      weightOnly = node->op != OpKind::Opaque && !node->children.empty() && childrenOnWeights;
+      ENode op = canonical(egraph_, *node);
+      op.port = 0;
+      if (acyclic && ops.insert(op).second) {
+        ++summary.ops;
+        if (!weightOnly) summary.costMs += opCost(op);
+      }
+    }
+    state.visit = Visit::Done; // references into an unordered_map survive its growth
+    state.weightOnly = weightOnly;
+    return weightOnly;
+  };
+  for (EClassId output : seed_.outputs) visit(output);
+  if (!acyclic) return std::nullopt;
+  return summary;
+}
+
+// The cost of one op (port 0 standing for all its outputs), as graphCost prices its graph node.
+double GraphRewriter::opCost(const ENode& node) {
+  bool cacheable = std::all_of(node.children.begin(), node.children.end(), [&](EClassId c) { return c < seededClasses_; });
+  if (cacheable)
+    if (auto it = opCosts_.find(node); it != opCosts_.end()) return it->second;
+  OpSignature signature;
+  signature.kind = node.op;
+  for (EClassId child : node.children) {
+    const TensorType& type = egraph_.data(child).type;
+    if (type.dtype != DType::Undefined) signature.inputs.push_back(type); // skips absent optional inputs
+  }
+  if (node.op == OpKind::Opaque) {
+    signature.outputs = egraph_.leaf(node.payload).node.outputTypes;
+  } else {
+    signature.attrs = egraph_.attributes().get(node.payload);
+    signature.outputs = inferOutputTypes(node.op, signature.attrs, signature.inputs);
+  }
+  double ms = cost_.costMs(signature);
+  if (cacheable) opCosts_.emplace(node, ms);
+  return ms;
 }
 
 std::vector<NodeOrigin> GraphRewriter::originsOf(const std::vector<ENode>& sources,

@@ -11,7 +11,7 @@
 // match order) and continue from there; stop when none improves. A pinned rule's improvement is
 // taken before any unpinned rule is tried.
 //
-// SearchResult: steps = pops (greedy: steps), enodes = rewritten graphs built and costed,
+// SearchResult: steps = pops (greedy: steps), enodes = rewritten graphs explored (acyclic ones, costed),
 // rulesApplied = the rewrites on the path from the original to the best graph.
 #include "search/TasoStrategy.h"
 
@@ -73,13 +73,13 @@ public:
 
     result_.searchSeconds = elapsed();
     result_.steps = steps_;
-    result_.enodes = built_;
+    result_.enodes = explored_;
     result_.eclasses = 0;
     if (!result_.candidates.empty()) result_.bestCandidate = static_cast<int>(result_.candidates.size()) - 1;
     for (const std::string& rule : bestPath_) ++result_.rulesApplied[rule];
     settleBest(result_, input_.original);
     say(method_ + " stopped (" + result_.stopReason + ") after " + std::to_string(steps_) + " steps, " +
-        std::to_string(built_) + " graphs, " + seconds(result_.searchSeconds) + "; speedup " + percent(result_.speedupPct));
+        std::to_string(explored_) + " graphs, " + seconds(result_.searchSeconds) + "; speedup " + percent(result_.speedupPct));
     bool stopped = result_.stopReason == "stopped_by_user";
     input_.events.emit(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
     return std::move(result_);
@@ -135,23 +135,22 @@ private:
   // Builds every rewrite of `parent` worth queuing and hands it to `queue`.
   template <typename Queue>
   void expand(const Reached& parent, int step, Queue&& queue) {
-    GraphRewriter rewriter(*parent.graph, parent.origins);
+    GraphRewriter rewriter(*parent.graph, parent.origins, input_.cost);
     for (const Rule* rule : arrangeRules(input_.rules, input_.control)) {
       for (const RuleMatch& match : rewriter.matches(*rule, kMatchLimitPerRule)) {
         if (interrupted()) return;
-        double costMs = 0;
+        auto withinAlpha = [&](const RewritePreview& preview) {
+          ++explored_;
+          return preview.ops <= opCap_ && preview.costMs < alpha_ * bestCostMs_;
+        };
         size_t hash = 0;
-        auto worthQueuing = [&](const Graph& graph) {
-          if (graph.opCount() > opCap_) return false;
-          ++built_;
-          costMs = graphCost(graph, input_.cost).totalMs;
-          if (!(costMs < alpha_ * bestCostMs_)) return false;
+        auto unseen = [&](const Graph& graph) {
           hash = structuralHash(graph);
           return !seen_.contains(graph, hash);
         };
-        std::optional<RewrittenGraph> rewritten = rewriter.rewrite(*rule, match, step, worthQueuing);
+        std::optional<RewrittenGraph> rewritten = rewriter.rewrite(*rule, match, step, withinAlpha, unseen);
         if (!rewritten) continue;
-        Reached child = reached(parent, *rule, std::move(*rewritten), costMs, hash, step);
+        Reached child = reached(parent, *rule, std::move(*rewritten), hash, step);
         if (child.costMs < bestCostMs_) recordBest(child, step);
         queue(std::move(child));
       }
@@ -178,7 +177,7 @@ private:
 
   // The cheapest rewrite of `current` that is cheaper than it, pinned rules first.
   std::optional<Reached> bestImprovement(const Reached& current, int step) {
-    GraphRewriter rewriter(*current.graph, current.origins);
+    GraphRewriter rewriter(*current.graph, current.origins, input_.cost);
     std::optional<Reached> best;
     std::vector<const Rule*> rules = arrangeRules(input_.rules, input_.control);
     const std::set<std::string> pinned = input_.control.pinned();
@@ -189,15 +188,13 @@ private:
       const Rule& rule = *rules[i];
       for (const RuleMatch& match : rewriter.matches(rule, kMatchLimitPerRule)) {
         if (interrupted()) return best;
-        double costMs = 0;
-        auto improves = [&](const Graph& graph) {
-          if (graph.opCount() > opCap_) return false;
-          ++built_;
-          costMs = graphCost(graph, input_.cost).totalMs;
-          return costMs < (best ? best->costMs : current.costMs);
+        auto improves = [&](const RewritePreview& preview) {
+          ++explored_;
+          return preview.ops <= opCap_ && preview.costMs < (best ? best->costMs : current.costMs);
         };
-        std::optional<RewrittenGraph> rewritten = rewriter.rewrite(rule, match, step, improves);
-        if (rewritten) best = reached(current, rule, std::move(*rewritten), costMs, 0, step);
+        auto any = [](const Graph&) { return true; };
+        std::optional<RewrittenGraph> rewritten = rewriter.rewrite(rule, match, step, improves, any);
+        if (rewritten) best = reached(current, rule, std::move(*rewritten), 0, step);
       }
     }
     return best;
@@ -205,13 +202,13 @@ private:
 
   // ---- shared ----
 
-  Reached reached(const Reached& parent, const Rule& rule, RewrittenGraph rewritten, double costMs, size_t hash, int step) {
+  Reached reached(const Reached& parent, const Rule& rule, RewrittenGraph rewritten, size_t hash, int step) {
     if (input_.events.wants(EventKind::RuleApplied))
       input_.events.emit(RuleApplied{rule.name(), step, {}, {}, rewritten.newNodes});
     Reached child;
     child.graph = std::make_shared<const Graph>(std::move(rewritten.graph));
     child.origins = std::move(rewritten.origins);
-    child.costMs = costMs;
+    child.costMs = rewritten.costMs;
     child.hash = hash;
     child.path = parent.path;
     child.path.push_back(rule.name());
@@ -237,7 +234,7 @@ private:
       input_.events.emit(StepCommitted{step, graph.path.empty() ? std::string() : graph.path.back(), 0, 0, 0,
                                        graph.graph->opCount(), 0});
     if (step % 50 == 0)
-      say("step " + std::to_string(step) + ": best " + std::to_string(bestCostMs_) + " ms, " + std::to_string(built_) +
+      say("step " + std::to_string(step) + ": best " + std::to_string(bestCostMs_) + " ms, " + std::to_string(explored_) +
           " graphs built, " + seconds(elapsed()));
   }
 
@@ -301,7 +298,7 @@ private:
   double bestCostMs_ = 0;
   std::vector<std::string> bestPath_;
   int steps_ = 0;
-  size_t built_ = 0;
+  size_t explored_ = 0;
   uint64_t nextOrder_ = 0;
   std::set<Reached, CheaperFirst> queue_;
   SeenGraphs seen_;
