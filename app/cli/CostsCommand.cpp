@@ -1,20 +1,180 @@
-// `tessera-cli costs`: placeholder until the command lands; it refuses rather than pretends.
+// `tessera-cli costs`: measured op costs.
+//   costs profile MODEL... [--cost SPEC]  cost every distinct op of the models (measuring what the
+//                                         cache lacks) and report measured / cache hits / estimated
+//   costs list                            devices in the cost cache and how many signatures each
+//   costs export FILE [--device D]        one device's table as JSON (for table:FILE or import)
+//   costs import FILE                     a table into the cost cache
+// All take --cache PATH (default: $TESSERA_COST_CACHE, else ~/.cache/tessera/costs.sqlite) and --json.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "CostModelFactory.h"
 
+#include "cost/CostCache.h"
+#include "cost/CostTable.h"
+#include "cost/GraphCost.h"
+#include "cost/MeasuredCostModel.h"
+#include "onnx/OnnxImport.h"
 #include "support/Error.h"
 
+#ifdef TESSERA_HAVE_PLUGINS
+#include "PluginHost.h"
+#endif
+
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <set>
 
 namespace tessera::cli {
 
+namespace {
+
+struct CostsOptions {
+  std::string cache;
+  std::string json;
+  std::vector<std::string> models;
+  std::string cost = "measured:cpu";
+  std::string file;
+  std::string device;
+};
+
+std::string cachePath(const CostsOptions& options) { return options.cache.empty() ? defaultCostCachePath() : options.cache; }
+
+int runProfile(const CostsOptions& options) {
+  // The cache the measured model uses is the default one; --cache redirects it for this run.
+  if (!options.cache.empty()) setenv("TESSERA_COST_CACHE", options.cache.c_str(), 1);
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
+  nlohmann::json report;
+  report["cost"] = model->spec();
+  report["models"] = nlohmann::json::array();
+  std::set<std::string> distinct;
+  for (size_t i = 0; i < options.models.size(); ++i) {
+    const std::string& path = options.models[i];
+    reportProgress("[" + std::to_string(i + 1) + "/" + std::to_string(options.models.size()) + "] " + path);
+    Graph graph = onnx_io::importOnnxFile(path);
+    std::set<std::string> signatures;
+    for (NodeId id = 0; id < graph.size(); ++id) {
+      const OpKind kind = graph.node(id).kind;
+      if (kind != OpKind::Input && kind != OpKind::Weight) signatures.insert(signatureOf(graph, id).key());
+    }
+    distinct.insert(signatures.begin(), signatures.end());
+    const GraphCost cost = graphCost(graph, *model);
+    std::printf("%-40s %10.3f ms  (%zu ops, %zu distinct signatures)\n", path.c_str(), cost.totalMs, graph.opCount(), signatures.size());
+    report["models"].push_back(
+        {{"model", path}, {"total_ms", cost.totalMs}, {"ops", graph.opCount()}, {"distinct_signatures", signatures.size()}});
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report["distinct_signatures"] = distinct.size();
+  report["seconds"] = seconds;
+  if (const auto* measured = dynamic_cast<const MeasuredCostModel*>(model.get())) {
+    const MeasurementStats& stats = measured->stats();
+    report["device"] = measured->device();
+    report["measured"] = stats.measured;
+    report["cache_hits"] = stats.cacheHits;
+    report["estimated"] = stats.estimated;
+    report["estimated_ops"] = stats.estimatedOps;
+    report["measure_seconds"] = stats.measureSeconds;
+    report["device_failure"] = stats.deviceFailure;
+  }
+  if (std::string summary = costModelSummary(*model); !summary.empty()) std::printf("%s\n", summary.c_str());
+  std::printf("%zu distinct signatures in %.1f s\n", distinct.size(), seconds);
+  if (!options.json.empty()) writeJsonReport(report, options.json);
+  return 0;
+}
+
+int runList(const CostsOptions& options) {
+  CostCache cache(cachePath(options));
+  nlohmann::json report;
+  report["cache"] = cache.path();
+  report["devices"] = nlohmann::json::array();
+  std::printf("cost cache %s\n", cache.path().c_str());
+  const std::vector<std::string> devices = cache.devices();
+  if (devices.empty()) std::printf("  (empty)\n");
+  for (const std::string& device : devices) {
+    const size_t count = cache.size(device);
+    std::printf("  %-60s %zu signatures\n", device.c_str(), count);
+    report["devices"].push_back({{"device", device}, {"signatures", count}});
+  }
+  if (!options.json.empty()) writeJsonReport(report, options.json);
+  return 0;
+}
+
+// The roofline of the backend that measured `device`, when that backend is here (a calibration).
+std::optional<DeviceProfile> fallbackProfileFor(const std::string& device) {
+#ifdef TESSERA_HAVE_PLUGINS
+  plugins::PluginHost& host = plugins::PluginHost::global();
+  for (const plugins::PluginRecord& record : host.plugins())
+    if (record.available && record.device == device) return host.backend(record.name)->fallbackProfile();
+#endif
+  (void)device;
+  return std::nullopt;
+}
+
+int runExport(const CostsOptions& options) {
+  CostCache cache(cachePath(options));
+  std::string device = options.device;
+  if (device.empty()) {
+    const std::vector<std::string> devices = cache.devices();
+    if (devices.size() != 1) {
+      std::string known;
+      for (const std::string& d : devices) known += "\n  " + d;
+      throw errorInFile(cache.path(), devices.empty() ? "holds no measured costs to export"
+                                                      : "holds several devices; choose one with --device:" + known);
+    }
+    device = devices[0];
+  }
+  CostTable table = costTableFromCache(cache, device);
+  if (table.costs.empty()) throw errorInFile(cache.path(), "holds no costs for device '" + device + "' (see `tessera-cli costs list`)");
+  table.fallbackProfile = fallbackProfileFor(device);
+  writeCostTable(table, options.file);
+  std::printf("exported %zu costs of %s to %s\n", table.costs.size(), device.c_str(), options.file.c_str());
+  if (!options.json.empty())
+    writeJsonReport({{"device", device}, {"signatures", table.costs.size()}, {"file", options.file}}, options.json);
+  return 0;
+}
+
+int runImport(const CostsOptions& options) {
+  const CostTable table = readCostTable(options.file);
+  CostCache cache(cachePath(options));
+  const size_t count = importCostTable(cache, table);
+  std::printf("imported %zu costs of %s into %s (%zu now)\n", count, table.device.c_str(), cache.path().c_str(), cache.size(table.device));
+  if (!options.json.empty())
+    writeJsonReport({{"device", table.device}, {"signatures", count}, {"cache", cache.path()}}, options.json);
+  return 0;
+}
+
+} // namespace
+
 void addCostsCommand(CLI::App& app, CommandContext& context) {
-  CLI::App* command = app.add_subcommand("costs", "(not built yet)");
-  command->allow_extras();
-  command->callback([&context] {
-    (void)context;
-    throw Error("`costs` is not built yet");
-  });
+  auto options = std::make_shared<CostsOptions>();
+  CLI::App* costs = app.add_subcommand("costs", "Measured op costs: profile models, list, export and import cost tables");
+  costs->require_subcommand(1);
+  costs->fallthrough(); // --cache and --json may also follow the sub-command
+  costs->add_option("--cache", options->cache, "Cost cache file (default: $TESSERA_COST_CACHE or ~/.cache/tessera/costs.sqlite)");
+  costs->add_option("--json", options->json, "Also write the report as JSON to this file");
+
+  CLI::App* profile = costs->add_subcommand("profile", "Cost every distinct op of the models, measuring what the cache lacks");
+  profile->add_option("models", options->models, "ONNX models")->required();
+  profile->add_option("--cost", options->cost, "Cost spec (default measured:cpu)");
+  profile->callback([options, &context] { context.exitCode = runProfile(*options); });
+
+  CLI::App* list = costs->add_subcommand("list", "Devices in the cost cache and their signature counts");
+  list->callback([options, &context] { context.exitCode = runList(*options); });
+
+  CLI::App* exportTable = costs->add_subcommand("export", "Write one device's measured costs as a JSON cost table");
+  exportTable->add_option("file", options->file, "Cost table to write")->required();
+  exportTable->add_option("--device", options->device, "Device key (see `costs list`); needed when the cache holds several");
+  exportTable->callback([options, &context] { context.exitCode = runExport(*options); });
+
+  CLI::App* importTable = costs->add_subcommand("import", "Add a JSON cost table to the cost cache");
+  importTable->add_option("file", options->file, "Cost table to read")->required();
+  importTable->callback([options, &context] { context.exitCode = runImport(*options); });
 }
 
 } // namespace tessera::cli

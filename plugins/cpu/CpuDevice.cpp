@@ -1,0 +1,67 @@
+#include "CpuDevice.h"
+
+#include "OpTimer.h"
+
+#include <algorithm>
+#include <fstream>
+#include <thread>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace tessera::cpu {
+
+namespace {
+
+std::string cpuModelName() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(colon + 1);
+    name.erase(0, name.find_first_not_of(" \t"));
+    if (!name.empty()) return name;
+  }
+  return "unknown CPU";
+}
+
+double timeSignatureMs(const dnnl::engine& engine, const OpSignature& signature) {
+  auto op = DnnlOp::lower(engine, signature, DnnlOp::Purpose::Measure);
+  dnnl::stream stream(engine);
+  return timeOpMs(*op, signature, stream, {2, 8, 1e9, 2, 8});
+}
+
+// oneDNN runs on OpenMP's team, so OMP_NUM_THREADS decides how many cores a timing used.
+int threadCount() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+#endif
+}
+
+} // namespace
+
+std::string cpuDeviceKey() { return "cpu:" + cpuModelName() + " (" + std::to_string(threadCount()) + " threads)"; }
+
+DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {
+  const int64_t n = 512, large = int64_t{1} << 24, tiny = 16;
+  const TensorType matrix{DType::Float32, {n, n}};
+  const double gemmMs = timeSignatureMs(engine, {OpKind::MatMul, {matrix, matrix}, {matrix}, {}});
+  const TensorType big{DType::Float32, {large}}, small{DType::Float32, {tiny}};
+  const double streamMs = timeSignatureMs(engine, {OpKind::Relu, {big}, {big}, {}});
+  const double launchMs = timeSignatureMs(engine, {OpKind::Relu, {small}, {small}, {}});
+  DeviceProfile profile;
+  profile.name = "cpu-calibrated";
+  profile.description = "this CPU, calibrated with oneDNN (GEMM 512^3, ReLU over 64 MiB)";
+  profile.peakGflops = 2.0 * static_cast<double>(n * n * n) / (gemmMs * 1e-3) / 1e9;
+  profile.bandwidthGBs = 2.0 * 4.0 * static_cast<double>(large) / (streamMs * 1e-3) / 1e9;
+  profile.launchOverheadUs = launchMs * 1e3;
+  profile.computeEfficiency = 1.0; // the figures above are what tuned kernels reach already
+  profile.memoryEfficiency = 1.0;
+  return profile;
+}
+
+} // namespace tessera::cpu

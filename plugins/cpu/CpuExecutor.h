@@ -1,0 +1,24 @@
+// Whole-graph execution on the CPU (CompiledGraph) behind the plugin API's GraphExecutor.
+#pragma once
+
+#include "cost/GraphExecutor.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+namespace tessera::cpu {
+
+class CpuExecutor final : public GraphExecutor {
+public:
+  explicit CpuExecutor(std::string device);
+
+  std::string device() const override { return device_; }
+  std::vector<Tensor> run(const Graph& graph, const TensorMap& inputs) override;
+  double measureLatencyMs(const Graph& graph, int warmup, int runs) override;
+
+private:
+  std::string device_;
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+};
+
+} // namespace tessera::cpu

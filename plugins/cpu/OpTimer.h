@@ -1,0 +1,21 @@
+// Times one lowered op on the CPU: warm-up runs, then timed runs, the median in milliseconds.
+#pragma once
+
+#include "DnnlOp.h"
+
+namespace tessera::cpu {
+
+struct TimingPlan {
+  int warmup = 8;
+  int runs = 32;
+  // Long ops (a large GEMM) get fewer repeats so a whole model profiles in seconds.
+  double slowRunMs = 25.0;
+  int slowWarmup = 2;
+  int slowRuns = 8;
+};
+
+// Runs `op` on buffers of the signature's shapes filled with small varied values (no denormals,
+// no zeros that a kernel might skip). Parameter inputs (isParameterInput) are prepared once.
+double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan = {});
+
+} // namespace tessera::cpu

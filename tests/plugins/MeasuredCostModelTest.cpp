@@ -1,0 +1,108 @@
+// MeasuredCostModel: each signature measured once per device, cached across runs, estimates for
+// what the backend cannot time, and a device that fails mid-run.
+#include "cost/AnalyticCostModel.h"
+#include "cost/CostCache.h"
+#include "cost/MeasuredCostModel.h"
+#include "support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+using namespace tessera;
+
+namespace {
+
+TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
+
+// Times nothing: reports 1 ms per element-kilo, refuses Gather, fails after `failAfter` calls.
+class FakeProfiler final : public OpProfiler {
+public:
+  FakeProfiler(int* calls, int failAfter = 1000) : calls_(calls), failAfter_(failAfter) {}
+  std::string device() const override { return "fake:device"; }
+  bool canMeasure(const OpSignature& signature) override { return signature.kind != OpKind::Gather; }
+  double measureMs(const OpSignature& signature) override {
+    if (*calls_ >= failAfter_) throw Error("device lost");
+    ++*calls_;
+    return static_cast<double>(signature.outputs[0].numel()) / 1000.0;
+  }
+
+private:
+  int* calls_;
+  int failAfter_;
+};
+
+std::unique_ptr<MeasuredCostModel> makeModel(int* calls, std::shared_ptr<CostCache> cache, int failAfter = 1000,
+                                             MeasuredCostModel::Warning warn = {}) {
+  return std::make_unique<MeasuredCostModel>("measured:fake", std::make_unique<FakeProfiler>(calls, failAfter), std::move(cache),
+                                             makeCostModel("analytic:h200"), std::move(warn));
+}
+
+std::string tempPath(const std::string& name) {
+  auto path = std::filesystem::temp_directory_path() / ("tessera-measured-" + std::to_string(getpid()) + "-" + name);
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+const OpSignature kRelu{OpKind::Relu, {f32({1000})}, {f32({1000})}, {}};
+const OpSignature kTanh{OpKind::Tanh, {f32({2000})}, {f32({2000})}, {}};
+const OpSignature kGather{OpKind::Gather, {f32({10, 4}), {DType::Int64, {3}}}, {f32({3, 4})}, {}};
+const OpSignature kReshape{OpKind::Reshape, {f32({10, 4})}, {f32({40})}, {{"shape", std::vector<int64_t>{40}}}};
+
+} // namespace
+
+TEST(MeasuredCostModel, MeasuresEachSignatureOnceAndNothingOnTheSecondRun) {
+  const std::string path = tempPath("cache.sqlite");
+  int calls = 0;
+  {
+    auto model = makeModel(&calls, std::make_shared<CostCache>(path));
+    EXPECT_EQ(model->costMs(kRelu), 1.0);
+    EXPECT_EQ(model->costMs(kRelu), 1.0);
+    EXPECT_EQ(model->costMs(kTanh), 2.0);
+    EXPECT_EQ(model->costMs(kReshape), 0.0); // a view: never timed
+    EXPECT_EQ(calls, 2);
+    EXPECT_EQ(model->stats().measured, 2u);
+    EXPECT_EQ(model->stats().cacheHits, 0u);
+  }
+  auto second = makeModel(&calls, std::make_shared<CostCache>(path));
+  EXPECT_EQ(second->costMs(kTanh), 2.0);
+  EXPECT_EQ(second->costMs(kRelu), 1.0);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(second->stats().measured, 0u);
+  EXPECT_EQ(second->stats().cacheHits, 2u);
+  EXPECT_NE(second->summary().find("0 signatures measured"), std::string::npos) << second->summary();
+  EXPECT_NE(second->summary().find("2 cache hits"), std::string::npos) << second->summary();
+}
+
+TEST(MeasuredCostModel, EstimatesWhatTheBackendCannotTimeAndKeepsItOutOfTheCache) {
+  const std::string path = tempPath("estimates.sqlite");
+  int calls = 0;
+  auto cache = std::make_shared<CostCache>(path);
+  auto model = makeModel(&calls, cache);
+  const double estimate = model->costMs(kGather);
+  EXPECT_EQ(estimate, AnalyticCostModel(*findDeviceProfile("h200")).costMs(kGather));
+  EXPECT_EQ(model->costMs(kGather), estimate);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(model->stats().estimated, 1u);
+  EXPECT_EQ(model->stats().estimatedOps.at("Gather"), 1u);
+  EXPECT_EQ(cache->size("fake:device"), 0u); // an estimate is not a measurement
+  EXPECT_NE(model->summary().find("Gather 1"), std::string::npos) << model->summary();
+}
+
+TEST(MeasuredCostModel, ADeviceThatFailsIsReportedOnceAndEstimatedAfterwards) {
+  int calls = 0;
+  std::vector<std::string> warnings;
+  auto model = makeModel(&calls, nullptr, 1, [&](const std::string& line) { warnings.push_back(line); });
+  EXPECT_EQ(model->costMs(kRelu), 1.0);
+  const double tanh = model->costMs(kTanh); // the device is gone now
+  EXPECT_GT(tanh, 0.0);
+  EXPECT_EQ(model->costMs(kTanh), tanh); // deterministic per signature
+  model->costMs({OpKind::Sigmoid, {f32({7})}, {f32({7})}, {}});
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("device lost"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("analytic:h200"), std::string::npos) << warnings[0];
+  EXPECT_EQ(model->stats().measured, 1u);
+  EXPECT_EQ(model->stats().estimated, 2u);
+  EXPECT_EQ(model->stats().deviceFailure, "device lost");
+}

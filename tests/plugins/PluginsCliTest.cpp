@@ -1,0 +1,129 @@
+// `tessera-cli plugins` and `costs` as a user runs them: what loaded and why not, measuring once
+// per device (a second run measures nothing), moving a table between caches, and falling back to
+// the analytic model with a clear line when a backend is unusable.
+#include "CliRunner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace tessera::test;
+
+namespace {
+
+const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples/";
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// Every test gets its own cost cache (the CLI's default location comes from the environment).
+class PluginsCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = makeTempDir("plugins-cli");
+    setenv("TESSERA_COST_CACHE", (dir_ + "/costs.sqlite").c_str(), 1);
+    unsetenv("TESSERA_PLUGIN_PATH");
+  }
+  void TearDown() override {
+    unsetenv("TESSERA_COST_CACHE");
+    unsetenv("TESSERA_PLUGIN_PATH");
+  }
+  std::string dir_;
+};
+
+} // namespace
+
+TEST_F(PluginsCli, ListsSearchPathAndWhyFilesDidNotLoad) {
+  std::ofstream(dir_ + "/libbogus.so") << "garbage";
+  setenv("TESSERA_PLUGIN_PATH", (dir_ + ":" + dir_ + "/missing").c_str(), 1);
+  const CliResult result = runCli("plugins --json " + dir_ + "/plugins.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find(dir_ + "/missing  [TESSERA_PLUGIN_PATH]  (missing)"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("libbogus.so"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("not a Qt plugin"), std::string::npos) << result.output;
+  const nlohmann::json report = readJson(dir_ + "/plugins.json");
+  EXPECT_TRUE(report["plugin_support"].get<bool>());
+  ASSERT_GE(report["search_path"].size(), 3u);
+  EXPECT_EQ(report["search_path"][2]["origin"], "next to the executable");
+  bool sawCpu = false;
+  for (const auto& plugin : report["plugins"]) {
+    if (plugin["name"] == "cpu") sawCpu = plugin["available"].get<bool>();
+    if (std::filesystem::path(plugin["file"].get<std::string>()).filename() == "libbogus.so") EXPECT_FALSE(plugin["loaded"].get<bool>());
+  }
+  EXPECT_EQ(sawCpu, bool(TESSERA_HAVE_CPU_PLUGIN));
+}
+
+TEST_F(PluginsCli, UnusableBackendFallsBackToTheAnalyticModelAndSaysSo) {
+  const CliResult result = runCli("costs profile " + kSamples + "squeezenet.onnx --cost measured:cuda --json " + dir_ + "/r.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("measured:cuda is unavailable: no 'cuda' backend plugin"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("using analytic:h200 instead"), std::string::npos) << result.output;
+  EXPECT_EQ(readJson(dir_ + "/r.json")["cost"], "analytic:h200");
+}
+
+#if TESSERA_HAVE_CPU_PLUGIN
+TEST_F(PluginsCli, SecondProfileOfAModelMeasuresNothing) {
+  const std::string model = kSamples + "squeezenet.onnx";
+  const CliResult first = runCli("costs profile " + model + " --json " + dir_ + "/first.json");
+  ASSERT_EQ(first.exitCode, 0) << first.output;
+  const nlohmann::json a = readJson(dir_ + "/first.json");
+  EXPECT_EQ(a["cost"], "measured:cpu");
+  EXPECT_GT(a["measured"].get<int>(), 5);
+  EXPECT_EQ(a["cache_hits"].get<int>(), 0);
+
+  const CliResult second = runCli("costs profile " + model + " --json " + dir_ + "/second.json");
+  ASSERT_EQ(second.exitCode, 0) << second.output;
+  const nlohmann::json b = readJson(dir_ + "/second.json");
+  EXPECT_EQ(b["measured"].get<int>(), 0) << second.output;
+  EXPECT_EQ(b["cache_hits"], a["measured"]);
+  EXPECT_EQ(b["models"][0]["total_ms"], a["models"][0]["total_ms"]); // the cache answers exactly
+  EXPECT_NE(second.output.find("0 signatures measured"), std::string::npos) << second.output;
+}
+
+TEST_F(PluginsCli, ExportImportAndTableSpecMoveADeviceBetweenMachines) {
+  const std::string model = kSamples + "squeezenet.onnx";
+  ASSERT_EQ(runCli("costs profile " + model + " --json " + dir_ + "/measured.json").exitCode, 0);
+  const CliResult exported = runCli("costs export " + dir_ + "/table.json");
+  ASSERT_EQ(exported.exitCode, 0) << exported.output;
+  const nlohmann::json table = readJson(dir_ + "/table.json");
+  EXPECT_EQ(table["schema_version"], 1);
+  EXPECT_EQ(table["device"].get<std::string>().rfind("cpu:", 0), 0u);
+
+  // "Another machine": an empty cache imports the table...
+  const std::string other = dir_ + "/other.sqlite";
+  const CliResult imported = runCli("costs import " + dir_ + "/table.json --cache " + other);
+  ASSERT_EQ(imported.exitCode, 0) << imported.output;
+  const CliResult listed = runCli("costs list --cache " + other + " --json " + dir_ + "/list.json");
+  ASSERT_EQ(listed.exitCode, 0) << listed.output;
+  EXPECT_EQ(readJson(dir_ + "/list.json")["devices"][0]["signatures"], table["costs"].size());
+
+  // ...or answers from the file directly, with the same total and nothing estimated.
+  const CliResult fromTable = runCli("costs profile " + model + " --cost table:" + dir_ + "/table.json --json " + dir_ + "/t.json");
+  ASSERT_EQ(fromTable.exitCode, 0) << fromTable.output;
+  EXPECT_NEAR(readJson(dir_ + "/t.json")["models"][0]["total_ms"].get<double>(),
+              readJson(dir_ + "/measured.json")["models"][0]["total_ms"].get<double>(), 1e-9);
+  EXPECT_NE(fromTable.output.find("0 estimated"), std::string::npos) << fromTable.output;
+}
+#endif
+
+TEST_F(PluginsCli, BadTablesAndEmptyCachesGetClearErrors) {
+  const std::string newer = dir_ + "/newer.json";
+  std::ofstream(newer) << R"({"format": "tessera-cost-table", "schema_version": 7, "device": "cpu:x", "costs": {}})";
+  const CliResult imported = runCli("costs import " + newer);
+  EXPECT_EQ(imported.exitCode, 1) << imported.output;
+  EXPECT_NE(imported.output.find(newer + ": is cost table schema 7"), std::string::npos) << imported.output;
+
+  const CliResult asSpec = runCli("costs profile " + kSamples + "squeezenet.onnx --cost table:" + newer);
+  EXPECT_EQ(asSpec.exitCode, 1) << asSpec.output;
+  EXPECT_NE(asSpec.output.find("schema 7"), std::string::npos) << asSpec.output;
+
+  const CliResult empty = runCli("costs export " + dir_ + "/nothing.json");
+  EXPECT_EQ(empty.exitCode, 1) << empty.output;
+  EXPECT_NE(empty.output.find("holds no measured costs"), std::string::npos) << empty.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/nothing.json"));
+}
