@@ -52,6 +52,10 @@ ActionOutcome applyRuleAction(EGraph& egraph, std::span<const EClassId> roots, c
   return outcome;
 }
 
-bool ruleMatches(const EGraph& egraph, const Rule& rule) { return !rule.search(egraph, 1).empty(); }
+bool ruleMatches(const EGraph& egraph, const Rule& rule) {
+  // Not search(egraph, 1): a multi-pattern rule joins its sides' first matches only, and guards
+  // are checked after the limit, so a small limit can miss a rule that does match.
+  return !rule.search(egraph, kMatchLimit).empty();
+}
 
 } // namespace tessera::mcts

@@ -41,7 +41,7 @@ using MatchObserver = std::function<void(const RuleMatch&, const RuleApplication
 ActionOutcome applyRuleAction(EGraph& egraph, std::span<const EClassId> roots, const Rule& rule, size_t nodeLimit,
                               const MatchObserver& observer = {});
 
-// Whether the rule has at least one match (cheap: stops at the first).
+// Whether the rule has at least one match.
 bool ruleMatches(const EGraph& egraph, const Rule& rule);
 
 } // namespace tessera::mcts

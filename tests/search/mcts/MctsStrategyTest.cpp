@@ -53,7 +53,8 @@ struct Fixture {
     for (const auto& rule : pack.rules()) rules.push_back(rule.get());
     if (record) events.attach(&recorder);
     options.seed = 7;
-    options.parameters = {{"simulations", "12"}};
+    options.nodeLimit = 300; // multi-pattern rules grow this model fast; keep every test quick
+    options.parameters = {{"simulations", "8"}, {"rollout_depth", "2"}};
   }
   SearchResult run(const Graph& model) {
     SearchInput input{model, rules, *cost, control, events, options};
@@ -156,15 +157,19 @@ TEST(MctsStrategy, VetoedRuleIsNeverApplied) {
 }
 
 TEST(MctsStrategy, PinnedRuleIsAppliedFirst) {
-  // Pin the last rule of the pack that matches the model, so MCTS would not pick it first by luck.
+  // Pin the last rule of the pack that changes the model, so MCTS would not pick it first by luck.
   Fixture f;
   Graph model = branches();
   EGraph egraph;
-  seedEGraph(egraph, model);
+  SeededGraph seed = seedEGraph(egraph, model);
   egraph.rebuild();
   std::string pinned;
-  for (const Rule* rule : f.rules)
-    if (!rule->search(egraph, 1).empty() && rule->name() != "fuse-conv-relu") pinned = rule->name();
+  for (const Rule* rule : f.rules) {
+    EGraph::Checkpoint checkpoint = egraph.checkpoint();
+    if (mcts::applyRuleAction(egraph, seed.outputs, *rule, 100000).changed() && rule->name() != "fuse-conv-relu")
+      pinned = rule->name();
+    egraph.rollback(checkpoint);
+  }
   ASSERT_FALSE(pinned.empty());
   f.control.pin(pinned);
   SearchResult result = f.run(model);
@@ -183,7 +188,8 @@ TEST(MctsStrategy, RespectsTheNodeLimit) {
   Graph model = branches();
   EGraph seeded;
   seedEGraph(seeded, model);
-  f.options.nodeLimit = seeded.numNodes() + 25;
+  // Every rule that changes this model adds at least as many nodes as it has conv-relu pairs (4).
+  f.options.nodeLimit = seeded.numNodes() + 3;
   SearchResult result = f.run(model);
   EXPECT_EQ(result.stopReason, "node_limit");
   // One rule application may finish the pattern it started: a few nodes of slack, never a rule's worth.
