@@ -43,6 +43,7 @@ struct Reached {
   size_t hash = 0;
   uint64_t order = 0;             // when it was queued: breaks cost ties
   std::vector<std::string> path;  // rules applied from the original, in order
+  uint32_t newNodes = 0;          // nodes the last rewrite on the path added
 };
 
 struct CheaperFirst {
@@ -150,7 +151,8 @@ private:
         };
         std::optional<RewrittenGraph> rewritten = rewriter.rewrite(*rule, match, step, withinAlpha, unseen);
         if (!rewritten) continue;
-        Reached child = reached(parent, *rule, std::move(*rewritten), hash, step);
+        Reached child = reached(parent, *rule, std::move(*rewritten), hash);
+        announce(child, step);
         if (child.costMs < bestCostMs_) recordBest(child, step);
         queue(std::move(child));
       }
@@ -170,6 +172,7 @@ private:
         if (result_.stopReason.empty()) result_.stopReason = "saturated";
         break;
       }
+      announce(*next, step);
       recordBest(*next, step);
       current = std::move(*next);
     }
@@ -194,7 +197,7 @@ private:
         };
         auto any = [](const Graph&) { return true; };
         std::optional<RewrittenGraph> rewritten = rewriter.rewrite(rule, match, step, improves, any);
-        if (rewritten) best = reached(current, rule, std::move(*rewritten), 0, step);
+        if (rewritten) best = reached(current, rule, std::move(*rewritten), 0);
       }
     }
     return best;
@@ -202,10 +205,9 @@ private:
 
   // ---- shared ----
 
-  Reached reached(const Reached& parent, const Rule& rule, RewrittenGraph rewritten, size_t hash, int step) {
-    if (input_.events.wants(EventKind::RuleApplied))
-      input_.events.emit(RuleApplied{rule.name(), step, {}, {}, rewritten.newNodes});
+  Reached reached(const Reached& parent, const Rule& rule, RewrittenGraph rewritten, size_t hash) {
     Reached child;
+    child.newNodes = rewritten.newNodes;
     child.graph = std::make_shared<const Graph>(std::move(rewritten.graph));
     child.origins = std::move(rewritten.origins);
     child.costMs = rewritten.costMs;
@@ -213,6 +215,12 @@ private:
     child.path = parent.path;
     child.path.push_back(rule.name());
     return child;
+  }
+
+  // The rewrite that made `graph` was accepted. Graph-level rewrites match no lasting e-class.
+  void announce(const Reached& graph, int step) {
+    if (input_.events.wants(EventKind::RuleApplied))
+      input_.events.emit(RuleApplied{graph.path.back(), step, {}, {}, graph.newNodes});
   }
 
   void recordBest(const Reached& graph, int step) {
