@@ -5,7 +5,8 @@
 // cap and cheaper than alpha x the best cost. The best is updated as soon as a cheaper graph is
 // built. Stops after `budget` pops, on the time limit, on a stop request, or when the queue empties.
 // Only the `budget - pops` cheapest queued graphs can ever be popped, so the queue is trimmed to
-// that many: the search is the same, its memory bounded.
+// that many, and graphs that would rank after a full queue are not built: the search is the
+// same, its memory bounded.
 //
 // greedy: from the current graph, take the cheapest rewrite that improves on it (ties: rule and
 // match order) and continue from there; stop when none improves. A pinned rule's improvement is
@@ -133,6 +134,13 @@ private:
     }
   }
 
+  // A graph that ranks after a full queue's last entry (ties go to the earlier) is trimmed at the
+  // end of the pop anyway: not building it saves most of the work once the queue has filled.
+  bool wouldBeTrimmed(double costMs) const {
+    auto capacity = static_cast<size_t>(budget_ - steps_);
+    return queue_.size() >= capacity && !queue_.empty() && costMs >= std::prev(queue_.end())->costMs;
+  }
+
   // Builds every rewrite of `parent` worth queuing and hands it to `queue`.
   template <typename Queue>
   void expand(const Reached& parent, int step, Queue&& queue) {
@@ -142,7 +150,7 @@ private:
         if (interrupted()) return;
         auto withinAlpha = [&](const RewritePreview& preview) {
           ++explored_;
-          return preview.ops <= opCap_ && preview.costMs < alpha_ * bestCostMs_;
+          return preview.ops <= opCap_ && preview.costMs < alpha_ * bestCostMs_ && !wouldBeTrimmed(preview.costMs);
         };
         size_t hash = 0;
         auto unseen = [&](const Graph& graph) {

@@ -285,6 +285,22 @@ TEST_F(TasoTest, SameInputSameRun) {
   }
 }
 
+TEST_F(TasoTest, ASmallerBudgetPopsAPrefixOfTheSameOrder) {
+  // Trimming the queue to the remaining pops and not building what would be trimmed is lossless.
+  auto pops = [&](const char* budget) {
+    SearchOptions options;
+    options.parameters["budget"] = budget;
+    std::vector<std::pair<std::string, size_t>> order;
+    for (const StepCommitted& step : eventsOf<StepCommitted>(run("taso", smallModel(), options)))
+      order.emplace_back(step.action, step.enodes);
+    return order;
+  };
+  std::vector<std::pair<std::string, size_t>> few = pops("4"), many = pops("15");
+  ASSERT_EQ(few.size(), 4u);
+  ASSERT_GT(many.size(), few.size());
+  EXPECT_TRUE(std::equal(few.begin(), few.end(), many.begin()));
+}
+
 // Stops the search the moment it commits its second step.
 class StopAtSecondStep : public EventSink {
 public:
