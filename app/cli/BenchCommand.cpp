@@ -1,20 +1,236 @@
-// `tessera-cli bench`: placeholder until the command lands; it refuses rather than pretends.
+// `tessera-cli bench [--models DIR|FILES] [--strategies LIST] [--cost SPEC] [--time-limit S] ...`:
+// every strategy on every model with the same cost model, one table (original cost, each
+// strategy's speedup, time and e-nodes) and, with --json, the same as a list of rows.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "CostModelFactory.h"
+#include "SearchSetup.h"
 
+#include "generator/BenchmarkModels.h"
+#include "cost/GraphCost.h"
+#include "onnx/OnnxImport.h"
+#include "search/Strategy.h"
 #include "support/Error.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
 
 namespace tessera::cli {
 
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> models; // a directory, ONNX files, or names of the built-in suite
+  std::vector<std::string> strategies{"greedy", "taso", "eqsat", "mcts"};
+  std::string cost = "analytic:h200";
+  double timeLimitSeconds = 60;
+  size_t nodeLimit = 0;
+  std::string extract = "dag";
+  uint64_t seed = 1;
+  std::vector<std::string> parameters; // STRATEGY.NAME=VALUE
+  std::string json;
+  std::string session;
+  bool noVerify = false;
+};
+
+struct BenchModel {
+  std::string name;
+  std::string path; // empty for the built-in suite
+  Graph graph;
+};
+
+std::vector<BenchModel> loadModels(const std::vector<std::string>& specs) {
+  std::vector<BenchModel> models;
+  if (specs.empty()) {
+    for (const std::string& name : benchmarkModelNames()) models.push_back({name, {}, buildBenchmarkModel(name)});
+    return models;
+  }
+  std::vector<std::string> files;
+  for (const std::string& spec : specs) {
+    if (std::filesystem::is_directory(spec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : std::filesystem::directory_iterator(spec))
+        if (entry.path().extension() == ".onnx") found.push_back(entry.path().string());
+      if (found.empty()) throw Error(spec + ": no .onnx models in this directory");
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (std::filesystem::exists(spec)) {
+      files.push_back(spec);
+    } else {
+      std::vector<std::string> names = benchmarkModelNames();
+      if (std::find(names.begin(), names.end(), spec) == names.end())
+        throw Error(spec + ": no such file, directory or built-in model");
+      models.push_back({spec, {}, buildBenchmarkModel(spec)});
+    }
+  }
+  for (const std::string& file : files)
+    models.push_back({std::filesystem::path(file).stem().string(), file, onnx_io::importOnnxFile(file)});
+  return models;
+}
+
+// "mcts.simulations=64" applies to mcts only; "simulations=64" to every strategy.
+std::map<std::string, std::string> parametersFor(const std::string& strategy, const std::vector<std::string>& pairs) {
+  std::vector<std::string> mine;
+  for (const std::string& pair : pairs) {
+    size_t dot = pair.find('.'), equals = pair.find('=');
+    if (dot != std::string::npos && dot < equals) {
+      if (pair.substr(0, dot) == strategy) mine.push_back(pair.substr(dot + 1));
+    } else {
+      mine.push_back(pair);
+    }
+  }
+  return parseParameters(mine);
+}
+
+struct Row {
+  std::string model, strategy;
+  double originalMs = 0, optimizedMs = 0, speedupPct = 0, seconds = 0;
+  size_t enodes = 0;
+  int steps = 0;
+  std::string stopReason;
+  bool verificationRun = false, verified = false;
+  std::string error;
+};
+
+nlohmann::json toJson(const Row& row) {
+  nlohmann::json j{{"model", row.model},
+                   {"strategy", row.strategy},
+                   {"original_cost_ms", row.originalMs},
+                   {"optimized_cost_ms", row.optimizedMs},
+                   {"speedup_pct", row.speedupPct},
+                   {"optimize_seconds", row.seconds},
+                   {"enodes", row.enodes},
+                   {"steps", row.steps},
+                   {"stop_reason", row.stopReason},
+                   {"verified", row.verified},
+                   {"verification_run", row.verificationRun}};
+  if (!row.error.empty()) j["error"] = row.error;
+  return j;
+}
+
+void printTable(const std::vector<BenchModel>& models, const std::vector<std::string>& strategies,
+                const std::vector<Row>& rows) {
+  std::printf("\n%-14s %12s", "model", "original ms");
+  for (const std::string& s : strategies) std::printf(" | %-8s %7s %7s %7s", s.c_str(), "speedup", "time s", "enodes");
+  std::printf("\n");
+  std::map<std::string, std::pair<double, int>> sums;
+  for (const BenchModel& model : models) {
+    double original = 0;
+    for (const Row& row : rows)
+      if (row.model == model.name) original = row.originalMs;
+    std::printf("%-14s %12.4f", model.name.c_str(), original);
+    for (const std::string& s : strategies) {
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.model == model.name && r.strategy == s; });
+      if (it == rows.end() || !it->error.empty()) {
+        std::printf(" | %-8s %7s %7s %7s", "", "error", "", "");
+        continue;
+      }
+      std::printf(" | %-8s %6.2f%% %7.2f %7zu", it->verificationRun && !it->verified ? "UNVERIF" : "", it->speedupPct,
+                  it->seconds, it->enodes);
+      sums[s].first += it->speedupPct;
+      ++sums[s].second;
+    }
+    std::printf("\n");
+  }
+  std::printf("%-14s %12s", "mean", "");
+  for (const std::string& s : strategies)
+    std::printf(" | %-8s %6.2f%% %7s %7s", "", sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
+  std::printf("\n");
+}
+
+int runBench(const BenchOptions& options) {
+  for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
+  std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
+  std::vector<BenchModel> models = loadModels(options.models);
+  ActiveRules rules = loadActiveRules({});
+
+  std::vector<Row> rows;
+  const size_t total = models.size() * options.strategies.size();
+  bool failed = false;
+  for (const BenchModel& model : models) {
+    for (const std::string& strategyName : options.strategies) {
+      reportProgress("[" + std::to_string(rows.size() + 1) + "/" + std::to_string(total) + "] " + model.name + " " +
+                     strategyName);
+      Row row{model.name, strategyName};
+      try {
+        SearchOptions search;
+        search.seed = options.seed;
+        search.timeLimitSeconds = options.timeLimitSeconds;
+        search.extractMethod = options.extract;
+        if (strategyName == "eqsat" || strategyName == "mcts") search.nodeLimit = options.nodeLimit;
+        search.parameters = parametersFor(strategyName, options.parameters);
+        Control control;
+        EventStream events;
+        std::unique_ptr<SessionRecording> recording;
+        if (!options.session.empty()) {
+          recording = std::make_unique<SessionRecording>(options.session, model.path.empty() ? model.name + ".onnx" : model.path,
+                                                         model.graph, events);
+          recording->begin(strategyName, search, cost->spec());
+        }
+        SearchResult result = makeStrategy(strategyName)->run({model.graph, rules.list, *cost, control, events, search});
+        if (!options.noVerify) verifySearchResult(model.graph, result, 1, options.seed);
+        if (recording) recording->finish(result);
+        row.originalMs = result.originalCostMs;
+        row.optimizedMs = result.bestCostMs;
+        row.speedupPct = result.speedupPct;
+        row.seconds = result.searchSeconds + result.extractionSeconds;
+        row.enodes = result.enodes;
+        row.steps = result.steps;
+        row.stopReason = result.stopReason;
+        row.verificationRun = result.verificationRun;
+        row.verified = result.verified;
+        if (row.verificationRun && !row.verified) failed = true;
+        reportProgress("  " + model.name + " " + strategyName + ": " + std::to_string(row.speedupPct) + " % in " +
+                       std::to_string(row.seconds) + " s (" + row.stopReason + ")");
+      } catch (const Error& e) {
+        row.error = e.what();
+        failed = true;
+        reportProgress("  " + model.name + " " + strategyName + " failed: " + row.error);
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, seed %llu\n", cost->spec().c_str(),
+              options.timeLimitSeconds, options.nodeLimit ? std::to_string(options.nodeLimit).c_str() : "strategy default",
+              options.extract.c_str(), static_cast<unsigned long long>(options.seed));
+  printTable(models, options.strategies, rows);
+  if (!options.json.empty()) {
+    nlohmann::json report = nlohmann::json::array();
+    for (const Row& row : rows) report.push_back(toJson(row));
+    writeJsonReport(report, options.json);
+  }
+  return failed ? 1 : 0;
+}
+
+} // namespace
+
 void addBenchCommand(CLI::App& app, CommandContext& context) {
-  CLI::App* command = app.add_subcommand("bench", "(not built yet)");
-  command->allow_extras();
-  command->callback([&context] {
-    (void)context;
-    throw Error("`bench` is not built yet");
-  });
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* command = app.add_subcommand("bench", "Run every strategy on every model with one cost model and compare");
+  command->add_option("--models", options->models,
+                      "A directory of .onnx files, model files, or built-in model names (default: the nine built-in benchmark models)");
+  command->add_option("--strategies", options->strategies, "Strategies to run (comma-separated)")
+      ->delimiter(',')
+      ->capture_default_str();
+  command->add_option("--cost", options->cost, "Cost model for every run")->capture_default_str();
+  command->add_option("--time-limit", options->timeLimitSeconds, "Search time limit per run in seconds")->capture_default_str();
+  command->add_option("--node-limit", options->nodeLimit, "E-node limit for eqsat and mcts (0: each strategy's default)")
+      ->capture_default_str();
+  command->add_option("--extract", options->extract, "Final extraction of e-graph strategies")
+      ->check(CLI::IsMember({"tree", "ocf", "dag", "ilp"}))
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed of every run")->capture_default_str();
+  command->add_option("--param", options->parameters, "Strategy parameter [STRATEGY.]NAME=VALUE (repeatable)");
+  command->add_option("--session", options->session, "Record every run in this session file");
+  command->add_option("--json", options->json, "Write the rows as JSON");
+  command->add_flag("--no-verify", options->noVerify, "Skip checking each result against its model");
+  command->callback([options, &context] { context.exitCode = runBench(*options); });
 }
 
 } // namespace tessera::cli

@@ -1,14 +1,14 @@
-// `tessera-cli optimize MODEL --strategy eqsat ...`: rewrites a model into a faster equivalent,
-// verifies it against the original and reports what happened.
+// `tessera-cli optimize MODEL --strategy {greedy,taso,eqsat,mcts} ...`: rewrites a model into a
+// faster equivalent, verifies it against the original, reports what happened and, with
+// --session, records the run (parameters, events, candidates with provenance) in a session file.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "CostModelFactory.h"
+#include "SearchSetup.h"
 
-#include "cost/CostModel.h"
 #include "onnx/OnnxExport.h"
 #include "onnx/OnnxImport.h"
-#include "rewrite/DefaultRules.h"
-#include "rewrite/RuleChecker.h"
-#include "search/EqsatOptimizer.h"
+#include "search/Strategy.h"
 #include "support/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -26,83 +26,98 @@ struct OptimizeCommandOptions {
   std::string model;
   std::string strategy = "eqsat";
   std::string cost = "analytic:h200";
-  std::string rules;
   std::string out;
   std::string json;
+  std::string session;
   bool noVerify = false;
-  OptimizeOptions optimize;
+  int verifyTrials = 1;
+  RuleChoice rules;
+  SearchOptions search;
+  std::vector<std::string> parameters; // NAME=VALUE
+  std::string egraphJson;
 };
 
-// The rules the search may use: the pack minus the rules that fail numeric verification. The
-// built-in pack is verified by the test suite (every rule must pass), so only files are checked here.
-RuleSet verifiedRules(const std::string& file) {
-  if (file.empty()) return defaultRules();
-  RuleSet rules = loadRuleFile(file);
-  reportProgress("verifying the " + std::to_string(rules.size()) + " rules of " + file);
-  std::vector<RuleCheck> checks = checkRules(rules);
-  for (const RuleCheck& check : checks)
-    if (!check.verified) reportProgress("rule " + check.name + " fails verification and is not used: " + check.problem);
-  return keepVerified(std::move(rules), checks);
+void printSummary(const OptimizeCommandOptions& options, const SearchResult& result) {
+  std::printf("strategy        %s (seed %llu)\n", options.strategy.c_str(), static_cast<unsigned long long>(options.search.seed));
+  std::printf("original cost   %.4f ms\n", result.originalCostMs);
+  std::printf("optimised cost  %.4f ms\n", result.bestCostMs);
+  std::printf("speedup         %.2f %%\n", result.speedupPct);
+  std::printf("time            %.2f s search + %.2f s extraction\n", result.searchSeconds, result.extractionSeconds);
+  std::printf("search          %d steps, %zu e-nodes, %zu e-classes, stopped: %s\n", result.steps, result.enodes,
+              result.eclasses, result.stopReason.c_str());
+  std::printf("verified        %s\n", !result.verificationRun ? "skipped (--no-verify)"
+                                      : result.verified     ? "yes"
+                                                            : ("NO: " + result.verifyProblem).c_str());
+  for (const auto& [name, count] : result.rulesApplied) std::printf("  %-28s %zu\n", name.c_str(), count);
 }
 
-int runOptimize(const OptimizeCommandOptions& options) {
-  if (options.strategy != "eqsat")
-    throw Error("strategy '" + options.strategy + "' is not available yet; this build supports --strategy eqsat");
-  std::unique_ptr<CostModel> cost = makeCostModel(options.cost);
+nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel& cost, const SearchResult& result,
+                          const Graph& original, size_t rulesUsed) {
+  return {{"model", options.model},
+          {"strategy", options.strategy},
+          {"seed", options.search.seed},
+          {"cost", cost.spec()},
+          {"extract", options.search.extractMethod},
+          {"original_cost_ms", result.originalCostMs},
+          {"optimized_cost_ms", result.bestCostMs},
+          {"speedup_pct", result.speedupPct},
+          {"optimize_seconds", result.searchSeconds + result.extractionSeconds},
+          {"search_seconds", result.searchSeconds},
+          {"extraction_seconds", result.extractionSeconds},
+          {"stop_reason", result.stopReason},
+          {"steps", result.steps},
+          {"enodes", result.enodes},
+          {"eclasses", result.eclasses},
+          {"candidates", result.candidates.size()},
+          {"verified", result.verified},
+          {"verification_run", result.verificationRun},
+          {"max_abs_err", result.maxAbsError},
+          {"rules_applied", result.rulesApplied},
+          {"rules_used", rulesUsed},
+          {"pinned", options.rules.pins},
+          {"vetoed", options.rules.vetoes},
+          {"ops_before", original.opCount()},
+          {"ops_after", result.best.opCount()}};
+}
+
+int runOptimize(OptimizeCommandOptions options) {
+  std::unique_ptr<Strategy> strategy = makeStrategy(options.strategy); // unknown names fail before any work
+  std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   Graph original = onnx_io::importOnnxFile(options.model);
-  RuleSet rules = verifiedRules(options.rules);
-  std::vector<const Rule*> active;
-  for (const auto& rule : rules.rules()) active.push_back(rule.get());
+  ActiveRules rules = loadActiveRules(options.rules);
+  options.search.parameters = parseParameters(options.parameters);
+  if (!options.egraphJson.empty()) options.search.parameters["egraph_json"] = options.egraphJson;
+  options.search.progress = reportProgress;
+
+  Control control;
+  applyRuleChoice(options.rules, rules, control);
+  EventStream events;
+  std::unique_ptr<SessionRecording> recording;
+  if (!options.session.empty())
+    recording = std::make_unique<SessionRecording>(options.session, options.model, original, events);
+
   reportProgress("optimising " + options.model + " (" + std::to_string(original.opCount()) + " ops) with " +
-                 std::to_string(active.size()) + " rules, cost " + cost->spec());
+                 options.strategy + ", " + std::to_string(rules.list.size()) + " rules, cost " + cost->spec());
+  if (recording) recording->begin(options.strategy, options.search, cost->spec());
+  SearchResult result = strategy->run({original, rules.list, *cost, control, events, options.search});
+  if (!options.noVerify) {
+    verifySearchResult(original, result, options.verifyTrials, options.search.seed);
+    reportProgress(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");
+  }
+  if (recording) {
+    recording->finish(result);
+    reportProgress("recorded the run in " + options.session);
+  }
 
-  OptimizeOptions optimize = options.optimize;
-  optimize.verify = !options.noVerify;
-  optimize.progress = reportProgress;
-  OptimizeResult result = optimizeEqsat(original, active, *cost, optimize);
-
-  std::printf("original cost   %.4f ms\n", result.originalCostMs);
-  std::printf("optimised cost  %.4f ms\n", result.optimizedCostMs);
-  std::printf("speedup         %.2f %%\n", result.speedupPct);
-  std::printf("time            %.2f s saturation + %.2f s extraction (%s)\n", result.saturationSeconds,
-              result.extractionSeconds, options.optimize.extractMethod.c_str());
-  std::printf("e-graph         %zu e-nodes, %zu e-classes, stopped: %s\n", result.enodes, result.eclasses,
-              std::string(stopReasonName(result.run.stopReason)).c_str());
-  std::printf("verified        %s\n", !result.verificationRun ? "skipped (--no-verify)" : result.verified ? "yes" : ("NO: " + result.verifyProblem).c_str());
-  for (const auto& [name, count] : result.run.rulesApplied) std::printf("  %-28s %zu\n", name.c_str(), count);
-
+  printSummary(options, result);
   if (!options.out.empty()) {
     std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
     std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    onnx_io::exportOnnxFile(result.optimized, options.out);
+    onnx_io::exportOnnxFile(result.best, options.out);
     std::printf("wrote           %s\n", options.out.c_str());
   }
-  if (!options.json.empty()) {
-    nlohmann::json report{{"model", options.model},
-                          {"strategy", options.strategy},
-                          {"cost", cost->spec()},
-                          {"extract", options.optimize.extractMethod},
-                          {"original_cost_ms", result.originalCostMs},
-                          {"optimized_cost_ms", result.optimizedCostMs},
-                          {"speedup_pct", result.speedupPct},
-                          {"optimize_seconds", result.saturationSeconds + result.extractionSeconds},
-                          {"saturation_seconds", result.saturationSeconds},
-                          {"extraction_seconds", result.extractionSeconds},
-                          {"stop_reason", std::string(stopReasonName(result.run.stopReason))},
-                          {"iterations", result.run.iterations.size()},
-                          {"enodes", result.enodes},
-                          {"eclasses", result.eclasses},
-                          {"enodes_per_second", result.saturationSeconds > 0 ? result.enodes / result.saturationSeconds : 0.0},
-                          {"verified", result.verified},
-                          {"verification_run", result.verificationRun},
-                          {"max_abs_err", result.maxAbsError},
-                          {"rules_applied", result.run.rulesApplied},
-                          {"rules_used", active.size()},
-                          {"ops_before", original.opCount()},
-                          {"ops_after", result.optimized.opCount()}};
-    writeJsonReport(report, options.json);
-  }
+  if (!options.json.empty()) writeJsonReport(jsonReport(options, *cost, result, original, rules.list.size()), options.json);
   return result.verificationRun && !result.verified ? 1 : 0;
 }
 
@@ -115,20 +130,26 @@ void addOptimizeCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--strategy", options->strategy, "greedy, taso, eqsat or mcts")->capture_default_str();
   command->add_option("--cost", options->cost, "Cost model: analytic:<h200|a100|v100>, measured:cpu, measured:cuda, table:FILE")
       ->capture_default_str();
-  command->add_option("--extract", options->optimize.extractMethod, "Extraction: tree, ocf, dag or ilp")
+  command->add_option("--extract", options->search.extractMethod, "Final extraction: tree, ocf, dag or ilp")
       ->check(CLI::IsMember({"tree", "ocf", "dag", "ilp"}))
       ->capture_default_str();
-  command->add_option("--node-limit", options->optimize.limits.nodeLimit, "E-node limit")->capture_default_str();
-  command->add_option("--iter-limit", options->optimize.limits.iterationLimit, "Iteration limit")->capture_default_str();
-  command->add_option("--time-limit", options->optimize.limits.timeLimitSeconds, "Saturation time limit in seconds")
+  command->add_option("--node-limit", options->search.nodeLimit,
+                      "E-node limit (ops for taso/greedy); 0: the strategy's default (eqsat 50000, mcts 2000, taso 2x ops)")
       ->capture_default_str();
-  command->add_option("--k-multi", options->optimize.limits.multiIterations, "Iterations that apply multi-pattern rules")
+  command->add_option("--iter-limit", options->search.iterationLimit, "Iteration limit (eqsat)")->capture_default_str();
+  command->add_option("--time-limit", options->search.timeLimitSeconds, "Search time limit in seconds")->capture_default_str();
+  command->add_option("--k-multi", options->search.multiIterations, "Iterations that apply multi-pattern rules (eqsat)")
       ->capture_default_str();
-  command->add_option("--seed", options->optimize.seed, "Seed (verification inputs)")->capture_default_str();
-  command->add_option("--rules", options->rules, "Rule file instead of the built-in pack");
+  command->add_option("--seed", options->search.seed, "Seed of the search and of the verification inputs")->capture_default_str();
+  command->add_option("--pin", options->rules.pins, "Try this rule first wherever it matches (repeatable)");
+  command->add_option("--veto", options->rules.vetoes, "Never apply this rule (repeatable)");
+  command->add_option("--param", options->parameters, "Strategy parameter NAME=VALUE (repeatable), e.g. simulations=64");
+  command->add_option("--session", options->session, "Record the run in this session file (.tsession; created if missing)");
+  command->add_option("--rules", options->rules.file, "Rule file instead of the built-in pack");
   command->add_option("--out", options->out, "Write the optimised model here");
   command->add_option("--json", options->json, "Write the report as JSON");
-  command->add_option("--egraph-json", options->optimize.egraphJsonPath, "Write the saturated e-graph (egraph-serialize JSON, as read by `extract`)");
+  command->add_option("--egraph-json", options->egraphJson, "eqsat: write the saturated e-graph (egraph-serialize JSON, as read by `extract`)");
+  command->add_option("--verify-trials", options->verifyTrials, "Random input sets for verification")->capture_default_str();
   command->add_flag("--no-verify", options->noVerify, "Skip checking the result against the original");
   command->callback([options, &context] { context.exitCode = runOptimize(*options); });
 }

@@ -33,7 +33,8 @@ struct RuleApplied {
   uint32_t newNodes = 0;
 };
 
-// MCTS tree: node ids are dense, 0 is the root of the current plan. `action` is the rule that
+// MCTS tree: node ids are dense and unique within a run (0 is the first root; a committed node
+// becomes the next root and keeps its id). `action` is the rule that
 // leads from the parent to the node (empty for the root).
 struct MctsNodeCreated {
   uint32_t id = 0;

@@ -2,6 +2,7 @@
 
 #include "cost/GraphCost.h"
 #include "egraph/GraphConversion.h"
+#include "extract/EGraphJson.h"
 #include "rewrite/Runner.h"
 #include "search/EGraphExtraction.h"
 #include "search/Provenance.h"
@@ -31,7 +32,7 @@ void recordDecisions(Control& control, EventStream& events, int step) {
 
 SearchResult EqsatStrategy::run(const SearchInput& input) {
   const SearchOptions& options = input.options;
-  static constexpr const char* kParameters[] = {"match_limit"};
+  static constexpr const char* kParameters[] = {"match_limit", "egraph_json"};
   checkParameterNames(options, name(), kParameters);
 
   SearchResult result;
@@ -84,6 +85,10 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   say(options, "saturation stopped (" + result.stopReason + ") after " + seconds(result.searchSeconds));
 
   ENodeCoster coster(input.cost);
+  if (std::string path = textParameter(options, "egraph_json", ""); !path.empty()) {
+    extract::writeEGraphJson(toExtractionProblem(egraph, seed.outputs, coster).problem, path);
+    say(options, "wrote the e-graph to " + path);
+  }
   ExtractedGraph extracted = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
   result.extractionSeconds = extracted.seconds;
   Candidate candidate;

@@ -23,7 +23,7 @@ namespace tessera {
 struct SearchOptions {
   uint64_t seed = 1;
   size_t nodeLimit = 0;           // e-nodes (eqsat, mcts) or ops (taso); 0: the strategy's default
-  double timeLimitSeconds = 60;   // the whole search, final extraction excluded
+  double timeLimitSeconds = 60;   // the whole search; mcts and taso include their final extraction
   int iterationLimit = 15;        // eqsat iterations
   int multiIterations = 1;        // eqsat: iterations that apply multi-pattern rules (TENSAT's k_multi)
   std::string extractMethod = "dag"; // final extraction for e-graph strategies: tree, ocf, dag, ilp

@@ -4,7 +4,7 @@
 #include "cost/CostModel.h"
 #include "onnx/OnnxImport.h"
 #include "rewrite/DefaultRules.h"
-#include "search/EqsatOptimizer.h"
+#include "search/Strategy.h"
 
 #include <benchmark/benchmark.h>
 
@@ -16,17 +16,18 @@ void BM_EqsatDag(benchmark::State& state, const std::string& model) {
   std::vector<const tessera::Rule*> list;
   for (const auto& rule : rules.rules()) list.push_back(rule.get());
   auto cost = tessera::makeCostModel("analytic:h200");
-  tessera::OptimizeOptions options;
-  options.limits.nodeLimit = 50000;
-  options.limits.iterationLimit = 15;
-  options.limits.multiIterations = 1;
-  options.limits.timeLimitSeconds = 300;
-  options.verify = false;
+  tessera::SearchOptions options;
+  options.nodeLimit = 50000;
+  options.iterationLimit = 15;
+  options.multiIterations = 1;
+  options.timeLimitSeconds = 300;
   double enodes = 0, saturation = 0, speedup = 0;
   for (auto _ : state) {
-    tessera::OptimizeResult result = tessera::optimizeEqsat(graph, list, *cost, options);
+    tessera::Control control;
+    tessera::EventStream events;
+    tessera::SearchResult result = tessera::makeStrategy("eqsat")->run({graph, list, *cost, control, events, options});
     enodes = static_cast<double>(result.enodes);
-    saturation = result.saturationSeconds;
+    saturation = result.searchSeconds;
     speedup = result.speedupPct;
   }
   state.counters["enodes"] = enodes;

@@ -1,10 +1,14 @@
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
-#include "interp/Verify.h"
 #include "rewrite/DefaultRules.h"
-#include "search/EqsatOptimizer.h"
+#include "search/Strategy.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <thread>
 
 using namespace tessera;
 
@@ -12,7 +16,7 @@ namespace {
 TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
 using Ints = std::vector<int64_t>;
 
-// Two 1x1 convs of one input, each followed by relu (Inception-style branches): fusion and the
+// Two convs of one input, each followed by relu (Inception-style branches): fusion and the
 // enlarge/concat rules both apply.
 Graph branches() {
   Graph g;
@@ -30,38 +34,166 @@ std::vector<const Rule*> all(const RuleSet& rules) {
   for (const auto& rule : rules.rules()) out.push_back(rule.get());
   return out;
 }
+
+struct Fixture {
+  RuleSet rules = defaultRules();
+  std::vector<const Rule*> list = all(rules);
+  std::unique_ptr<CostModel> cost = makeCostModel("analytic:h200");
+  Control control;
+  EventStream events;
+  EventRecorder recorder;
+
+  SearchResult run(const Graph& graph, SearchOptions options = {}) {
+    events.attach(&recorder);
+    SearchInput input{graph, list, *cost, control, events, options};
+    return makeStrategy("eqsat")->run(input);
+  }
+};
+
+template <class T> std::vector<const T*> eventsOf(const EventRecorder& recorder) {
+  std::vector<const T*> out;
+  for (const Event& e : recorder.events)
+    if (auto* p = std::get_if<T>(&e.payload)) out.push_back(p);
+  return out;
+}
 } // namespace
 
-TEST(EqsatOptimizer, FindsACheaperVerifiedGraph) {
-  RuleSet rules = defaultRules();
-  auto list = all(rules);
-  auto cost = makeCostModel("analytic:h200");
-  Graph original = branches();
+TEST(EqsatStrategy, FindsACheaperVerifiedGraphWithEveryExtractor) {
   for (const char* method : {"tree", "ocf", "dag", "ilp"}) {
-    OptimizeOptions options;
+    Fixture f;
+    Graph original = branches();
+    SearchOptions options;
     options.extractMethod = method;
-    options.limits.nodeLimit = 5000;
-    OptimizeResult result = optimizeEqsat(original, list, *cost, options);
-    EXPECT_TRUE(result.improved) << method;
+    options.nodeLimit = 5000;
+    SearchResult result = f.run(original, options);
+    ASSERT_EQ(result.bestCandidate, 0) << method;
     EXPECT_GT(result.speedupPct, 0.0) << method;
-    EXPECT_LT(result.optimized.opCount(), original.opCount()) << method;
-    EXPECT_TRUE(result.verificationRun);
+    EXPECT_LT(result.best.opCount(), original.opCount()) << method;
+    EXPECT_NEAR(result.bestCostMs, graphCost(result.best, *f.cost).totalMs, 1e-12);
+    EXPECT_GT(result.rulesApplied["fuse-conv-relu"] + result.rulesApplied["tensat-s063"], 0u);
+    verifySearchResult(original, result, 1, 7);
     EXPECT_TRUE(result.verified) << method << ": " << result.verifyProblem;
-    EXPECT_NEAR(result.optimizedCostMs, graphCost(result.optimized, *cost).totalMs, 1e-12);
-    EXPECT_GT(result.run.rulesApplied["fuse-conv-relu"] + result.run.rulesApplied["tensat-s063"], 0u);
   }
 }
 
-TEST(EqsatOptimizer, ReturnsTheOriginalWhenNothingIsCheaper) {
+TEST(EqsatStrategy, ReturnsTheOriginalWhenNothingIsCheaper) {
   Graph g;
   NodeId x = g.addInput("x", f32({4}));
   g.addOutput({g.addNode(OpKind::Exp, {{x}})}, "y");
-  RuleSet rules = defaultRules();
-  auto list = all(rules);
-  auto cost = makeCostModel("analytic:h200");
-  OptimizeResult result = optimizeEqsat(g, list, *cost, OptimizeOptions{});
-  EXPECT_FALSE(result.improved);
+  Fixture f;
+  SearchResult result = f.run(g);
+  EXPECT_EQ(result.bestCandidate, -1);
   EXPECT_EQ(result.speedupPct, 0.0);
-  EXPECT_EQ(result.run.stopReason, StopReason::Saturated);
-  EXPECT_TRUE(result.verified);
+  EXPECT_EQ(result.stopReason, "saturated");
+}
+
+TEST(EqsatStrategy, ProvenanceNamesTheRulesThatCreatedNewNodes) {
+  Fixture f;
+  SearchResult result = f.run(branches());
+  ASSERT_EQ(result.bestCandidate, 0);
+  const Candidate& best = result.candidates[0];
+  ASSERT_EQ(best.origins.size(), best.graph.size());
+  size_t rewritten = 0;
+  for (NodeId id = 0; id < best.graph.size(); ++id) {
+    const NodeOrigin& origin = best.origins[id];
+    const OpKind kind = best.graph.node(id).kind;
+    if (kind == OpKind::Input || kind == OpKind::Weight) EXPECT_TRUE(origin.rule.empty());
+    if (origin.rule.empty()) continue;
+    ++rewritten;
+    EXPECT_GT(result.rulesApplied.count(origin.rule), 0u) << origin.rule;
+    EXPECT_GE(origin.step, 0);
+    EXPECT_LT(origin.step, result.steps);
+  }
+  EXPECT_GT(rewritten, 0u); // the fused conv came from a rule
+}
+
+TEST(EqsatStrategy, EmitsRuleAndNodeEventsInOrder) {
+  Fixture f;
+  SearchResult result = f.run(branches());
+  ASSERT_FALSE(f.recorder.events.empty());
+  for (size_t i = 0; i < f.recorder.events.size(); ++i) EXPECT_EQ(f.recorder.events[i].sequence, i);
+  EXPECT_EQ(f.recorder.events.front().kind(), EventKind::RunStateChanged);
+  EXPECT_EQ(f.recorder.events.back().kind(), EventKind::RunStateChanged);
+  size_t applied = 0;
+  for (const RuleApplied* e : eventsOf<RuleApplied>(f.recorder)) applied += e->newNodes > 0 || !e->results.empty();
+  EXPECT_GT(applied, 0u);
+  EXPECT_EQ(eventsOf<StepCommitted>(f.recorder).size(), static_cast<size_t>(result.steps));
+  EXPECT_GT(eventsOf<ENodeAdded>(f.recorder).size(), 0u);
+  EXPECT_EQ(eventsOf<CandidateExtracted>(f.recorder).size(), 1u);
+}
+
+TEST(EqsatStrategy, VetoedRuleIsNeverApplied) {
+  Fixture f;
+  f.control.veto("fuse-conv-relu");
+  SearchResult result = f.run(branches());
+  EXPECT_EQ(result.rulesApplied.count("fuse-conv-relu"), 0u);
+  for (const RuleApplied* e : eventsOf<RuleApplied>(f.recorder)) EXPECT_NE(e->rule, "fuse-conv-relu");
+  for (const Candidate& c : result.candidates)
+    for (const NodeOrigin& o : c.origins) EXPECT_NE(o.rule, "fuse-conv-relu");
+  auto decisions = eventsOf<UserDecision>(f.recorder);
+  ASSERT_EQ(decisions.size(), 1u);
+  EXPECT_EQ(decisions[0]->kind, DecisionKind::Veto);
+}
+
+TEST(EqsatStrategy, PinnedRuleIsAppliedFirst) {
+  Fixture f;
+  f.control.pin("fuse-conv-relu");
+  f.run(branches());
+  auto applied = eventsOf<RuleApplied>(f.recorder);
+  ASSERT_FALSE(applied.empty());
+  EXPECT_EQ(applied.front()->rule, "fuse-conv-relu");
+}
+
+TEST(EqsatStrategy, StopBeforeTheFirstIterationStillReturnsAGraph) {
+  Fixture f;
+  f.control.stop();
+  Graph original = branches();
+  SearchResult result = f.run(original);
+  EXPECT_EQ(result.stopReason, "stopped_by_user");
+  EXPECT_EQ(result.steps, 0);
+  EXPECT_EQ(result.best.opCount(), original.compacted().opCount());
+}
+
+TEST(EqsatStrategy, PausedRunAdvancesOneIterationPerStep) {
+  Fixture f;
+  EventQueue queue;
+  f.events.attach(&queue);
+  f.control.pause();
+  SearchResult result;
+  std::thread worker([&] { result = f.run(branches()); });
+  auto committed = [&](std::vector<Event>& seen) {
+    for (Event& e : queue.drain()) seen.push_back(std::move(e));
+    return std::count_if(seen.begin(), seen.end(), [](const Event& e) { return e.kind() == EventKind::StepCommitted; });
+  };
+  std::vector<Event> seen;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(committed(seen), 0); // nothing runs while paused
+  f.control.step();
+  while (committed(seen) < 1) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(committed(seen), 1); // exactly one iteration per step
+  f.control.stop();
+  worker.join();
+  EXPECT_EQ(result.steps, 1);
+  EXPECT_EQ(result.stopReason, "stopped_by_user");
+}
+
+TEST(Strategy, UnknownNamesAreRefusedClearly) {
+  EXPECT_THROW(makeStrategy("annealing"), Error);
+  Fixture f;
+  EXPECT_THROW(checkRuleNames(f.list, {"no-such-rule"}), Error);
+  EXPECT_NO_THROW(checkRuleNames(f.list, {"fuse-conv-relu"}));
+  SearchOptions options;
+  options.parameters["bogus"] = "1";
+  EXPECT_THROW(f.run(branches(), options), Error);
+}
+
+TEST(Strategy, ArrangeRulesPutsPinsFirstAndDropsVetoes) {
+  Fixture f;
+  f.control.pin(f.list[5]->name());
+  f.control.veto(f.list[0]->name());
+  std::vector<const Rule*> arranged = arrangeRules(f.list, f.control);
+  ASSERT_EQ(arranged.size(), f.list.size() - 1);
+  EXPECT_EQ(arranged.front(), f.list[5]);
+  EXPECT_EQ(std::count(arranged.begin(), arranged.end(), f.list[0]), 0);
 }

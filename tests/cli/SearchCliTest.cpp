@@ -1,0 +1,93 @@
+// The search commands as a user meets them: every strategy through `optimize`, pins and vetoes,
+// `bench` rows, and sessions written by `optimize --session` and listed by `session`.
+#include "CliRunner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using tessera::test::makeTempDir;
+using tessera::test::runCli;
+
+namespace {
+
+const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void expectCleanError(const tessera::test::CliResult& result, const std::string& mentions) {
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("error"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(mentions), std::string::npos) << result.output;
+}
+
+} // namespace
+
+TEST(SearchCli, EveryStrategyOptimisesAndVerifies) {
+  std::string dir = makeTempDir("strategies");
+  // Small budgets keep this quick; the benchmark figures come from `bench`.
+  const std::pair<const char*, const char*> runs[] = {
+      {"greedy", ""}, {"taso", " --param budget=20"}, {"eqsat", ""}, {"mcts", " --param simulations=8"}};
+  for (const auto& [strategy, parameters] : runs) {
+    std::string json = dir + "/" + strategy + ".json";
+    auto result = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy " + strategy + " --time-limit 20" +
+                         parameters + " --json " + json);
+    ASSERT_EQ(result.exitCode, 0) << strategy << "\n" << result.output;
+    nlohmann::json report = readJson(json);
+    EXPECT_EQ(report["strategy"], strategy);
+    EXPECT_TRUE(report["verified"].get<bool>()) << strategy;
+    EXPECT_GE(report["speedup_pct"].get<double>(), 0.0) << strategy;
+    EXPECT_LE(report["optimized_cost_ms"].get<double>(), report["original_cost_ms"].get<double>()) << strategy;
+  }
+  // A parameter the strategy does not know is refused before any work.
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --strategy eqsat --param simulations=8"), "simulations");
+}
+
+TEST(SearchCli, VetoedRuleIsNeverAppliedAndUnknownRulesAreRefused) {
+  std::string dir = makeTempDir("veto");
+  auto plain = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy eqsat --no-verify --json " + dir + "/plain.json");
+  ASSERT_EQ(plain.exitCode, 0) << plain.output;
+  nlohmann::json applied = readJson(dir + "/plain.json")["rules_applied"];
+  ASSERT_FALSE(applied.empty());
+  const std::string rule = applied.begin().key();
+  auto vetoed = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy eqsat --no-verify --veto " + rule + " --json " +
+                       dir + "/vetoed.json");
+  ASSERT_EQ(vetoed.exitCode, 0) << vetoed.output;
+  nlohmann::json report = readJson(dir + "/vetoed.json");
+  EXPECT_FALSE(report["rules_applied"].contains(rule)) << rule;
+  EXPECT_EQ(report["vetoed"][0], rule);
+
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --veto no-such-rule"), "no-such-rule");
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --pin no-such-rule"), "no-such-rule");
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --pin " + rule + " --veto " + rule), rule);
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --strategy annealing"), "annealing");
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --param simulations"), "NAME=VALUE");
+}
+
+TEST(SearchCli, BenchWritesOneRowPerModelAndStrategy) {
+  std::string dir = makeTempDir("bench");
+  auto result = runCli("bench --models squeezenet " + kSamples + "/vgg19.onnx --strategies greedy,eqsat --time-limit 10 --json " +
+                       dir + "/bench.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("mean"), std::string::npos) << result.output;
+  nlohmann::json rows = readJson(dir + "/bench.json");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows) {
+    for (const char* key : {"model", "strategy", "speedup_pct", "optimize_seconds", "enodes", "verified"})
+      EXPECT_TRUE(row.contains(key)) << key;
+    EXPECT_TRUE(row["verified"].get<bool>()) << row.dump();
+  }
+  EXPECT_EQ(rows[0]["model"], "squeezenet");
+  EXPECT_EQ(rows[2]["model"], "vgg19");
+  expectCleanError(runCli("bench --models no-such-model"), "no-such-model");
+}
