@@ -1,13 +1,17 @@
-// Writes a running search's events into its session: an EventSink on the search thread that
-// batches events into transactions (every `batchEvents` events or `batchSeconds`, and on finish),
-// so a run killed mid-way leaves everything up to its last batch. Prepared statements are reused.
+// Writes a running search's events into its session. receive() only queues (the search thread
+// pays a copy, not the JSON encoding or SQLite); a writer thread commits the queue in
+// transactions every `batchEvents` events or `batchSeconds`, and on flush/finish, so a run killed
+// mid-way leaves everything up to its last batch. Prepared statements are reused.
 #pragma once
 
 #include "events/EventSink.h"
 
-#include <chrono>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace tessera {
@@ -21,33 +25,42 @@ public:
     double batchSeconds = 0.1;
   };
 
-  // The session must outlive the recorder and must not be used by another thread meanwhile.
+  // The recorder's writer thread uses the session until finish() or the destructor: no other
+  // thread may use it meanwhile. The session must outlive the recorder.
   SessionRecorder(Session& session, int64_t runId);
   SessionRecorder(Session& session, int64_t runId, Options options);
-  // Flushes what is pending; errors are dropped here (call finish() to see them).
+  // Commits what is queued; errors are dropped here (call finish() to see them).
   ~SessionRecorder() override;
 
   // Never throws: a failing disk must not stop a search. The first error stops recording and is
-  // rethrown by finish().
+  // rethrown by flush() and finish(). Blocks only when the writer is far behind (bounded memory).
   void receive(const Event& event) override;
 
-  // Commits what is pending now.
+  // Returns once everything received so far is committed.
   void flush();
-  // Flushes and rethrows the first error recording met, if any.
+  // Commits what is queued, stops the writer and rethrows the first error recording met. Events
+  // received afterwards are dropped; the session is the caller's again.
   void finish();
 
   uint64_t recorded() const { return recorded_; } // events committed so far
 
 private:
-  void flushNoThrow();
+  void writeLoop();
+  void stopWriter();
 
   Session& session_;
   int64_t runId_;
   Options options_;
-  std::vector<Event> pending_;
-  std::chrono::steady_clock::time_point lastFlush_;
-  uint64_t recorded_ = 0;
+  std::mutex mutex_;
+  std::condition_variable wake_;      // to the writer: a batch is ready, a flush is wanted, stop
+  std::condition_variable committed_; // from the writer: a batch is committed (or failed)
+  std::vector<Event> queue_;
+  uint64_t received_ = 0;
+  uint64_t flushTarget_ = 0;
+  bool stopping_ = false;
+  std::atomic<uint64_t> recorded_{0};
   std::exception_ptr error_;
+  std::thread writer_;
 };
 
 } // namespace tessera
