@@ -8,7 +8,7 @@
 #include <cmath>
 #include <optional>
 
-namespace tessera::EventCodec {
+namespace tessera::event_codec {
 
 namespace {
 
@@ -130,4 +130,4 @@ EventPayload decodePayload(std::string_view kindName, std::string_view text) {
   }
 }
 
-} // namespace tessera::EventCodec
+} // namespace tessera::event_codec

@@ -9,7 +9,7 @@
 
 namespace tessera {
 
-namespace EventCodec {
+namespace event_codec {
 
 std::string encodePayload(const EventPayload& payload);
 // Throws tessera::Error for an unknown kind or a payload that does not fit it.
@@ -17,6 +17,6 @@ EventPayload decodePayload(std::string_view kindName, std::string_view json);
 // Throws tessera::Error for a name that is not an EventKind.
 EventKind kindFromName(std::string_view name);
 
-} // namespace EventCodec
+} // namespace event_codec
 
 } // namespace tessera

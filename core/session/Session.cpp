@@ -265,7 +265,7 @@ void Session::appendEvents(int64_t runId, std::span<const Event> events) {
   sql::Transaction transaction(db);
   for (const Event& event : events) {
     state_->insertEvent->bind(1, runId).bind(2, clampSequence(event.sequence)).bind(3, event.seconds);
-    state_->insertEvent->bind(4, eventKindName(event.kind())).bind(5, EventCodec::encodePayload(event.payload)).run();
+    state_->insertEvent->bind(4, eventKindName(event.kind())).bind(5, event_codec::encodePayload(event.payload)).run();
     const auto* decision = std::get_if<UserDecision>(&event.payload);
     if (!decision) continue;
     state_->insertDecision->bind(1, runId).bind(2, static_cast<int64_t>(decision->step)).bind(3, decisionName(decision->kind));
@@ -284,7 +284,7 @@ std::vector<Event> Session::events(int64_t runId, uint64_t fromSequence, uint64_
     event.sequence = static_cast<uint64_t>(query.columnInt(0));
     event.seconds = query.columnDouble(1);
     try {
-      event.payload = EventCodec::decodePayload(query.columnText(2), query.columnText(3));
+      event.payload = event_codec::decodePayload(query.columnText(2), query.columnText(3));
     } catch (const Error& e) {
       throw errorInFile(path(), "run " + std::to_string(runId) + ", event " + std::to_string(event.sequence) + ": " + e.what());
     }

@@ -47,7 +47,7 @@ TEST(SessionSchema, AVersionOneFileKeepsItsDataAndGainsDecisionsFromItsLog) {
     sql::Statement insert(db, "INSERT INTO events (run_id, sequence, seconds, kind, payload) VALUES (1, ?, ?, ?, ?)");
     for (const Event& event : events) {
       insert.bind(1, static_cast<int64_t>(event.sequence)).bind(2, event.seconds).bind(3, eventKindName(event.kind()));
-      insert.bind(4, EventCodec::encodePayload(event.payload)).run();
+      insert.bind(4, event_codec::encodePayload(event.payload)).run();
     }
   }
   EXPECT_EQ(session_schema::checkFile(path), 1);
