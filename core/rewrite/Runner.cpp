@@ -3,6 +3,7 @@
 #include "rewrite/CycleFilter.h"
 
 #include <chrono>
+#include <unordered_map>
 
 namespace tessera {
 
@@ -29,6 +30,11 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
   egraph.rebuild();
   auto outOfTime = [&] { return secondsSince(start) >= limits.timeLimitSeconds; };
   auto stopRequested = [&] { return hooks.stopRequested && hooks.stopRequested(); };
+  struct Backoff {
+    int timesBanned = 0;
+    int bannedUntil = 0; // iteration
+  };
+  std::unordered_map<const Rule*, Backoff> backoff;
 
   for (int iteration = 0;; ++iteration) {
     if (iteration >= limits.iterationLimit) {
@@ -50,8 +56,20 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     std::vector<std::pair<const Rule*, std::vector<RuleMatch>>> found;
     for (const Rule* rule : active) {
       if (rule->isMulti() && iteration >= limits.multiIterations) continue;
-      found.emplace_back(rule, rule->search(egraph, limits.matchLimitPerRule));
-      it.matches += found.back().second.size();
+      Backoff& state = backoff[rule];
+      if (limits.backoffMatchLimit && iteration < state.bannedUntil) {
+        ++it.banned;
+        continue;
+      }
+      std::vector<RuleMatch> matches = rule->search(egraph, limits.matchLimitPerRule);
+      if (limits.backoffMatchLimit && matches.size() > (limits.backoffMatchLimit << state.timesBanned)) {
+        state.bannedUntil = iteration + (limits.backoffBanLength << state.timesBanned);
+        ++state.timesBanned;
+        ++it.banned;
+        continue;
+      }
+      it.matches += matches.size();
+      found.emplace_back(rule, std::move(matches));
       if (outOfTime() || stopRequested()) break;
     }
     it.searchSeconds = secondsSince(phase);
@@ -100,6 +118,14 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     // Saturated: nothing new, and no multi-pattern iterations left to try.
     bool multiPending = iteration + 1 < limits.multiIterations;
     if (egraph.numNodes() == nodesBefore && egraph.numClasses() == classesBefore && it.applied == 0 && !multiPending) {
+      // Nothing changed, but banned rules might still have work: lift the bans and go on (egg).
+      bool anyBanned = it.banned > 0;
+      for (auto& [rule, state] : backoff)
+        if (state.bannedUntil > iteration + 1) {
+          state.bannedUntil = iteration + 1;
+          anyBanned = true;
+        }
+      if (anyBanned) continue;
       report.stopReason = StopReason::Saturated;
       break;
     }

@@ -24,6 +24,12 @@ struct RunnerLimits {
   double timeLimitSeconds = 60;
   int multiIterations = 1;        // TENSAT's k_multi
   size_t matchLimitPerRule = 20000;
+  // egg's BackoffScheduler: a rule whose matches exceed backoffMatchLimit << (times banned) is
+  // banned for backoffBanLength << (times banned) iterations and its matches dropped, so a few
+  // explosive rules cannot fill the node budget before the useful ones run. 0 turns it off
+  // (TENSAT's simple scheduling).
+  size_t backoffMatchLimit = 0;
+  int backoffBanLength = 5;
 };
 
 struct IterationReport {
@@ -33,6 +39,7 @@ struct IterationReport {
   size_t matches = 0;
   size_t applied = 0;             // applications that changed the e-graph
   size_t filtered = 0;            // e-nodes filtered to break cycles
+  size_t banned = 0;              // rules the backoff scheduler skipped this iteration
   double searchSeconds = 0;
   double applySeconds = 0;
   double rebuildSeconds = 0;

@@ -32,7 +32,7 @@ void recordDecisions(Control& control, EventStream& events, int step) {
 
 SearchResult EqsatStrategy::run(const SearchInput& input) {
   const SearchOptions& options = input.options;
-  static constexpr const char* kParameters[] = {"match_limit", "egraph_json"};
+  static constexpr const char* kParameters[] = {"match_limit", "egraph_json", "backoff_match_limit", "backoff_ban_length"};
   checkParameterNames(options, name(), kParameters);
 
   SearchResult result;
@@ -50,6 +50,8 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   limits.timeLimitSeconds = options.timeLimitSeconds;
   limits.multiIterations = options.multiIterations;
   limits.matchLimitPerRule = static_cast<size_t>(numericParameter(options, "match_limit", 20000));
+  limits.backoffMatchLimit = static_cast<size_t>(numericParameter(options, "backoff_match_limit", 1000));
+  limits.backoffBanLength = static_cast<int>(numericParameter(options, "backoff_ban_length", 5));
 
   int step = 0;
   RunnerHooks hooks;

@@ -129,3 +129,26 @@ TEST(CycleFilter, FiltersTheNewNodeClosingACycleNeverAnOriginal) {
   other.rollback(cp);
   EXPECT_EQ(other.numFiltered(), 0u);
 }
+
+TEST(Runner, BackoffBansAnExplosiveRuleAndStillSaturates) {
+  // A 7-matrix chain: associativity matches more than the limit, so it is banned, its matches
+  // dropped, and after the ban is lifted the run still reaches the same saturated e-graph.
+  EGraph plain, scheduled;
+  SeededGraph plainSeed = seedEGraph(plain, chain(7)), scheduledSeed = seedEGraph(scheduled, chain(7));
+  RuleSet rules = assoc();
+  auto list = all(rules);
+  RunnerLimits limits;
+  limits.iterationLimit = 100;
+  RunReport simple = runSaturation(plain, plainSeed.outputs, list, limits);
+  limits.backoffMatchLimit = 4;
+  limits.backoffBanLength = 1;
+  RunReport backoff = runSaturation(scheduled, scheduledSeed.outputs, list, limits);
+  ASSERT_EQ(simple.stopReason, StopReason::Saturated);
+  ASSERT_EQ(backoff.stopReason, StopReason::Saturated);
+  size_t banned = 0;
+  for (const IterationReport& it : backoff.iterations) banned += it.banned;
+  EXPECT_GT(banned, 0u);
+  EXPECT_GT(backoff.iterations.size(), simple.iterations.size());
+  EXPECT_EQ(scheduled.numClasses(), plain.numClasses());
+  EXPECT_EQ(scheduled.numNodes(), plain.numNodes());
+}
