@@ -1,6 +1,8 @@
 // `tessera-cli costs`: measured op costs.
-//   costs profile MODEL... [--cost SPEC]  cost every distinct op of the models (measuring what the
-//                                         cache lacks) and report measured / cache hits / estimated
+//   costs profile MODEL... [--cost SPEC] [--e2e]
+//                                         cost every distinct op of the models (measuring what the
+//                                         cache lacks) and report measured / cache hits / estimated;
+//                                         --e2e also runs each whole model on the backend's device
 //   costs list                            devices in the cost cache and how many signatures each
 //   costs export FILE [--device D]        one device's table as JSON (for table:FILE or import)
 //   costs import FILE                     a table into the cost cache
@@ -41,6 +43,9 @@ struct CostsOptions {
   std::string cost = "measured:cpu";
   std::string file;
   std::string device;
+  bool e2e = false;
+  int warmup = 10;
+  int runs = 20;
 };
 
 std::string cachePath(const CostsOptions& options) { return options.cache.empty() ? defaultCostCachePath() : options.cache; }
@@ -50,6 +55,11 @@ int runProfile(const CostsOptions& options) {
   if (!options.cache.empty()) setenv("TESSERA_COST_CACHE", options.cache.c_str(), 1);
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
+  std::unique_ptr<GraphExecutor> executor;
+  if (options.e2e) {
+    if (options.cost.rfind("measured:", 0) != 0) throw Error("--e2e needs a measured cost spec (measured:cpu or measured:cuda)");
+    executor = makeCliExecutor(options.cost.substr(std::string("measured:").size()));
+  }
   nlohmann::json report;
   report["cost"] = model->spec();
   report["models"] = nlohmann::json::array();
@@ -66,8 +76,14 @@ int runProfile(const CostsOptions& options) {
     distinct.insert(signatures.begin(), signatures.end());
     const GraphCost cost = graphCost(graph, *model);
     std::printf("%-40s %10.3f ms  (%zu ops, %zu distinct signatures)\n", path.c_str(), cost.totalMs, graph.opCount(), signatures.size());
-    report["models"].push_back(
-        {{"model", path}, {"total_ms", cost.totalMs}, {"ops", graph.opCount()}, {"distinct_signatures", signatures.size()}});
+    nlohmann::json row{{"model", path}, {"total_ms", cost.totalMs}, {"ops", graph.opCount()}, {"distinct_signatures", signatures.size()}};
+    if (executor) {
+      // The sum of op costs next to a real end-to-end run says how far the TASO model is from the truth.
+      const double e2eMs = executor->measureLatencyMs(graph, options.warmup, options.runs);
+      std::printf("%-40s %10.3f ms  end to end on %s (median of %d runs)\n", "", e2eMs, executor->device().c_str(), options.runs);
+      row["e2e_ms"] = e2eMs;
+    }
+    report["models"].push_back(row);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report["distinct_signatures"] = distinct.size();
@@ -162,6 +178,9 @@ void addCostsCommand(CLI::App& app, CommandContext& context) {
   CLI::App* profile = costs->add_subcommand("profile", "Cost every distinct op of the models, measuring what the cache lacks");
   profile->add_option("models", options->models, "ONNX models")->required();
   profile->add_option("--cost", options->cost, "Cost spec (default measured:cpu)");
+  profile->add_flag("--e2e", options->e2e, "Also measure each model's end-to-end latency on the backend's device");
+  profile->add_option("--warmup", options->warmup, "Untimed runs before --e2e timing (default 10)")->check(CLI::NonNegativeNumber);
+  profile->add_option("--runs", options->runs, "Timed --e2e runs; the median is reported (default 20)")->check(CLI::PositiveNumber);
   profile->callback([options, &context] { context.exitCode = runProfile(*options); });
 
   CLI::App* list = costs->add_subcommand("list", "Devices in the cost cache and their signature counts");

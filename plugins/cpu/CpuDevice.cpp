@@ -3,6 +3,7 @@
 #include "OpTimer.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -30,21 +31,40 @@ std::string cpuModelName() {
 double timeSignatureMs(const dnnl::engine& engine, const OpSignature& signature) {
   auto op = DnnlOp::lower(engine, signature, DnnlOp::Purpose::Measure);
   dnnl::stream stream(engine);
+  useCpuThreads();
   return timeOpMs(*op, signature, stream, {2, 8, 1e9, 2, 8});
 }
 
-// oneDNN runs on OpenMP's team, so OMP_NUM_THREADS decides how many cores a timing used.
-int threadCount() {
+int decideThreads() {
 #ifdef _OPENMP
-  return omp_get_max_threads();
+  const int available = omp_get_max_threads();
 #else
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int available = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 #endif
+  if (const char* explicitThreads = std::getenv("OMP_NUM_THREADS"); explicitThreads && *explicitThreads) return available;
+  double load[1] = {0};
+  const auto cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
+  if (getloadavg(load, 1) == 1 && load[0] > cores + 1) return 1;
+  return available;
 }
 
 } // namespace
 
-std::string cpuDeviceKey() { return "cpu:" + cpuModelName() + " (" + std::to_string(threadCount()) + " threads)"; }
+int cpuThreads() {
+  static const int threads = decideThreads();
+  return threads;
+}
+
+void useCpuThreads() {
+#ifdef _OPENMP
+  omp_set_num_threads(cpuThreads());
+#endif
+}
+
+std::string cpuDeviceKey() {
+  const int threads = cpuThreads();
+  return "cpu:" + cpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
+}
 
 DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {
   const int64_t n = 512, large = int64_t{1} << 24, tiny = 16;

@@ -10,6 +10,14 @@
 
 namespace tessera::cpu {
 
+// How many threads oneDNN's OpenMP team gets: OMP_NUM_THREADS when set; otherwise all cores,
+// or 1 while other processes oversubscribe the machine (1-minute load average above the cores
+// + 1), where every barrier waits for a descheduled thread and a 2-thread conv runs 8x slower
+// than a 1-thread one. Decided once per process, like the interpreter's parallelThreads().
+int cpuThreads();
+// Applies cpuThreads() to the calling thread's OpenMP team; call before running primitives.
+void useCpuThreads();
+
 // "cpu:<model name from /proc/cpuinfo> (<N> threads)": timings depend on both.
 std::string cpuDeviceKey();
 

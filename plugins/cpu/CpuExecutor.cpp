@@ -1,6 +1,7 @@
 #include "CpuExecutor.h"
 
 #include "CompiledGraph.h"
+#include "CpuDevice.h"
 
 #include "interp/TestData.h"
 #include "support/Error.h"
@@ -13,6 +14,7 @@ namespace tessera::cpu {
 CpuExecutor::CpuExecutor(std::string device) : device_(std::move(device)), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
 
 std::vector<Tensor> CpuExecutor::run(const Graph& graph, const TensorMap& inputs) {
+  useCpuThreads();
   CompiledGraph compiled(engine_, graph);
   compiled.feed(inputs);
   compiled.execute(stream_);
@@ -21,6 +23,7 @@ std::vector<Tensor> CpuExecutor::run(const Graph& graph, const TensorMap& inputs
 
 double CpuExecutor::measureLatencyMs(const Graph& graph, int warmup, int runs) {
   if (runs < 1) throw Error("measureLatencyMs needs at least one timed run, got " + std::to_string(runs));
+  useCpuThreads();
   CompiledGraph compiled(engine_, graph);
   compiled.feed(dummyInputs(graph));
   using Clock = std::chrono::steady_clock;

@@ -1,5 +1,6 @@
 #include "CpuProfiler.h"
 
+#include "CpuDevice.h"
 #include "OpTimer.h"
 
 #include "support/Error.h"
@@ -28,6 +29,7 @@ double CpuProfiler::measureMs(const OpSignature& signature) {
   std::unique_ptr<DnnlOp> op = std::move(it->second);
   lowered_.erase(it); // measured once; the cost cache remembers the result
   try {
+    useCpuThreads();
     return timeOpMs(*op, signature, stream_);
   } catch (const dnnl::error& e) {
     throw Error("oneDNN failed while timing " + signature.key() + ": " + e.what());
