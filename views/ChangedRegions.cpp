@@ -29,7 +29,7 @@ void joinChangedEdges(const Graph& graph, const std::vector<DiffStatus>& marks, 
 } // namespace
 
 std::vector<ChangedRegion> changedRegions(const GraphDiff& diff, const GraphSnapshot& before, const GraphSnapshot& after,
-                                          std::span<const NodeOrigin> afterOrigins) {
+                                          const std::vector<NodeOrigin>& afterOrigins) {
   if (!before.graph || !after.graph) return {};
   const size_t nb = diff.before.size(), na = diff.after.size();
   Components components(nb + na);

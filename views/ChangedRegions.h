@@ -6,11 +6,9 @@
 
 #include "GraphDiff.h"
 #include "GraphSnapshot.h"
-
-#include "search/Strategy.h"
+#include "QtSafeStrategy.h"
 
 #include <map>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +27,6 @@ struct ChangedRegion {
 // Regions ordered by delta, the largest saving first. `afterOrigins` (one per node of the second
 // graph, may be empty) names the rule behind each node.
 std::vector<ChangedRegion> changedRegions(const GraphDiff& diff, const GraphSnapshot& before, const GraphSnapshot& after,
-                                          std::span<const NodeOrigin> afterOrigins = {});
+                                          const std::vector<NodeOrigin>& afterOrigins);
 
 } // namespace tessera::views

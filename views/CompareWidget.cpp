@@ -146,6 +146,12 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   clear();
 }
 
+CompareWidget::~CompareWidget() = default;
+
+void CompareWidget::setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied) {
+  setGraphs(std::move(before), std::move(after), rulesApplied, {});
+}
+
 void CompareWidget::setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied,
                               std::vector<NodeOrigin> afterOrigins) {
   if (!before.graph || !after.graph) {

@@ -12,6 +12,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QLabel;
@@ -29,12 +31,14 @@ class CompareWidget : public QWidget {
 
 public:
   explicit CompareWidget(QWidget* parent = nullptr);
+  ~CompareWidget() override;
 
   // `rulesApplied`: rule name -> applications during the run that produced `after` (may be empty).
   // `afterOrigins`: the provenance of each node of `after` (may be empty); when given, the rules
   // list counts the changed nodes each rule created instead of the run's applications.
+  void setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied);
   void setGraphs(GraphSnapshot before, GraphSnapshot after, const std::map<std::string, size_t>& rulesApplied,
-                 std::vector<NodeOrigin> afterOrigins = {});
+                 std::vector<NodeOrigin> afterOrigins);
   // Same graphs, priced by another cost model.
   void setCosts(const GraphSnapshot& before, const GraphSnapshot& after);
   void clear();

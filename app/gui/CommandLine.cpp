@@ -1,5 +1,7 @@
 #include "CommandLine.h"
 
+#include "RunSettings.h"
+
 #include <QCommandLineParser>
 
 namespace tessera::gui {
@@ -17,7 +19,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An ONNX model or a .tsession file"), QStringLiteral("[MODEL.onnx | SESSION.tsession]"));
-  QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (eqsat) once the model is open"), QStringLiteral("STRATEGY"));
+  QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (greedy, taso, eqsat or mcts) once the model or session is open"), QStringLiteral("STRATEGY"));
   QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts or compare"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
@@ -35,6 +37,10 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   }
   if (!positional.isEmpty()) result.file = positional.front();
   result.run = parser.value(run);
+  if (!result.run.isEmpty() && !isKnownStrategy(result.run.toStdString())) {
+    result.error = QStringLiteral("unknown strategy '%1' (expected greedy, taso, eqsat or mcts)").arg(result.run);
+    return result;
+  }
   result.view = parser.value(view);
   if (!viewNames().contains(result.view)) {
     result.error = QStringLiteral("unknown view '%1' (expected %2)").arg(result.view, viewNames().join(QStringLiteral(", ")));

@@ -1,15 +1,24 @@
 #include "MainWindow.h"
 
+#include "CandidatesPanel.h"
 #include "ModelLoader.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
+#include "SessionDocument.h"
 
+#include "CandidateTableModel.h"
 #include "CompareWidget.h"
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "NodePropertiesModel.h"
 #include "PropertiesPanel.h"
 #include "ViewExport.h"
+#include "live/EGraphView.h"
+#include "live/LiveRun.h"
+#include "live/MctsTreeView.h"
+#include "live/RulePanel.h"
+
+#include "rewrite/DefaultRules.h"
 
 #include "onnx/OnnxExport.h"
 
@@ -47,18 +56,6 @@ constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
 
 enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
-
-QWidget* placeholder(const QString& text, QWidget* parent) {
-  auto* label = new QLabel(text, parent);
-  label->setAlignment(Qt::AlignCenter);
-  label->setWordWrap(true);
-  label->setMargin(40);
-  QFont font = label->font();
-  font.setPointSizeF(font.pointSizeF() * 1.2);
-  label->setFont(font);
-  label->setEnabled(false); // greyed: it is a promise, not a control
-  return label;
-}
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -105,18 +102,30 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   compare_ = new views::CompareWidget(tabs_);
   tabs_->insertTab(GraphTab, graphView_, tr("Graph"));
   tabs_->insertTab(CompareTab, compare_, tr("Compare"));
-  tabs_->insertTab(EGraphTab, placeholder(tr("The live e-graph view arrives with the next issue."), tabs_), tr("E-graph"));
-  tabs_->insertTab(MctsTab, placeholder(tr("The MCTS search-tree view arrives with the next issue."), tabs_), tr("MCTS"));
+  egraphView_ = new views::EGraphView(tabs_);
+  mctsView_ = new views::MctsTreeView(tabs_);
+  tabs_->insertTab(EGraphTab, egraphView_, tr("E-graph"));
+  tabs_->insertTab(MctsTab, mctsView_, tr("MCTS"));
   setCentralWidget(tabs_);
 
   runner_ = new SearchRunner(this);
+  // The live views follow the runner's batches through one hub; a new run starts a new log.
+  liveRun_ = new views::LiveRun(this);
+  connect(runner_, &SearchRunner::eventsArrived, liveRun_, [this](EventBatch batch) { liveRun_->applyEvents(*batch); });
+  connect(runner_, &SearchRunner::runningChanged, liveRun_, [this](bool running) {
+    if (running) liveRun_->clear();
+  });
+  connect(liveRun_, &views::LiveRun::stateChanged, egraphView_, &views::EGraphView::showState);
+  connect(liveRun_, &views::LiveRun::stateChanged, mctsView_, &views::MctsTreeView::showState);
   buildDocks();
   buildActions();
   buildMenus();
 
   modelStatus_ = new QLabel(this);
   bestStatus_ = new QLabel(this);
+  stepStatus_ = new QLabel(this);
   statusBar()->addPermanentWidget(modelStatus_);
+  statusBar()->addPermanentWidget(stepStatus_);
   statusBar()->addPermanentWidget(bestStatus_);
 
   connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this,
@@ -144,15 +153,37 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
   connect(runPanel_, &RunPanel::startRequested, this, [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
   connect(runPanel_, &RunPanel::stopRequested, runner_, &SearchRunner::requestStop);
+  connect(runPanel_, &RunPanel::pauseRequested, runner_, &SearchRunner::pause);
+  connect(runPanel_, &RunPanel::resumeRequested, runner_, &SearchRunner::resume);
+  connect(runPanel_, &RunPanel::stepRequested, runner_, &SearchRunner::step);
   connect(runPanel_, &RunPanel::costModelChanged, this, &MainWindow::onCostModelChanged);
   connect(runner_, &SearchRunner::runningChanged, this, [this](bool running) {
     runPanel_->setRunning(running);
     startAction_->setEnabled(!running && original_.graph);
     stopAction_->setEnabled(running);
+    pauseAction_->setEnabled(running);
+    stepAction_->setEnabled(running && runner_->isPaused());
+    if (running) stepStatus_->setText(tr("running"));
+  });
+  connect(runner_, &SearchRunner::pausedChanged, this, [this](bool paused) {
+    runPanel_->setPaused(paused);
+    pauseAction_->setText(paused ? tr("&Resume") : tr("&Pause"));
+    pauseAction_->setIconText(paused ? tr("Resume") : tr("Pause"));
+    stepAction_->setEnabled(paused && runner_->isRunning());
+    if (runner_->isRunning()) stepStatus_->setText(paused ? tr("paused") : tr("running"));
+    log(paused ? tr("search paused") : tr("search resumed"));
+  });
+  connect(runner_, &SearchRunner::stepCommitted, this, [this](int step, qulonglong enodes, int percent) {
+    runPanel_->setProgress(percent, QString());
+    stepStatus_->setText(tr("step %1 · %2 e-nodes%3").arg(step + 1).arg(enodes).arg(runner_->isPaused() ? tr(" · paused") : QString()));
+  });
+  connect(runner_, &SearchRunner::runRecorded, this, [this](qint64 modelId, qint64 runId) {
+    if (session_) session_->setModelId(modelId);
+    log(tr("recording run %1 in %2").arg(runId).arg(session_ ? session_->path() : QString()));
   });
   connect(runner_, &SearchRunner::progress, this, [this](const QString& line, int percent) {
     runPanel_->setProgress(percent, line);
-    statusBar()->showMessage(line);
+    statusBar()->showMessage(line, 5000);
     log(line);
   });
   connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms) {
@@ -163,13 +194,20 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(runner_, &SearchRunner::finished, this, &MainWindow::onRunFinished);
   connect(runner_, &SearchRunner::failed, this, [this](const QString& message) {
     runPanel_->setOutcome(tr("<b>Run failed:</b> %1").arg(message.toHtmlEscaped()));
+    stepStatus_->setText(tr("failed"));
+    refreshCandidates(); // the failed run is in the session too
     reportError(tr("Search failed"), message);
     emit runFailed(message);
   });
 
+  connect(candidates_, &CandidatesPanel::selectionChanged, this, &MainWindow::onCandidatesSelected);
+  connect(candidates_, &CandidatesPanel::showOriginalRequested, this, &MainWindow::showOriginal);
+  connect(candidates_, &CandidatesPanel::compareWithOriginalRequested, this, &MainWindow::compareWithOriginal);
+  connect(candidates_, &CandidatesPanel::exportRequested, this, [this] { exportCandidateDialog(); });
+
   if (options_.persistSettings) restoreSettings();
   updateStatus();
-  log(tr("Tessera ready. Open an ONNX model with Ctrl+O or drop one on the window."));
+  log(tr("Tessera ready. Open an ONNX model or a .tsession with Ctrl+O or drop one on the window."));
 }
 
 MainWindow::~MainWindow() = default;
@@ -188,6 +226,34 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::RightDockWidgetArea, runDock);
   splitDockWidget(runDock, propertiesDock, Qt::Vertical);
 
+  candidates_ = new CandidatesPanel(this);
+  auto* candidatesDock = new QDockWidget(tr("Candidates"), this);
+  candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
+  candidatesDock->setWidget(candidates_);
+  addDockWidget(Qt::LeftDockWidgetArea, candidatesDock);
+
+  rulePanel_ = new views::RulePanel(views::ruleInfos(defaultRules()), this);
+  auto* rulesDock = new QDockWidget(tr("Rules"), this);
+  rulesDock->setObjectName(QStringLiteral("rulesDock"));
+  rulesDock->setWidget(rulePanel_);
+  addDockWidget(Qt::LeftDockWidgetArea, rulesDock);
+  tabifyDockWidget(candidatesDock, rulesDock);
+  candidatesDock->raise();
+  connect(liveRun_, &views::LiveRun::stateChanged, rulePanel_, &views::RulePanel::showState);
+  connect(rulePanel_, &views::RulePanel::pinRequested, runner_, &SearchRunner::pin);
+  connect(rulePanel_, &views::RulePanel::unpinRequested, runner_, &SearchRunner::unpin);
+  connect(rulePanel_, &views::RulePanel::vetoRequested, runner_, &SearchRunner::veto);
+  connect(rulePanel_, &views::RulePanel::unvetoRequested, runner_, &SearchRunner::unveto);
+  connect(rulePanel_, &views::RulePanel::pauseRequested, runner_, &SearchRunner::pause);
+  connect(rulePanel_, &views::RulePanel::resumeRequested, runner_, &SearchRunner::resume);
+  connect(rulePanel_, &views::RulePanel::stepRequested, runner_, &SearchRunner::step);
+  connect(rulePanel_, &views::RulePanel::stopRequested, runner_, &SearchRunner::requestStop);
+  // The views' context menus ask the rule panel, so its table shows the request too.
+  connect(egraphView_, &views::EGraphView::pinRequested, rulePanel_, &views::RulePanel::requestPin);
+  connect(egraphView_, &views::EGraphView::vetoRequested, rulePanel_, &views::RulePanel::requestVeto);
+  connect(mctsView_, &views::MctsTreeView::pinRequested, rulePanel_, &views::RulePanel::requestPin);
+  connect(mctsView_, &views::MctsTreeView::vetoRequested, rulePanel_, &views::RulePanel::requestVeto);
+
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(5000);
@@ -200,6 +266,7 @@ void MainWindow::buildDocks() {
   resizeDocks({runDock, propertiesDock}, {330, 330}, Qt::Horizontal);
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
   resizeDocks({logDock}, {130}, Qt::Vertical);
+  resizeDocks({candidatesDock}, {380}, Qt::Horizontal);
 }
 
 void MainWindow::buildActions() {
@@ -212,7 +279,10 @@ void MainWindow::buildActions() {
   };
   openAction_ = action(tr("&Open Model…"), QKeySequence::Open, [this] { openDialog(); });
   openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
-  exportOnnxAction_ = action(tr("&Export Optimised ONNX…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportOptimized(); });
+  exportOnnxAction_ = action(tr("&Export Candidate as ONNX…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportCandidateDialog(); });
+  newSessionAction_ = action(tr("&New Session…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), [this] { newSessionDialog(); });
+  saveSessionAsAction_ = action(tr("Save Session &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), [this] { saveSessionAsDialog(); });
+  saveSessionAsAction_->setEnabled(false);
   exportOnnxAction_->setEnabled(false);
   exportPngAction_ = action(tr("Export View as &PNG…"), {}, [this] { exportView(QStringLiteral("png")); });
   exportSvgAction_ = action(tr("Export View as &SVG…"), {}, [this] { exportView(QStringLiteral("svg")); });
@@ -251,8 +321,15 @@ void MainWindow::buildActions() {
 
   startAction_ = action(tr("&Start"), QKeySequence(Qt::Key_F5), [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
   stopAction_ = action(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), [this] { runner_->requestStop(); });
+  pauseAction_ = action(tr("&Pause"), QKeySequence(Qt::Key_F6), [this] {
+    if (runner_->isPaused()) runner_->resume();
+    else runner_->pause();
+  });
+  stepAction_ = action(tr("Single St&ep"), QKeySequence(Qt::Key_F7), [this] { runner_->step(); });
   startAction_->setEnabled(false);
   stopAction_->setEnabled(false);
+  pauseAction_->setEnabled(false);
+  stepAction_->setEnabled(false);
 
   themeGroup_ = new QActionGroup(this);
   for (const auto& [name, label] : {std::pair{"system", tr("Follow the &System")}, std::pair{"light", tr("&Light")},
@@ -270,6 +347,9 @@ void MainWindow::buildMenus() {
   file->addAction(openAction_);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+  file->addSeparator();
+  file->addAction(newSessionAction_);
+  file->addAction(saveSessionAsAction_);
   file->addSeparator();
   file->addAction(exportOnnxAction_);
   file->addAction(exportPngAction_);
@@ -298,6 +378,8 @@ void MainWindow::buildMenus() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(startAction_);
+  run->addAction(pauseAction_);
+  run->addAction(stepAction_);
   run->addAction(stopAction_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -322,6 +404,8 @@ void MainWindow::buildMenus() {
   toolbar->addAction(findAction_);
   toolbar->addSeparator();
   toolbar->addAction(startAction_);
+  toolbar->addAction(pauseAction_);
+  toolbar->addAction(stepAction_);
   toolbar->addAction(stopAction_);
   // Short labels on the toolbar (a text-only tool button shows the icon text); menus keep the full ones.
   openAction_->setIconText(tr("Open"));
@@ -332,6 +416,8 @@ void MainWindow::buildMenus() {
   findAction_->setIconText(tr("Find"));
   startAction_->setIconText(tr("Run"));
   stopAction_->setIconText(tr("Stop"));
+  pauseAction_->setIconText(tr("Pause"));
+  stepAction_->setIconText(tr("Step"));
 }
 
 void MainWindow::restoreSettings() {
@@ -390,16 +476,14 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::openDialog() {
   QString start = path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath();
-  QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), start, tr("Models (*.onnx *.tsession);;All files (*)"));
+  QString path = QFileDialog::getOpenFileName(this, tr("Open Model or Session"), start,
+                                              tr("Models and sessions (*.onnx *.tsession);;ONNX models (*.onnx);;Sessions (*.tsession);;All files (*)"));
   if (!path.isEmpty()) openPath(path);
 }
 
 void MainWindow::openPath(const QString& path) {
   if (QFileInfo(path).suffix().compare(QLatin1String("tsession"), Qt::CaseInsensitive) == 0) {
-    QString message = tr("%1: sessions (.tsession) arrive with the search-and-sessions issue; this build opens ONNX models only.")
-                          .arg(path);
-    log(message);
-    statusBar()->showMessage(message, 10000);
+    openSession(path);
     return;
   }
   int generation = ++loadGeneration_;
@@ -426,12 +510,20 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
     return;
   }
   runner_->requestStop(); // a run on the previous model has nothing left to show
+  if (loaded.sessionModelId == 0 && session_) {
+    // A model opened from ONNX gets its own session at its first run.
+    session_.reset();
+    refreshCandidates();
+  }
+  shownCandidate_ = {};
+  shownCandidateId_ = 0;
   path_ = loaded.path;
   loadSeconds_ = loaded.seconds;
   original_ = loaded.snapshot;
   optimized_ = {};
   outcome_.reset();
   exportOnnxAction_->setEnabled(false);
+  stepStatus_->clear();
   graphView_->graphScene()->setSnapshot(original_);
   compare_->clear();
   showProperties(original_, -1);
@@ -462,15 +554,25 @@ bool MainWindow::startRun(const QString& strategy) {
     log(tr("open a model before starting a search"));
     return false;
   }
-  if (!isStrategyAvailable(strategy.toStdString())) {
-    QString message = tr("strategy '%1' is not available yet; this build runs eqsat").arg(strategy);
-    log(message);
-    statusBar()->showMessage(message, 10000);
+  if (!isKnownStrategy(strategy.toStdString())) {
+    reportError(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat or mcts)").arg(strategy));
+    return false;
+  }
+  if (runner_->isRunning()) {
+    log(tr("a search is already running"));
     return false;
   }
   RunSettings settings = runPanel_->settings();
   settings.strategy = strategy.toStdString();
-  if (!runner_->start(original_.graph, settings)) {
+  runPanel_->selectStrategy(settings.strategy);
+  RunRecording recording;
+  if (ensureSession()) {
+    recording.sessionPath = session_->path().toStdString();
+    recording.modelId = session_->modelId();
+    recording.modelName = original_.title;
+    recording.modelSourcePath = QFileInfo(path_).absoluteFilePath().toStdString();
+  }
+  if (!runner_->start(original_.graph, settings, recording)) {
     log(tr("a search is already running"));
     return false;
   }
@@ -484,45 +586,257 @@ bool MainWindow::startRun(const QString& strategy) {
   return true;
 }
 
+bool MainWindow::ensureSession() {
+  if (session_) return true;
+  QString path = SessionDocument::defaultPathFor(path_, options_.sessionDirectory);
+  try {
+    session_ = SessionDocument::openOrCreate(path);
+    if (auto id = session_->findModel(path_, original_.graph->opCount())) session_->setModelId(*id);
+  } catch (const std::exception& error) {
+    // The run still happens; only its record is lost, and the user is told why.
+    session_.reset();
+    reportError(tr("Session"), tr("this run is not recorded: %1").arg(QString::fromUtf8(error.what())));
+    return false;
+  }
+  saveSessionAsAction_->setEnabled(true);
+  log(tr("runs on this model are recorded in %1").arg(path));
+  return true;
+}
+
 void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
+  if (!outcome->recordingError.empty())
+    reportError(tr("Session"), tr("the run finished but was not fully recorded: %1").arg(QString::fromStdString(outcome->recordingError)));
+  refreshCandidates();
   if (!original_.graph || outcome->original != original_.graph) return; // a run on a model no longer open
   outcome_ = outcome;
+  const SearchResult& result = outcome->result;
   std::string spec = runPanel_->costSpec();
-  optimized_ = views::GraphSnapshot::make(outcome->optimized, spec, "optimised (" + outcome->settings.strategy + ")");
+  optimized_ = views::GraphSnapshot::make(outcome->optimized, spec, "best (" + outcome->settings.strategy + ")");
   views::GraphSnapshot before = original_;
   before.title = "original";
-  compare_->setGraphs(before, optimized_, outcome->rulesApplied);
+  std::vector<NodeOrigin> origins;
+  if (result.bestCandidate >= 0) origins = result.candidates[result.bestCandidate].origins;
+  compare_->setGraphs(before, optimized_, result.rulesApplied, std::move(origins));
   exportOnnxAction_->setEnabled(true);
-  QString verified = !outcome->verificationRun ? tr("not verified")
-                     : outcome->verified       ? tr("verified")
-                                               : tr("<span style='color:#d32f2f'>verification FAILED</span>");
-  runPanel_->setOutcome(tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · stopped: %7 · %8 s")
-                            .arg(outcome->originalCostMs, 0, 'f', 4)
-                            .arg(outcome->optimizedCostMs, 0, 'f', 4)
-                            .arg(outcome->speedupPct, 0, 'f', 2)
+  QString verified = !result.verificationRun ? tr("not verified")
+                     : result.verified       ? tr("verified")
+                                             : tr("<span style='color:#d32f2f'>verification FAILED</span>");
+  runPanel_->setOutcome(tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
+                            .arg(result.originalCostMs, 0, 'f', 4)
+                            .arg(result.bestCostMs, 0, 'f', 4)
+                            .arg(result.speedupPct, 0, 'f', 2)
                             .arg(outcome->original->opCount())
                             .arg(outcome->optimized->opCount())
                             .arg(verified)
-                            .arg(QString::fromStdString(outcome->stopReason))
+                            .arg(result.candidates.size())
+                            .arg(QString::fromStdString(result.stopReason))
                             .arg(outcome->seconds, 0, 'f', 1));
   runPanel_->setProgress(100, tr("done"));
-  log(tr("search finished: %1 → %2 ms (speedup %3 %), %4 e-nodes, stopped: %5, %6 s")
-          .arg(outcome->originalCostMs, 0, 'f', 4)
-          .arg(outcome->optimizedCostMs, 0, 'f', 4)
-          .arg(outcome->speedupPct, 0, 'f', 2)
-          .arg(outcome->enodes)
-          .arg(QString::fromStdString(outcome->stopReason))
+  stepStatus_->setText(tr("%1 steps · %2").arg(result.steps).arg(QString::fromStdString(result.stopReason)));
+  log(tr("search finished: %1 → %2 ms (speedup %3 %), %4 e-nodes, %5 candidates, stopped: %6, %7 s")
+          .arg(result.originalCostMs, 0, 'f', 4)
+          .arg(result.bestCostMs, 0, 'f', 4)
+          .arg(result.speedupPct, 0, 'f', 2)
+          .arg(result.enodes)
+          .arg(result.candidates.size())
+          .arg(QString::fromStdString(result.stopReason))
           .arg(outcome->seconds, 0, 'f', 2));
   tabs_->setCurrentIndex(CompareTab);
   updateStatus();
   emit runFinished();
 }
 
+void MainWindow::openSession(const QString& path) {
+  std::unique_ptr<SessionDocument> document;
+  std::optional<ModelRecord> model;
+  try {
+    document = SessionDocument::open(path);
+    model = document->modelToShow();
+  } catch (const std::exception& error) {
+    // Nothing changes: the open model and session stay as they were.
+    QString message = QString::fromUtf8(error.what());
+    if (!message.contains(path)) message = path + QStringLiteral(": ") + message;
+    reportError(tr("Cannot open session"), message);
+    emit modelFailed(message);
+    runOnLoad_.clear();
+    return;
+  }
+  runner_->requestStop();
+  session_ = std::move(document);
+  saveSessionAsAction_->setEnabled(true);
+  rememberRecent(path);
+  refreshCandidates();
+  log(tr("opened session %1: %2 runs, %3 candidates").arg(path).arg(session_->runs().size()).arg(candidates_->model()->totalCandidates()));
+  emit sessionOpened(path);
+  if (!model) {
+    QString message = tr("%1 holds no model yet; open an ONNX model and use File ▸ New Session to start one").arg(path);
+    reportError(tr("Empty session"), message);
+    emit modelFailed(message);
+    runOnLoad_.clear();
+    return;
+  }
+  session_->setModelId(model->id);
+  int generation = ++loadGeneration_;
+  loading_ = true;
+  openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
+  statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+  auto* watcher = new QFutureWatcher<LoadedModel>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != loadGeneration_) return;
+    loading_ = false;
+    onModelLoaded(watcher->result());
+  });
+  watcher->setFuture(loadSessionModelAsync(path, model->id, model->name, runPanel_->costSpec()));
+}
+
+void MainWindow::refreshCandidates() {
+  if (!session_) {
+    candidates_->setCandidates({}, {}, {});
+    return;
+  }
+  try {
+    candidates_->setCandidates(session_->path(), session_->candidates(), session_->runs());
+  } catch (const std::exception& error) {
+    reportError(tr("Session"), QString::fromUtf8(error.what()));
+  }
+}
+
+views::GraphSnapshot MainWindow::loadCandidateSnapshot(qint64 id, std::vector<NodeOrigin>* origins) {
+  if (!session_) return {};
+  try {
+    SessionDocument::LoadedCandidate loaded = session_->loadCandidate(id);
+    if (origins) *origins = std::move(loaded.origins);
+    int row = candidates_->model()->rowOf(id);
+    std::string title = "candidate " + std::to_string(id);
+    if (row >= 0) {
+      const CandidateRecord& record = candidates_->model()->candidateAt(row);
+      title += " (" + candidates_->model()->strategyOf(record).toStdString() + ", run " + std::to_string(record.runId) + ")";
+    }
+    return views::GraphSnapshot::make(std::move(loaded.graph), runPanel_->costSpec(), title);
+  } catch (const std::exception& error) {
+    reportError(tr("Cannot load candidate"), QString::fromUtf8(error.what()));
+    return {};
+  }
+}
+
+void MainWindow::onCandidatesSelected(const QList<qint64>& ids) {
+  if (ids.size() == 2) {
+    compareCandidates(ids[0], ids[1]);
+    return;
+  }
+  if (ids.size() != 1) return;
+  std::vector<NodeOrigin> origins;
+  views::GraphSnapshot candidate = loadCandidateSnapshot(ids.front(), &origins);
+  if (candidate.empty()) return;
+  shownCandidate_ = candidate;
+  shownCandidateId_ = ids.front();
+  exportOnnxAction_->setEnabled(true);
+  graphView_->graphScene()->setSnapshot(candidate);
+  showProperties(candidate, -1);
+  if (original_.graph) {
+    views::GraphSnapshot before = original_;
+    before.title = "original";
+    compare_->setGraphs(before, candidate, {}, std::move(origins));
+  }
+  if (tabs_->currentIndex() != CompareTab) tabs_->setCurrentIndex(GraphTab);
+  statusBar()->showMessage(tr("Showing %1 (%2 ms)").arg(QString::fromStdString(candidate.title)).arg(candidate.totalMs, 0, 'f', 4), 5000);
+}
+
+void MainWindow::showOriginal() {
+  if (!original_.graph) return;
+  shownCandidate_ = {};
+  shownCandidateId_ = 0;
+  graphView_->graphScene()->setSnapshot(original_);
+  showProperties(original_, -1);
+  tabs_->setCurrentIndex(GraphTab);
+}
+
+void MainWindow::compareWithOriginal(qint64 candidateId) {
+  if (!original_.graph) return;
+  std::vector<NodeOrigin> origins;
+  views::GraphSnapshot candidate = loadCandidateSnapshot(candidateId, &origins);
+  if (candidate.empty()) return;
+  views::GraphSnapshot before = original_;
+  before.title = "original";
+  compare_->setGraphs(before, candidate, {}, std::move(origins));
+  tabs_->setCurrentIndex(CompareTab);
+}
+
+void MainWindow::compareCandidates(qint64 left, qint64 right) {
+  std::vector<NodeOrigin> leftOrigins, rightOrigins;
+  views::GraphSnapshot a = loadCandidateSnapshot(left, &leftOrigins);
+  views::GraphSnapshot b = loadCandidateSnapshot(right, &rightOrigins);
+  if (a.empty() || b.empty()) return;
+  // The costlier graph on the left, so the compare reads as "before → after".
+  if (b.totalMs > a.totalMs) {
+    std::swap(a, b);
+    std::swap(leftOrigins, rightOrigins);
+  }
+  compare_->setGraphs(a, b, {}, std::move(rightOrigins));
+  tabs_->setCurrentIndex(CompareTab);
+}
+
+bool MainWindow::newSession(const QString& path) {
+  try {
+    auto document = SessionDocument::create(path);
+    session_ = std::move(document); // the open model is added at its first run here
+  } catch (const std::exception& error) {
+    reportError(tr("New session"), QString::fromUtf8(error.what()));
+    return false;
+  }
+  saveSessionAsAction_->setEnabled(true);
+  rememberRecent(path);
+  refreshCandidates();
+  log(tr("new session %1; runs are recorded there").arg(path));
+  return true;
+}
+
+bool MainWindow::saveSessionAs(const QString& path) {
+  if (!session_) return false;
+  try {
+    session_->saveAs(path);
+  } catch (const std::exception& error) {
+    reportError(tr("Save session"), QString::fromUtf8(error.what()));
+    return false;
+  }
+  rememberRecent(path);
+  refreshCandidates();
+  log(tr("session saved as %1; runs are recorded there from now on").arg(path));
+  return true;
+}
+
+void MainWindow::newSessionDialog() {
+  QString start = path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath() + QLatin1Char('/') + QFileInfo(path_).completeBaseName() + QStringLiteral(".tsession");
+  QString path = QFileDialog::getSaveFileName(this, tr("New Session"), start, tr("Sessions (*.tsession)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".tsession");
+  if (QFileInfo::exists(path)) {
+    openPath(path); // the dialog confirmed the overwrite, but a session is never overwritten: open it
+    return;
+  }
+  newSession(path);
+}
+
+void MainWindow::saveSessionAsDialog() {
+  if (!session_) return;
+  QString path = QFileDialog::getSaveFileName(this, tr("Save Session As"), session_->path(), tr("Sessions (*.tsession)"),
+                                              nullptr, QFileDialog::DontConfirmOverwrite);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".tsession");
+  saveSessionAs(path);
+}
+
 void MainWindow::onCostModelChanged(const QString& spec) {
   if (!original_.graph) return;
   try {
     original_ = original_.repriced(spec.toStdString());
-    graphView_->graphScene()->setCosts(original_);
+    if (shownCandidate_.graph) {
+      shownCandidate_ = shownCandidate_.repriced(spec.toStdString());
+      graphView_->graphScene()->setCosts(shownCandidate_);
+    } else {
+      graphView_->graphScene()->setCosts(original_);
+    }
     if (optimized_.graph) {
       optimized_ = optimized_.repriced(spec.toStdString());
       views::GraphSnapshot before = original_;
@@ -534,7 +848,7 @@ void MainWindow::onCostModelChanged(const QString& spec) {
     return;
   }
   std::optional<NodeId> selected = graphView_->graphScene()->selectedNode();
-  showProperties(original_, selected ? static_cast<qint64>(*selected) : -1);
+  showProperties(shownCandidate_.graph ? shownCandidate_ : original_, selected ? static_cast<qint64>(*selected) : -1);
   log(tr("cost model %1: %2 ms").arg(spec).arg(original_.totalMs, 0, 'f', 4));
   updateStatus();
 }
@@ -543,19 +857,30 @@ void MainWindow::showProperties(const views::GraphSnapshot& snapshot, qint64 nod
   properties_->showNode(snapshot, node >= 0 ? std::optional<NodeId>(static_cast<NodeId>(node)) : std::nullopt);
 }
 
-void MainWindow::exportOptimized() {
-  if (!outcome_) return;
-  QFileInfo info(path_);
-  QString suggestion = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + QStringLiteral("_optimized.onnx");
-  QString path = QFileDialog::getSaveFileName(this, tr("Export Optimised ONNX"), suggestion, tr("ONNX models (*.onnx)"));
-  if (path.isEmpty()) return;
+QString MainWindow::exportCandidate(const QString& path) {
+  // The candidate selected in the dock, else the last run's best.
+  bool selected = shownCandidate_.graph && candidates_->selectedCandidates().contains(shownCandidateId_);
+  std::shared_ptr<const Graph> graph = selected ? shownCandidate_.graph : outcome_ ? outcome_->optimized : nullptr;
+  if (!graph) return tr("no candidate to export: select one in the Candidates dock or run a search");
   try {
-    onnx_io::exportOnnxFile(*outcome_->optimized, path.toStdString());
-    log(tr("wrote %1").arg(path));
-    statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    onnx_io::exportOnnxFile(*graph, path.toStdString());
   } catch (const std::exception& error) {
-    reportError(tr("Export failed"), QString::fromUtf8(error.what()));
+    return QString::fromUtf8(error.what());
   }
+  log(tr("wrote %1").arg(path));
+  statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+  return {};
+}
+
+void MainWindow::exportCandidateDialog() {
+  if (!shownCandidate_.graph && !outcome_) return;
+  QFileInfo info(path_);
+  QString name = shownCandidate_.graph ? QStringLiteral("_candidate%1").arg(shownCandidateId_) : QStringLiteral("_optimized");
+  QString suggestion = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + name + QStringLiteral(".onnx");
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Candidate as ONNX"), suggestion, tr("ONNX models (*.onnx)"));
+  if (path.isEmpty()) return;
+  QString error = exportCandidate(path);
+  if (!error.isEmpty()) reportError(tr("Export failed"), error);
 }
 
 void MainWindow::exportView(const QString& suffix) {
@@ -655,6 +980,15 @@ QString MainWindow::currentViewName() const {
   }
 }
 
+QMap<QString, double> MainWindow::updatesPerSecond() const {
+  // Every live view is fed by the runner's batches; "events" is that rate itself.
+  QMap<QString, double> rates;
+  rates[QStringLiteral("events")] = runner_->batchesPerSecond();
+  rates[QStringLiteral("egraph")] = runner_->batchesPerSecond();
+  rates[QStringLiteral("mcts")] = runner_->batchesPerSecond();
+  return rates;
+}
+
 bool MainWindow::isBusy() const {
   return loading_ || runner_->isRunning() || graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
@@ -664,8 +998,10 @@ QMap<QString, int> MainWindow::itemsShown() const {
   QMap<QString, int> items;
   items[QStringLiteral("graph")] = graphView_->graphScene()->visibleNodeCount();
   items[QStringLiteral("compare")] = compare_->itemsShown();
-  items[QStringLiteral("egraph")] = 0; // placeholder until the next issue
-  items[QStringLiteral("mcts")] = 0;
+  items[QStringLiteral("candidates")] = candidates_->model()->rowCount();
+  items[QStringLiteral("egraph")] = static_cast<int>(egraphView_->shownChips());
+  items[QStringLiteral("mcts")] = static_cast<int>(mctsView_->shownNodes());
+  items[QStringLiteral("rules")] = rulePanel_->model()->rowCount();
   return items;
 }
 

@@ -1,16 +1,19 @@
-// The explorer's main window: the graph view in the centre (tabs leave room for the e-graph and
-// MCTS views), docks for properties, the run panel and the log; menus, recent files, drag and
-// drop, persisted layout, light/dark palettes; opening models and running searches off the UI thread.
+// The explorer's main window: the graph view in the centre (tabs for compare and the live e-graph
+// and MCTS views), docks for properties, the run panel, the session's candidates and the log;
+// menus, recent files, drag and drop, persisted layout, light/dark palettes; opening models and
+// sessions and running searches off the UI thread, every run recorded in a session.
 #pragma once
 
 #include "GraphSnapshot.h"
 
+#include <QList>
 #include <QMainWindow>
 #include <QMap>
 #include <QPalette>
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QAction;
 class QActionGroup;
@@ -19,22 +22,33 @@ class QMenu;
 class QPlainTextEdit;
 class QTabWidget;
 
+namespace tessera {
+struct NodeOrigin;
+}
+
 namespace tessera::views {
 class CompareWidget;
+class EGraphView;
+class LiveRun;
+class MctsTreeView;
+class RulePanel;
 class GraphView;
 class PropertiesPanel;
 } // namespace tessera::views
 
 namespace tessera::gui {
 
+class CandidatesPanel;
 class RunPanel;
 class SearchRunner;
+class SessionDocument;
 struct LoadedModel;
 struct SearchOutcome;
 
 struct MainWindowOptions {
   bool persistSettings = true;   // restore and save layout, recent files, theme (off for screenshots and tests)
   bool interactiveErrors = true; // errors open a dialog; otherwise they are logged and signalled only
+  QString sessionDirectory;      // where a model's default session goes; empty: the app data dir
 };
 
 class MainWindow : public QMainWindow {
@@ -44,8 +58,14 @@ public:
   explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // .onnx opens on a worker; a .tsession is explained as not available yet.
+  // .onnx opens on a worker (closing the session of the previous model); a .tsession opens with
+  // its model, runs and candidates.
   void openPath(const QString& path);
+  // File ▸ New Session / Save Session As without their dialogs; false (with a message) on failure.
+  bool newSession(const QString& path);
+  bool saveSessionAs(const QString& path);
+  // Writes the selected candidate (else the last run's best) as ONNX; empty on success, else why not.
+  QString exportCandidate(const QString& path);
   // Starts `strategy` on the open model; false (with a message in the log) when it cannot.
   bool startRun(const QString& strategy);
   // Starts `strategy` as soon as the model being opened is ready.
@@ -56,20 +76,27 @@ public:
 
   bool isBusy() const; // loading, laying out or running
   QMap<QString, int> itemsShown() const;
+  // Per live view, the batches of events it received per second during the last run.
+  QMap<QString, double> updatesPerSecond() const;
   const views::GraphSnapshot& original() const { return original_; }
   const SearchOutcome* lastOutcome() const { return outcome_.get(); }
   QString lastError() const { return lastError_; }
+  SessionDocument* session() const { return session_.get(); }
+  // What the graph view shows: the original, or the candidate with this id.
+  qint64 shownCandidate() const { return shownCandidateId_; }
   double lastOpenSeconds() const { return openSeconds_; }
 
   views::GraphView* graphView() const { return graphView_; }
   views::CompareWidget* compareWidget() const { return compare_; }
   views::PropertiesPanel* propertiesPanel() const { return properties_; }
   RunPanel* runPanel() const { return runPanel_; }
+  CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
 
 signals:
   void modelOpened(const QString& path);
   void modelFailed(const QString& message);
+  void sessionOpened(const QString& path);
   void runFinished();
   void runFailed(const QString& message);
 
@@ -88,9 +115,20 @@ private:
   void openDialog();
   void onModelLoaded(const LoadedModel& loaded);
   void onRunFinished(std::shared_ptr<const SearchOutcome> outcome);
+  void openSession(const QString& path);
+  bool ensureSession();
+  void refreshCandidates();
+  void onCandidatesSelected(const QList<qint64>& ids);
+  void showOriginal();
+  void compareWithOriginal(qint64 candidateId);
+  void compareCandidates(qint64 left, qint64 right);
+  // Loads a candidate and prices it with the current cost model; empty (with a message) on failure.
+  views::GraphSnapshot loadCandidateSnapshot(qint64 id, std::vector<NodeOrigin>* origins);
+  void exportCandidateDialog();
+  void newSessionDialog();
+  void saveSessionAsDialog();
   void onCostModelChanged(const QString& spec);
   void showProperties(const views::GraphSnapshot& snapshot, qint64 node);
-  void exportOptimized();
   void exportView(const QString& suffix);
   void applyTheme(const QString& theme);
   void rememberRecent(const QString& path);
@@ -104,6 +142,9 @@ private:
   views::GraphSnapshot original_;
   views::GraphSnapshot optimized_;
   std::shared_ptr<const SearchOutcome> outcome_;
+  std::unique_ptr<SessionDocument> session_;
+  views::GraphSnapshot shownCandidate_; // the candidate in the graph view, when one is
+  qint64 shownCandidateId_ = 0;
   QString path_;
   QString runOnLoad_;
   QString lastError_;
@@ -115,17 +156,25 @@ private:
   QPalette systemPalette_;
 
   QTabWidget* tabs_ = nullptr;
+  views::LiveRun* liveRun_ = nullptr;
+  views::EGraphView* egraphView_ = nullptr;
+  views::MctsTreeView* mctsView_ = nullptr;
+  views::RulePanel* rulePanel_ = nullptr;
   views::GraphView* graphView_ = nullptr;
   views::CompareWidget* compare_ = nullptr;
   views::PropertiesPanel* properties_ = nullptr;
   RunPanel* runPanel_ = nullptr;
+  CandidatesPanel* candidates_ = nullptr;
   SearchRunner* runner_ = nullptr;
   QPlainTextEdit* log_ = nullptr;
   QLabel* modelStatus_ = nullptr;
   QLabel* bestStatus_ = nullptr;
+  QLabel* stepStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;
   QAction* exportOnnxAction_ = nullptr;
+  QAction* newSessionAction_ = nullptr;
+  QAction* saveSessionAsAction_ = nullptr;
   QAction* exportPngAction_ = nullptr;
   QAction* exportSvgAction_ = nullptr;
   QAction* quitAction_ = nullptr;
@@ -140,6 +189,8 @@ private:
   QAction* miniMapAction_ = nullptr;
   QAction* startAction_ = nullptr;
   QAction* stopAction_ = nullptr;
+  QAction* pauseAction_ = nullptr;
+  QAction* stepAction_ = nullptr;
   QActionGroup* themeGroup_ = nullptr;
   QMenu* recentMenu_ = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "ModelLoader.h"
 
 #include "onnx/OnnxImport.h"
+#include "session/Session.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -28,6 +29,27 @@ LoadedModel loadModel(const QString& path, const std::string& costSpec) {
 
 QFuture<LoadedModel> loadModelAsync(const QString& path, const std::string& costSpec) {
   return QtConcurrent::run([path, costSpec] { return loadModel(path, costSpec); });
+}
+
+QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t modelId, const std::string& title,
+                                           const std::string& costSpec) {
+  return QtConcurrent::run([sessionPath, modelId, title, costSpec] {
+    QElapsedTimer timer;
+    timer.start();
+    LoadedModel loaded;
+    loaded.path = sessionPath;
+    loaded.sessionModelId = modelId;
+    try {
+      Session session = Session::open(sessionPath.toStdString());
+      auto graph = std::make_shared<const Graph>(session.loadModel(modelId));
+      loaded.snapshot = views::GraphSnapshot::make(std::move(graph), costSpec, title);
+    } catch (const std::exception& error) {
+      loaded.error = QString::fromUtf8(error.what());
+      if (!loaded.error.contains(sessionPath)) loaded.error = sessionPath + QStringLiteral(": ") + loaded.error;
+    }
+    loaded.seconds = timer.nsecsElapsed() / 1e9;
+    return loaded;
+  });
 }
 
 } // namespace tessera::gui

@@ -20,15 +20,9 @@ namespace tessera::gui {
 
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   strategy_ = new QComboBox(this);
-  for (const StrategyInfo& s : strategies()) {
+  for (const StrategyInfo& s : strategies())
     strategy_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.description)),
                        QString::fromStdString(s.name));
-    auto* item = static_cast<QStandardItemModel*>(strategy_->model())->item(strategy_->count() - 1);
-    if (!s.available) {
-      item->setEnabled(false);
-      item->setToolTip(tr("not available yet"));
-    }
-  }
   cost_ = new QComboBox(this);
   for (const DeviceProfile& device : deviceProfiles()) {
     QString spec = QStringLiteral("analytic:%1").arg(QString::fromStdString(device.name));
@@ -40,14 +34,15 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   nodeLimit_->setRange(100, 5'000'000);
   nodeLimit_->setSingleStep(1000);
   nodeLimit_->setGroupSeparatorShown(true);
-  nodeLimit_->setToolTip(tr("Stop saturating when the e-graph has this many e-nodes"));
+  nodeLimit_->setToolTip(tr("Stop when the e-graph has this many e-nodes (eqsat, mcts) or a graph this many ops (taso, greedy)"));
   iterationLimit_ = new QSpinBox(this);
   iterationLimit_->setRange(1, 1000);
+  iterationLimit_->setToolTip(tr("Equality saturation iterations"));
   timeLimit_ = new QDoubleSpinBox(this);
   timeLimit_->setRange(0.5, 24 * 3600);
   timeLimit_->setDecimals(1);
   timeLimit_->setSuffix(tr(" s"));
-  timeLimit_->setToolTip(tr("Saturation time limit"));
+  timeLimit_->setToolTip(tr("Time limit of the search (extraction and verification excluded)"));
   extract_ = new QComboBox(this);
   const std::pair<const char*, const char*> methods[] = {
       {"dag", "Greedy on DAG cost (shared subgraphs counted once)"},
@@ -61,12 +56,16 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   }
   seed_ = new QSpinBox(this);
   seed_->setRange(0, std::numeric_limits<int>::max());
-  seed_->setToolTip(tr("Seed of the random inputs that verify the result"));
+  seed_->setToolTip(tr("Seed of the search (MCTS rollouts, tie-breaks) and of the random inputs that verify the result"));
   verify_ = new QCheckBox(tr("Verify against the original"), this);
   verify_->setToolTip(tr("Run both graphs on random inputs with the reference interpreter and compare"));
 
   start_ = new QPushButton(tr("Start"), this);
   start_->setToolTip(tr("Start the search (F5)"));
+  pause_ = new QPushButton(tr("Pause"), this);
+  pause_->setToolTip(tr("Pause the search at its next step, or resume it (F6)"));
+  step_ = new QPushButton(tr("Step"), this);
+  step_->setToolTip(tr("While paused: let exactly one more step run (F7)"));
   stop_ = new QPushButton(tr("Stop"), this);
   stop_->setToolTip(tr("Stop the search; the best graph so far is extracted (Shift+F5)"));
   progress_ = new QProgressBar(this);
@@ -92,6 +91,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(QString(), verify_);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
+  buttons->addWidget(pause_);
+  buttons->addWidget(step_);
   buttons->addWidget(stop_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(8, 8, 8, 8);
@@ -105,6 +106,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   setSettings(RunSettings{});
   connect(start_, &QPushButton::clicked, this, &RunPanel::startRequested);
   connect(stop_, &QPushButton::clicked, this, &RunPanel::stopRequested);
+  connect(pause_, &QPushButton::clicked, this, [this] {
+    if (paused_) emit resumeRequested();
+    else emit pauseRequested();
+  });
+  connect(step_, &QPushButton::clicked, this, &RunPanel::stepRequested);
   connect(cost_, &QComboBox::currentIndexChanged, this, [this] { emit costModelChanged(cost_->currentData().toString()); });
   updateButtons();
 }
@@ -138,7 +144,6 @@ void RunPanel::setSettings(const RunSettings& s) {
 std::string RunPanel::costSpec() const { return cost_->currentData().toString().toStdString(); }
 
 bool RunPanel::selectStrategy(const std::string& name) {
-  if (!isStrategyAvailable(name)) return false;
   int index = strategy_->findData(QString::fromStdString(name));
   if (index < 0) return false;
   strategy_->setCurrentIndex(index);
@@ -159,6 +164,12 @@ void RunPanel::setRunning(bool running) {
   updateButtons();
 }
 
+void RunPanel::setPaused(bool paused) {
+  paused_ = paused;
+  pause_->setText(paused ? tr("Resume") : tr("Pause"));
+  updateButtons();
+}
+
 void RunPanel::setProgress(int percent, const QString& line) {
   if (percent >= 0) progress_->setValue(percent);
   line_->setText(line);
@@ -169,6 +180,8 @@ void RunPanel::setOutcome(const QString& text) { outcome_->setText(text); }
 void RunPanel::updateButtons() {
   start_->setEnabled(modelLoaded_ && !running_);
   stop_->setEnabled(running_);
+  pause_->setEnabled(running_);
+  step_->setEnabled(running_ && paused_);
   for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, timeLimit_, extract_, seed_, verify_})
     w->setEnabled(!running_);
 }

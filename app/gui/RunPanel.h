@@ -1,5 +1,5 @@
-// The run dock: strategy (only what this build can run is enabled), cost model, limits,
-// extraction method and seed; Start / Stop; a progress bar and the last progress line.
+// The run dock: strategy, cost model, limits, extraction method and seed; Start, Pause/Resume,
+// Step and Stop; a progress bar and the last progress line.
 #pragma once
 
 #include "RunSettings.h"
@@ -25,16 +25,20 @@ public:
   RunSettings settings() const;
   void setSettings(const RunSettings& settings);
   std::string costSpec() const;
-  bool selectStrategy(const std::string& name); // false when it is unknown or unavailable
+  bool selectStrategy(const std::string& name); // false when it is unknown
 
   void setModelLoaded(bool loaded);
   void setRunning(bool running);
+  void setPaused(bool paused);
   void setProgress(int percent, const QString& line); // percent < 0 leaves the bar as it is
   void setOutcome(const QString& text);
 
 signals:
   void startRequested();
   void stopRequested();
+  void pauseRequested();
+  void resumeRequested();
+  void stepRequested();
   void costModelChanged(const QString& spec);
 
 private:
@@ -49,12 +53,15 @@ private:
   QSpinBox* seed_;
   QCheckBox* verify_;
   QPushButton* start_;
+  QPushButton* pause_;
+  QPushButton* step_;
   QPushButton* stop_;
   QProgressBar* progress_;
   QLabel* line_;
   QLabel* outcome_;
   bool modelLoaded_ = false;
   bool running_ = false;
+  bool paused_ = false;
 };
 
 } // namespace tessera::gui

@@ -65,6 +65,10 @@ void ScreenshotSession::capture() {
                      {"waited_extra_ms", waitedMs_},
                      {"frame_ms", QJsonObject{{"graph", framesJson(window_->graphView())},
                                               {"compare", framesJson(window_->compareWidget()->beforeView())}}}};
+  QJsonObject updates;
+  QMap<QString, double> rates = window_->updatesPerSecond();
+  for (auto it = rates.cbegin(); it != rates.cend(); ++it) updates.insert(it.key(), it.value());
+  report.insert("updates_per_second", updates);
   if (!window_->lastError().isEmpty()) report.insert("last_error", window_->lastError());
   QFile json(pngPath_ + QStringLiteral(".json"));
   bool written = json.open(QIODevice::WriteOnly | QIODevice::Truncate) &&

@@ -2,33 +2,35 @@
 
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
+#include "events/Control.h"
+#include "events/EventSink.h"
 #include "rewrite/DefaultRules.h"
-#include "search/EqsatOptimizer.h"
-#include "support/Error.h"
+#include "session/Session.h"
+#include "session/SessionRecorder.h"
 
+#include <QDateTime>
 #include <QMetaObject>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
+#include <optional>
 
 namespace tessera::gui {
 
 const std::vector<StrategyInfo>& strategies() {
   static const std::vector<StrategyInfo> all = {
-      {"eqsat", "Equality saturation (TENSAT)", true},
-      {"mcts", "MCTS-guided e-graph construction (PACT'24)", false},
-      {"taso", "Backtracking search (TASO)", false},
-      {"greedy", "Greedy sequential rewriting", false},
+      {"eqsat", "Equality saturation (TENSAT)"},
+      {"mcts", "MCTS-guided e-graph construction (PACT'24)"},
+      {"taso", "Backtracking search (TASO)"},
+      {"greedy", "Greedy sequential rewriting"},
   };
   return all;
 }
 
-bool isStrategyAvailable(const std::string& name) {
-  for (const StrategyInfo& s : strategies())
-    if (s.name == name) return s.available;
-  return false;
+bool isKnownStrategy(const std::string& name) {
+  return std::any_of(strategies().begin(), strategies().end(), [&](const StrategyInfo& s) { return s.name == name; });
 }
 
 namespace {
@@ -40,79 +42,98 @@ const RuleSet& defaultRulePack() {
   return rules;
 }
 
-struct SearchCallbacks {
-  std::function<void(const std::string&, int percent)> progress;
-  std::function<void(double)> bestCost;
-  std::function<bool()> stopRequested;
-};
-
-// Eqsat's progress lines name the phase; map them onto a bar: saturation 2-80,
-// extraction 80-95, verification 95-100.
-int percentFor(const std::string& line, const RunSettings& settings, double elapsedSeconds) {
-  if (line.rfind("iteration ", 0) == 0) {
-    int iteration = std::atoi(line.c_str() + 10);
-    double byIterations = settings.iterationLimit > 0 ? static_cast<double>(iteration) / settings.iterationLimit : 0;
-    double byTime = settings.timeLimitSeconds > 0 ? elapsedSeconds / settings.timeLimitSeconds : 0;
-    return 2 + static_cast<int>(78 * std::min(1.0, std::max(byIterations, byTime)));
-  }
-  if (line.rfind("saturation stopped", 0) == 0) return 80;
-  if (line.rfind("extracted", 0) == 0) return 95;
-  if (line.rfind("verified", 0) == 0 || line.rfind("VERIFICATION", 0) == 0) return 100;
-  return -1; // unknown line: leave the bar where it is
-}
-
-// The one place a search runs. Throws tessera::Error for settings it cannot honour.
-SearchOutcome runSearch(std::shared_ptr<const Graph> model, const RunSettings& settings, const SearchCallbacks& callbacks) {
-  if (!isStrategyAvailable(settings.strategy))
-    throw Error("strategy '" + settings.strategy + "' is not available yet; this build runs eqsat");
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  std::unique_ptr<CostModel> cost = makeCostModel(settings.costSpec);
-
-  SearchOutcome outcome;
-  outcome.settings = settings;
-  outcome.original = model;
-  outcome.workerThread = std::this_thread::get_id();
-  outcome.originalCostMs = graphCost(*model, *cost).totalMs;
-  callbacks.bestCost(outcome.originalCostMs);
-
-  const RuleSet& rules = defaultRulePack();
-  std::vector<const Rule*> active;
-  for (const auto& rule : rules.rules()) active.push_back(rule.get());
-  outcome.rulesUsed = active.size();
-  callbacks.progress("saturating with " + std::to_string(active.size()) + " rules, cost " + cost->spec(), 2);
-
-  OptimizeOptions options;
-  options.limits.nodeLimit = settings.nodeLimit;
-  options.limits.iterationLimit = settings.iterationLimit;
-  options.limits.timeLimitSeconds = settings.timeLimitSeconds;
-  options.extractMethod = settings.extractMethod;
+SearchOptions searchOptions(const RunSettings& settings) {
+  SearchOptions options;
   options.seed = settings.seed;
-  options.verify = settings.verify;
-  options.stopRequested = callbacks.stopRequested;
-  options.progress = [&](const std::string& line) { callbacks.progress(line, percentFor(line, settings, elapsed())); };
-  OptimizeResult result = optimizeEqsat(*model, active, *cost, options);
-
-  outcome.optimized = std::make_shared<const Graph>(std::move(result.optimized));
-  outcome.optimizedCostMs = result.optimizedCostMs;
-  outcome.speedupPct = result.speedupPct;
-  outcome.stopReason = std::string(stopReasonName(result.run.stopReason));
-  outcome.iterations = result.run.iterations.size();
-  outcome.enodes = result.enodes;
-  outcome.eclasses = result.eclasses;
-  outcome.rulesApplied = result.run.rulesApplied;
-  outcome.verificationRun = result.verificationRun;
-  outcome.verified = result.verified;
-  outcome.maxAbsError = result.maxAbsError;
-  outcome.verifyProblem = result.verifyProblem;
-  outcome.seconds = elapsed();
-  callbacks.bestCost(outcome.optimizedCostMs);
-  return outcome;
+  options.nodeLimit = settings.nodeLimit;
+  options.timeLimitSeconds = settings.timeLimitSeconds;
+  options.iterationLimit = settings.iterationLimit;
+  options.extractMethod = settings.extractMethod;
+  return options;
 }
+
+RunInfo runInfo(const RunSettings& settings, int64_t modelId) {
+  RunInfo info;
+  info.modelId = modelId;
+  info.strategy = settings.strategy;
+  info.seed = settings.seed;
+  info.costSpec = settings.costSpec;
+  info.parameters = {{"node_limit", std::to_string(settings.nodeLimit)},
+                     {"time_limit", std::to_string(settings.timeLimitSeconds)},
+                     {"extract", settings.extractMethod}};
+  if (settings.strategy == "eqsat") info.parameters["iteration_limit"] = std::to_string(settings.iterationLimit);
+  return info;
+}
+
+// The run's session rows, written from the worker thread through its own connection. A session
+// that cannot be written never stops the search: the problem is reported with the outcome.
+class WorkerRecording {
+public:
+  WorkerRecording(const RunRecording& where, const Graph& model, const RunSettings& settings) {
+    if (where.sessionPath.empty()) return;
+    try {
+      session_.emplace(Session::open(where.sessionPath));
+      modelId_ = where.modelId ? where.modelId : session_->addModel(where.modelName, where.modelSourcePath, model);
+      runId_ = session_->beginRun(runInfo(settings, modelId_));
+      recorder_.emplace(*session_, runId_);
+    } catch (const std::exception& e) {
+      fail(e);
+    }
+  }
+
+  bool active() const { return recorder_.has_value(); }
+  SessionRecorder* recorder() { return recorder_ ? &*recorder_ : nullptr; }
+  int64_t modelId() const { return modelId_; }
+  int64_t runId() const { return runId_; }
+  const std::string& error() const { return error_; }
+
+  // Candidates first, then the summary: a run with a finishedAt has all its candidates.
+  std::vector<int64_t> finish(const SearchResult& result) {
+    std::vector<int64_t> ids;
+    if (!active()) return ids;
+    try {
+      recorder_->finish();
+      for (size_t i = 0; i < result.candidates.size(); ++i)
+        ids.push_back(session_->addCandidate(runId_, static_cast<int>(i), result.candidates[i]));
+      session_->finishRun(runId_, RunSummary::from(result));
+    } catch (const std::exception& e) {
+      fail(e);
+    }
+    return ids;
+  }
+
+  void finishFailed(const std::string& why) {
+    if (!active()) return;
+    try {
+      recorder_->finish();
+      RunSummary summary;
+      summary.stopReason = "failed: " + why;
+      session_->finishRun(runId_, summary);
+    } catch (const std::exception& e) {
+      fail(e);
+    }
+  }
+
+private:
+  void fail(const std::exception& e) {
+    if (error_.empty()) error_ = e.what();
+    recorder_.reset();
+  }
+
+  std::optional<Session> session_;
+  std::optional<SessionRecorder> recorder_;
+  int64_t modelId_ = 0;
+  int64_t runId_ = 0;
+  std::string error_;
+};
 
 } // namespace
 
-SearchRunner::SearchRunner(QObject* parent) : QObject(parent) {}
+SearchRunner::SearchRunner(QObject* parent) : QObject(parent) {
+  drainTimer_ = new QTimer(this);
+  drainTimer_->setInterval(33);
+  connect(drainTimer_, &QTimer::timeout, this, &SearchRunner::drainEvents);
+}
 
 SearchRunner::~SearchRunner() {
   requestStop();
@@ -122,52 +143,180 @@ SearchRunner::~SearchRunner() {
   }
 }
 
-bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings settings) {
+void SearchRunner::setDeliveryInterval(int milliseconds) { drainTimer_->setInterval(std::max(1, milliseconds)); }
+
+bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings settings, RunRecording recording, bool startPaused) {
   if (running_ || !model) return false;
   if (thread_) { // the previous worker has delivered and is only returning
     thread_->wait();
     delete thread_;
     thread_ = nullptr;
   }
-  auto stop = std::make_shared<std::atomic<bool>>(false);
-  stop_ = stop;
+  control_ = std::make_shared<Control>();
+  for (const std::string& rule : pinned_) control_->pin(rule);
+  for (const std::string& rule : vetoed_) control_->veto(rule);
+  if (startPaused) control_->pause();
+  queue_ = std::make_shared<EventQueue>();
+  settings_ = settings;
+  startedMs_ = QDateTime::currentMSecsSinceEpoch();
   running_ = true;
-  // Everything the worker reports is posted to this object's (the UI) thread, batched per line:
-  // eqsat reports once per phase or iteration, never per e-node.
-  thread_ = QThread::create([this, model = std::move(model), settings = std::move(settings), stop] {
-    SearchCallbacks callbacks;
-    callbacks.progress = [this](const std::string& line, int percent) {
-      QString text = QString::fromStdString(line);
-      QMetaObject::invokeMethod(this, [this, text, percent] { emit progress(text, percent); }, Qt::QueuedConnection);
-    };
-    callbacks.bestCost = [this](double ms) {
-      QMetaObject::invokeMethod(this, [this, ms] { emit bestCostChanged(ms); }, Qt::QueuedConnection);
-    };
-    callbacks.stopRequested = [stop] { return stop->load(); };
-    std::shared_ptr<const SearchOutcome> outcome;
+  paused_ = startPaused;
+  runBatches_ = 0;
+
+  thread_ = QThread::create([this, model = std::move(model), settings = std::move(settings), recording = std::move(recording),
+                             control = control_, queue = queue_] {
+    auto start = std::chrono::steady_clock::now();
+    auto post = [this](auto&& call) { QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection); };
+    auto outcome = std::make_shared<SearchOutcome>();
+    outcome->settings = settings;
+    outcome->original = model;
+    outcome->workerThread = std::this_thread::get_id();
     QString error;
+
+    WorkerRecording session(recording, *model, settings);
+    if (session.active()) post([this, modelId = session.modelId(), runId = session.runId()] { emit runRecorded(modelId, runId); });
     try {
-      outcome = std::make_shared<const SearchOutcome>(runSearch(model, settings, callbacks));
+      std::unique_ptr<Strategy> strategy = makeStrategy(settings.strategy);
+      std::unique_ptr<CostModel> cost = makeCostModel(settings.costSpec);
+      double originalMs = graphCost(*model, *cost).totalMs;
+      post([this, originalMs] { emit bestCostChanged(originalMs); });
+
+      std::vector<const Rule*> rules;
+      for (const auto& rule : defaultRulePack().rules()) rules.push_back(rule.get());
+      EventStream events; // lives and dies on this thread; sinks are thread-safe or thread-local
+      events.attach(queue.get());
+      events.attach(session.recorder());
+      SearchOptions options = searchOptions(settings);
+      options.progress = [&](const std::string& line) {
+        post([this, text = QString::fromStdString(line)] { emit progress(text, -1); });
+      };
+      post([this, n = rules.size(), spec = QString::fromStdString(cost->spec()), name = QString::fromStdString(settings.strategy)] {
+        emit progress(tr("%1 with %2 rules, cost %3").arg(name).arg(n).arg(spec), 1);
+      });
+
+      SearchResult result = strategy->run(SearchInput{*model, rules, *cost, *control, events, options});
+      if (settings.verify) {
+        post([this] { emit progress(tr("verifying against the original"), 97); });
+        verifySearchResult(*model, result, /*trials=*/1, settings.seed);
+      }
+      outcome->candidateIds = session.finish(result);
+      outcome->optimized = std::make_shared<const Graph>(std::move(result.best));
+      outcome->result = std::move(result);
     } catch (const std::exception& e) {
       error = QString::fromUtf8(e.what());
+      session.finishFailed(e.what());
     }
-    QMetaObject::invokeMethod(this, [this, outcome, error] { deliver(outcome, error); }, Qt::QueuedConnection);
+    outcome->modelId = session.modelId();
+    outcome->runId = session.runId();
+    outcome->recordingError = session.error();
+    outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::shared_ptr<const SearchOutcome> delivered;
+    if (error.isEmpty()) delivered = std::move(outcome);
+    post([this, delivered, error] { deliver(delivered, error); });
   });
   thread_->setObjectName(QStringLiteral("tessera-search"));
   thread_->start();
+  drainTimer_->start();
   emit runningChanged(true);
+  if (startPaused) emit pausedChanged(true);
   return true;
 }
 
+void SearchRunner::drainEvents() {
+  if (!queue_) return;
+  std::vector<Event> events = queue_->drain();
+  if (events.empty()) return;
+  for (const Event& event : events) {
+    if (const auto* best = std::get_if<BestCostChanged>(&event.payload)) emit bestCostChanged(best->costMs);
+  }
+  // Only the newest step matters for the bar; a batch may hold several.
+  for (auto it = events.rbegin(); it != events.rend(); ++it) {
+    if (const auto* step = std::get_if<StepCommitted>(&it->payload)) {
+      emit stepCommitted(step->step, step->enodes, budgetPercent(step->step, step->enodes));
+      break;
+    }
+  }
+  eventsDelivered_ += events.size();
+  ++batchesDelivered_;
+  lastBatchMs_ = QDateTime::currentMSecsSinceEpoch();
+  if (runBatches_++ == 0) firstBatchMs_ = lastBatchMs_;
+  emit eventsArrived(std::make_shared<const std::vector<Event>>(std::move(events)));
+}
+
+double SearchRunner::batchesPerSecond() const {
+  if (runBatches_ < 2 || lastBatchMs_ <= firstBatchMs_) return 0;
+  return (runBatches_ - 1) * 1000.0 / (lastBatchMs_ - firstBatchMs_);
+}
+
+int SearchRunner::budgetPercent(int step, size_t enodes) const {
+  double elapsed = (QDateTime::currentMSecsSinceEpoch() - startedMs_) / 1000.0;
+  double fraction = settings_.timeLimitSeconds > 0 ? elapsed / settings_.timeLimitSeconds : 0;
+  if (settings_.nodeLimit > 0) fraction = std::max(fraction, static_cast<double>(enodes) / settings_.nodeLimit);
+  if (settings_.strategy == "eqsat" && settings_.iterationLimit > 0)
+    fraction = std::max(fraction, static_cast<double>(step + 1) / settings_.iterationLimit);
+  return 2 + static_cast<int>(90 * std::min(1.0, fraction)); // extraction and verification take the rest
+}
+
 void SearchRunner::deliver(std::shared_ptr<const SearchOutcome> outcome, const QString& error) {
+  drainEvents(); // everything the worker emitted is queued by now
+  drainTimer_->stop();
   running_ = false;
+  if (paused_) {
+    paused_ = false;
+    emit pausedChanged(false);
+  }
+  control_.reset();
   emit runningChanged(false);
-  if (outcome) emit finished(outcome);
-  else emit failed(error);
+  if (!outcome) {
+    emit failed(error);
+    return;
+  }
+  emit bestCostChanged(outcome->result.bestCostMs);
+  emit finished(outcome);
+}
+
+void SearchRunner::pause() {
+  if (!control_ || paused_) return;
+  control_->pause();
+  paused_ = true;
+  emit pausedChanged(true);
+}
+
+void SearchRunner::resume() {
+  if (!control_ || !paused_) return;
+  control_->resume();
+  paused_ = false;
+  emit pausedChanged(false);
+}
+
+void SearchRunner::step() {
+  if (control_ && paused_) control_->step();
 }
 
 void SearchRunner::requestStop() {
-  if (stop_) stop_->store(true);
+  if (control_) control_->stop();
+}
+
+void SearchRunner::pin(const QString& rule) {
+  vetoed_.erase(rule.toStdString());
+  pinned_.insert(rule.toStdString());
+  if (control_) control_->pin(rule.toStdString());
+}
+
+void SearchRunner::unpin(const QString& rule) {
+  pinned_.erase(rule.toStdString());
+  if (control_) control_->unpin(rule.toStdString());
+}
+
+void SearchRunner::veto(const QString& rule) {
+  pinned_.erase(rule.toStdString());
+  vetoed_.insert(rule.toStdString());
+  if (control_) control_->veto(rule.toStdString());
+}
+
+void SearchRunner::unveto(const QString& rule) {
+  vetoed_.erase(rule.toStdString());
+  if (control_) control_->unveto(rule.toStdString());
 }
 
 bool SearchRunner::waitForWorker(int milliseconds) { return !thread_ || thread_->wait(QDeadlineTimer(milliseconds)); }

@@ -47,25 +47,13 @@ int main(int argc, char** argv) {
     });
   }
 
-  if (command.view == QLatin1String("egraph") || command.view == QLatin1String("mcts"))
-    std::fprintf(stderr, "tessera: the %s view arrives with the next issue; showing its placeholder\n", qPrintable(command.view));
   window.showView(command.view);
 
   if (!command.run.isEmpty()) {
-    if (!isStrategyAvailable(command.run.toStdString()))
-      std::fprintf(stderr, "tessera: strategy '%s' is not available yet; this build runs eqsat. Continuing without a run.\n",
-                   qPrintable(command.run));
-    else if (command.file.isEmpty())
-      std::fprintf(stderr, "tessera: --run needs a model to run on\n");
-    else
-      window.runWhenLoaded(command.run);
+    if (command.file.isEmpty()) std::fprintf(stderr, "tessera: --run needs a model or session to run on\n");
+    else window.runWhenLoaded(command.run);
   }
-  if (!command.file.isEmpty()) {
-    if (command.file.endsWith(QLatin1String(".tsession"), Qt::CaseInsensitive))
-      std::fprintf(stderr, "tessera: %s: sessions (.tsession) arrive with the search-and-sessions issue; this build opens ONNX models only\n",
-                   qPrintable(command.file));
-    window.openPath(command.file);
-  }
+  if (!command.file.isEmpty()) window.openPath(command.file);
 
   if (screenshot) {
     auto* session = new ScreenshotSession(&window, &monitor, command.screenshot, command.afterSeconds);

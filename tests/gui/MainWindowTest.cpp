@@ -1,5 +1,5 @@
 // The main window end to end (offscreen): a corrupt model reports an error and leaves the window
-// usable, a session file is explained, a run fills the compare tab; and the command line.
+// usable, a run fills the compare tab; and the command line. Sessions: SessionWindowTest.
 #include "CommandLine.h"
 #include "MainWindow.h"
 #include "RunPanel.h"
@@ -21,6 +21,7 @@
 #include <QAction>
 #include <QFile>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -75,20 +76,13 @@ TEST(MainWindow, CorruptModelReportsAnErrorAndKeepsTheWindowUsable) {
   EXPECT_TRUE(window.original().graph) << "the open model stays open";
 }
 
-TEST(MainWindow, SessionFilesAreExplainedNotOpened) {
-  MainWindow window(quietOptions());
-  QSignalSpy failed(&window, &MainWindow::modelFailed);
-  window.openPath("demo.tsession");
-  EXPECT_FALSE(window.isBusy());
-  EXPECT_FALSE(window.original().graph);
-  EXPECT_EQ(failed.count(), 0);
-}
-
 TEST(MainWindow, ARunFillsTheCompareTab) {
   QTemporaryDir dir;
   QString path = dir.filePath("branches.onnx");
   onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
-  MainWindow window(quietOptions());
+  MainWindowOptions options = quietOptions();
+  options.sessionDirectory = dir.path(); // the run is recorded there, not in the user's data dir
+  MainWindow window(options);
   window.show();
   QSignalSpy opened(&window, &MainWindow::modelOpened);
   QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -99,13 +93,13 @@ TEST(MainWindow, ARunFillsTheCompareTab) {
   ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
   EXPECT_EQ(window.currentViewName(), "compare");
   ASSERT_TRUE(window.lastOutcome());
-  EXPECT_LT(window.lastOutcome()->optimizedCostMs, window.lastOutcome()->originalCostMs);
+  EXPECT_LT(window.lastOutcome()->result.bestCostMs, window.lastOutcome()->result.originalCostMs);
   EXPECT_TRUE(window.compareWidget()->hasGraphs());
   const auto& diff = window.compareWidget()->diff();
   EXPECT_GT(diff.added + diff.removed + diff.changed, 0u) << "an improved graph differs from the original";
   EXPECT_EQ(window.itemsShown()["compare"], window.compareWidget()->beforeView()->graphScene()->visibleNodeCount() +
                                                 window.compareWidget()->afterView()->graphScene()->visibleNodeCount());
-  EXPECT_FALSE(window.startRun("mcts")) << "strategies this build lacks are refused";
+  EXPECT_FALSE(window.startRun("annealing")) << "unknown strategies are refused";
 }
 
 TEST(MainWindow, DroppedModelFilesOpen) {
@@ -168,4 +162,46 @@ TEST(CommandLine, ParsesTheDesignedArguments) {
   EXPECT_FALSE(parseCommandLine({"tessera", "--after", "soon", "--screenshot", "x.png"}).error.isEmpty());
   EXPECT_FALSE(parseCommandLine({"tessera", "a.onnx", "b.onnx"}).error.isEmpty());
   EXPECT_FALSE(parseCommandLine({"tessera", "--bogus"}).error.isEmpty());
+  EXPECT_TRUE(parseCommandLine({"tessera", "s.tsession", "--run", "mcts"}).error.isEmpty());
+  EXPECT_TRUE(parseCommandLine({"tessera", "m.onnx", "--run", "annealing"}).error.contains("annealing"));
+}
+
+TEST(RunPanel, ControlsFollowTheRunState) {
+  RunPanel panel;
+  auto button = [&](const QString& text) -> QPushButton* {
+    for (QPushButton* b : panel.findChildren<QPushButton*>())
+      if (b->text() == text) return b;
+    return nullptr;
+  };
+  panel.setModelLoaded(true);
+  ASSERT_TRUE(button("Start") && button("Pause") && button("Step") && button("Stop"));
+  EXPECT_TRUE(button("Start")->isEnabled());
+  EXPECT_FALSE(button("Pause")->isEnabled());
+  EXPECT_FALSE(button("Step")->isEnabled());
+
+  panel.setRunning(true);
+  EXPECT_FALSE(button("Start")->isEnabled());
+  EXPECT_TRUE(button("Pause")->isEnabled());
+  EXPECT_TRUE(button("Stop")->isEnabled());
+  EXPECT_FALSE(button("Step")->isEnabled()) << "a single step only makes sense while paused";
+  QSignalSpy paused(&panel, &RunPanel::pauseRequested);
+  button("Pause")->click();
+  EXPECT_EQ(paused.count(), 1);
+
+  panel.setPaused(true);
+  ASSERT_TRUE(button("Resume"));
+  EXPECT_TRUE(button("Step")->isEnabled());
+  QSignalSpy resumed(&panel, &RunPanel::resumeRequested);
+  QSignalSpy stepped(&panel, &RunPanel::stepRequested);
+  button("Step")->click();
+  button("Resume")->click();
+  EXPECT_EQ(stepped.count(), 1);
+  EXPECT_EQ(resumed.count(), 1);
+
+  // Every strategy can be chosen; whether it runs is the runner's to say.
+  for (const char* name : {"greedy", "taso", "eqsat", "mcts"}) {
+    EXPECT_TRUE(panel.selectStrategy(name)) << name;
+    EXPECT_EQ(panel.settings().strategy, name);
+  }
+  EXPECT_FALSE(panel.selectStrategy("annealing"));
 }

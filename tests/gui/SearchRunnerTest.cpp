@@ -1,15 +1,21 @@
-// The search worker: a run finishes off the UI thread and reports its result; Stop ends a run
-// early; a strategy this build cannot run fails with a message instead of running.
+// The search worker on the Strategy interface: a run finishes off the UI thread and reports its
+// result; events reach the UI thread in ordered batches; a paused run makes no progress, a single
+// step advances exactly one step, stop ends the run; a run is recorded in its session.
 #include "SearchRunner.h"
 #include "TestModels.h"
 
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
+#include "interp/Verify.h"
 #include "onnx/OnnxImport.h"
+#include "session/Session.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QThread>
 
+#include <algorithm>
 #include <cstdio>
 
 #include <gtest/gtest.h>
@@ -26,6 +32,9 @@ struct Recorder {
   QStringList lines;
   std::vector<bool> running;
   std::vector<double> best;
+  std::vector<Event> events;
+  int batches = 0;
+  bool batchOffUiThread = false;
 
   explicit Recorder(SearchRunner& runner) {
     QObject::connect(&runner, &SearchRunner::finished, [this](std::shared_ptr<const SearchOutcome> o) { outcome = o; });
@@ -33,9 +42,32 @@ struct Recorder {
     QObject::connect(&runner, &SearchRunner::progress, [this](const QString& line, int) { lines << line; });
     QObject::connect(&runner, &SearchRunner::runningChanged, [this](bool on) { running.push_back(on); });
     QObject::connect(&runner, &SearchRunner::bestCostChanged, [this](double ms) { best.push_back(ms); });
+    QObject::connect(&runner, &SearchRunner::eventsArrived, [this](EventBatch batch) {
+      if (QThread::currentThread() != qApp->thread()) batchOffUiThread = true;
+      ++batches;
+      events.insert(events.end(), batch->begin(), batch->end());
+    });
   }
   bool done() const { return outcome || !failure.isEmpty(); }
+  int count(EventKind kind) const {
+    return static_cast<int>(std::count_if(events.begin(), events.end(), [&](const Event& e) { return e.kind() == kind; }));
+  }
+  int states(RunState state) const {
+    return static_cast<int>(std::count_if(events.begin(), events.end(), [&](const Event& e) {
+      const auto* change = std::get_if<RunStateChanged>(&e.payload);
+      return change && change->state == state;
+    }));
+  }
+  int decisions(DecisionKind kind) const {
+    return static_cast<int>(std::count_if(events.begin(), events.end(), [&](const Event& e) {
+      const auto* decision = std::get_if<UserDecision>(&e.payload);
+      return decision && decision->kind == kind;
+    }));
+  }
 };
+
+// Lets the event loop (and the drain timer) run for a while.
+void idle(int milliseconds) { waitUntil([] { return false; }, milliseconds); }
 
 } // namespace
 
@@ -51,6 +83,7 @@ TEST(SearchRunner, RunFinishesOnTheWorkerAndEmitsItsResult) {
   ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
   ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
   const SearchOutcome& outcome = *recorder.outcome;
+  const SearchResult& result = outcome.result;
 
   EXPECT_NE(outcome.workerThread, std::this_thread::get_id()) << "the search must not run on the UI thread";
   EXPECT_FALSE(runner.isRunning());
@@ -59,28 +92,98 @@ TEST(SearchRunner, RunFinishesOnTheWorkerAndEmitsItsResult) {
 
   // The numbers agree with an independent pricing of both graphs.
   auto cost = makeCostModel(settings.costSpec);
-  EXPECT_NEAR(outcome.originalCostMs, graphCost(*model, *cost).totalMs, 1e-12);
-  EXPECT_NEAR(outcome.optimizedCostMs, graphCost(*outcome.optimized, *cost).totalMs, 1e-12);
-  EXPECT_LT(outcome.optimizedCostMs, outcome.originalCostMs);
-  EXPECT_NEAR(outcome.speedupPct, (outcome.originalCostMs - outcome.optimizedCostMs) / outcome.originalCostMs * 100, 1e-9);
+  EXPECT_NEAR(result.originalCostMs, graphCost(*model, *cost).totalMs, 1e-12);
+  EXPECT_NEAR(result.bestCostMs, graphCost(*outcome.optimized, *cost).totalMs, 1e-12);
+  EXPECT_LT(result.bestCostMs, result.originalCostMs);
+  EXPECT_NEAR(result.speedupPct, (result.originalCostMs - result.bestCostMs) / result.originalCostMs * 100, 1e-9);
   EXPECT_LT(outcome.optimized->opCount(), model->opCount());
-  EXPECT_TRUE(outcome.verificationRun);
-  EXPECT_TRUE(outcome.verified) << outcome.verifyProblem;
-  EXPECT_FALSE(outcome.rulesApplied.empty());
-  ASSERT_EQ(recorder.best.size(), 2u);
-  EXPECT_DOUBLE_EQ(recorder.best.front(), outcome.originalCostMs);
-  EXPECT_DOUBLE_EQ(recorder.best.back(), outcome.optimizedCostMs);
+  EXPECT_TRUE(result.verificationRun);
+  EXPECT_TRUE(result.verified) << result.verifyProblem;
+  EXPECT_FALSE(result.rulesApplied.empty());
+  EXPECT_FALSE(result.candidates.empty());
+  // Best cost: the original first, the final best last, never rising in between.
+  ASSERT_GE(recorder.best.size(), 2u);
+  EXPECT_DOUBLE_EQ(recorder.best.front(), result.originalCostMs);
+  EXPECT_DOUBLE_EQ(recorder.best.back(), result.bestCostMs);
+  EXPECT_TRUE(std::is_sorted(recorder.best.rbegin(), recorder.best.rend()));
 }
 
-TEST(SearchRunner, RunsASampleModelLikeTheCli) {
+TEST(SearchRunner, EventsArriveInOrderedBatchesOnTheUiThread) {
   SearchRunner runner;
   Recorder recorder(runner);
   auto model = std::make_shared<const Graph>(onnx_io::importOnnxFile(tessera::testing::samplePath("squeezenet")));
-  ASSERT_TRUE(runner.start(model, RunSettings{}));
-  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 120000));
+  RunSettings settings;
+  settings.verify = false;
+  ASSERT_TRUE(runner.start(model, settings));
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
   ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
-  EXPECT_LE(recorder.outcome->optimizedCostMs, recorder.outcome->originalCostMs);
-  EXPECT_TRUE(recorder.outcome->verified) << recorder.outcome->verifyProblem;
+
+  EXPECT_FALSE(recorder.batchOffUiThread);
+  ASSERT_GT(recorder.events.size(), 100u) << "every e-node is an event";
+  EXPECT_LT(recorder.batches * 10, static_cast<int>(recorder.events.size())) << "batches, not one signal per event";
+  EXPECT_EQ(runner.eventsDelivered(), recorder.events.size());
+  for (size_t i = 0; i < recorder.events.size(); ++i) ASSERT_EQ(recorder.events[i].sequence, i) << "no event lost or reordered";
+  EXPECT_EQ(recorder.count(EventKind::StepCommitted), recorder.outcome->result.steps);
+  EXPECT_EQ(recorder.count(EventKind::CandidateExtracted), static_cast<int>(recorder.outcome->result.candidates.size()));
+  EXPECT_GT(recorder.count(EventKind::ENodeAdded), 0);
+  std::printf("[ info ] %zu events in %d batches\n", recorder.events.size(), recorder.batches);
+}
+
+TEST(SearchRunner, PausedRunMakesNoProgressAndStepAdvancesExactlyOneStep) {
+  SearchRunner runner;
+  Recorder recorder(runner);
+  auto model = std::make_shared<const Graph>(tessera::testing::denseNet({3, 3}));
+  RunSettings settings;
+  settings.nodeLimit = 1'000'000;
+  settings.iterationLimit = 50;
+  settings.timeLimitSeconds = 120;
+  settings.verify = false;
+  ASSERT_TRUE(runner.start(model, settings, {}, /*startPaused=*/true));
+  EXPECT_TRUE(runner.isPaused());
+
+  idle(400);
+  EXPECT_TRUE(runner.isRunning());
+  EXPECT_EQ(recorder.count(EventKind::StepCommitted), 0) << "a paused run makes no progress";
+
+  runner.step();
+  ASSERT_TRUE(waitUntil([&] { return recorder.count(EventKind::StepCommitted) >= 1 || recorder.done(); }, 30000));
+  idle(400);
+  EXPECT_EQ(recorder.count(EventKind::StepCommitted), 1) << "one step, then paused again";
+  EXPECT_TRUE(runner.isRunning());
+  EXPECT_TRUE(runner.isPaused());
+
+  runner.step();
+  ASSERT_TRUE(waitUntil([&] { return recorder.count(EventKind::StepCommitted) >= 2 || recorder.done(); }, 30000));
+  idle(300);
+  EXPECT_EQ(recorder.count(EventKind::StepCommitted), 2);
+
+  runner.requestStop(); // also releases the pause
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 30000));
+  ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
+  EXPECT_EQ(recorder.outcome->result.stopReason, "stopped_by_user");
+  EXPECT_EQ(recorder.outcome->result.steps, 2);
+  EXPECT_FALSE(runner.isPaused());
+  // Every decision is in the event log, recorded by the search.
+  EXPECT_EQ(recorder.decisions(DecisionKind::Pause), 1);
+  EXPECT_EQ(recorder.decisions(DecisionKind::Step), 2);
+  EXPECT_EQ(recorder.decisions(DecisionKind::Stop), 1);
+}
+
+TEST(SearchRunner, ResumeLetsAPausedRunFinish) {
+  SearchRunner runner;
+  Recorder recorder(runner);
+  RunSettings settings;
+  settings.verify = false;
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, true));
+  idle(200);
+  EXPECT_FALSE(recorder.done());
+  runner.resume();
+  EXPECT_FALSE(runner.isPaused());
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 30000));
+  ASSERT_TRUE(recorder.outcome) << recorder.failure.toStdString();
+  EXPECT_NE(recorder.outcome->result.stopReason, "stopped_by_user");
+  EXPECT_EQ(recorder.decisions(DecisionKind::Resume), 1);
+  EXPECT_GE(recorder.states(RunState::Resumed), 1);
 }
 
 TEST(SearchRunner, StopEndsARunEarly) {
@@ -92,28 +195,88 @@ TEST(SearchRunner, StopEndsARunEarly) {
   settings.iterationLimit = 1000;
   settings.timeLimitSeconds = 600;
   settings.verify = false;
-  ASSERT_TRUE(runner.start(model, settings));
-  // Let saturation begin, then stop.
-  ASSERT_TRUE(waitUntil([&] { return recorder.lines.size() >= 2 || recorder.done(); }, 60000));
+  ASSERT_TRUE(runner.start(model, settings, {}, /*startPaused=*/true));
+  runner.step();
+  ASSERT_TRUE(waitUntil([&] { return recorder.count(EventKind::StepCommitted) >= 1 || recorder.done(); }, 60000));
   runner.requestStop();
   QElapsedTimer timer;
   timer.start();
   ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
   ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
-  EXPECT_EQ(recorder.outcome->stopReason, "stopped_by_user");
-  EXPECT_LT(recorder.outcome->iterations, 1000u);
-  std::printf("[ info ] stop honoured after %lld ms (%zu iterations, %zu e-nodes)\n", static_cast<long long>(timer.elapsed()),
-              recorder.outcome->iterations, recorder.outcome->enodes);
+  EXPECT_EQ(recorder.outcome->result.stopReason, "stopped_by_user");
+  EXPECT_EQ(recorder.outcome->result.steps, 1);
+  EXPECT_FALSE(recorder.outcome->result.candidates.empty()) << "a stopped run still extracts its best graph";
+  std::printf("[ info ] stop honoured after %lld ms (%d steps, %zu e-nodes)\n", static_cast<long long>(timer.elapsed()),
+              recorder.outcome->result.steps, recorder.outcome->result.enodes);
 }
 
-TEST(SearchRunner, AStrategyThisBuildCannotRunFailsWithAMessage) {
+TEST(SearchRunner, AFailingStrategyReportsItsMessage) {
   SearchRunner runner;
   Recorder recorder(runner);
   RunSettings settings;
-  settings.strategy = "mcts";
+  settings.strategy = "annealing";
   ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings));
   ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 10000));
   EXPECT_FALSE(recorder.outcome);
-  EXPECT_TRUE(recorder.failure.contains("not available yet")) << recorder.failure.toStdString();
+  EXPECT_TRUE(recorder.failure.contains("unknown strategy 'annealing'")) << recorder.failure.toStdString();
   EXPECT_FALSE(runner.isRunning());
+}
+
+TEST(SearchRunner, ARunIsRecordedInItsSession) {
+  QTemporaryDir dir;
+  std::string path = dir.filePath("runs.tsession").toStdString();
+  Session::create(path);
+  SearchRunner runner;
+  Recorder recorder(runner);
+  qint64 announcedRun = 0;
+  QObject::connect(&runner, &SearchRunner::runRecorded, [&](qint64, qint64 run) { announcedRun = run; });
+  auto model = std::make_shared<const Graph>(tessera::testing::branchesGraph());
+  RunSettings settings;
+  settings.seed = 7;
+  ASSERT_TRUE(runner.start(model, settings, RunRecording{path, 0, "branches", "/models/branches.onnx"}));
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
+  ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
+  const SearchOutcome& outcome = *recorder.outcome;
+  EXPECT_TRUE(outcome.recordingError.empty()) << outcome.recordingError;
+  ASSERT_GT(outcome.runId, 0);
+  EXPECT_EQ(announcedRun, outcome.runId);
+
+  Session session = Session::open(path);
+  ASSERT_EQ(session.models().size(), 1u);
+  EXPECT_EQ(session.models().front().name, "branches");
+  EXPECT_EQ(session.models().front().id, outcome.modelId);
+  std::optional<RunRecord> run = session.run(outcome.runId);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->info.strategy, "eqsat");
+  EXPECT_EQ(run->info.seed, 7u);
+  ASSERT_TRUE(run->summary);
+  EXPECT_EQ(run->summary->stopReason, outcome.result.stopReason);
+  EXPECT_DOUBLE_EQ(run->summary->bestCostMs, outcome.result.bestCostMs);
+  EXPECT_EQ(session.eventCount(outcome.runId), recorder.events.size()) << "the session logs what the views saw";
+  std::vector<CandidateRecord> candidates = session.candidates(outcome.runId);
+  ASSERT_EQ(candidates.size(), outcome.result.candidates.size());
+  ASSERT_EQ(outcome.candidateIds.size(), candidates.size());
+  EXPECT_DOUBLE_EQ(candidates.front().costMs, outcome.result.candidates.front().costMs);
+  Graph stored = session.loadCandidate(outcome.candidateIds.front());
+  // Export may spell fused ops with standard ones, so compare what the graphs compute.
+  EXPECT_TRUE(verifyEquivalent(outcome.result.candidates.front().graph, stored).equivalent);
+
+  // A second run on the same model adds a run, not a model.
+  Recorder second(runner);
+  ASSERT_TRUE(runner.start(model, settings, RunRecording{path, outcome.modelId, "branches", "/models/branches.onnx"}));
+  ASSERT_TRUE(waitUntil([&] { return second.done(); }, 60000));
+  EXPECT_EQ(session.models().size(), 1u);
+  EXPECT_EQ(session.runs().size(), 2u);
+}
+
+TEST(SearchRunner, AnUnwritableSessionDoesNotStopTheRun) {
+  QTemporaryDir dir;
+  SearchRunner runner;
+  Recorder recorder(runner);
+  RunRecording recording{dir.filePath("missing/nowhere.tsession").toStdString(), 0, "branches", ""};
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), RunSettings{}, recording));
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
+  ASSERT_TRUE(recorder.outcome) << recorder.failure.toStdString();
+  EXPECT_EQ(recorder.outcome->runId, 0);
+  EXPECT_NE(recorder.outcome->recordingError.find("nowhere.tsession"), std::string::npos) << recorder.outcome->recordingError;
 }

@@ -1,0 +1,31 @@
+// What a GUI run gives back: the strategy's result with the session ids it was recorded under.
+#pragma once
+
+#include "RunSettings.h"
+
+#include "ir/Graph.h"
+#include "QtSafeStrategy.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tessera::gui {
+
+struct SearchOutcome {
+  RunSettings settings;
+  std::shared_ptr<const Graph> original;
+  std::shared_ptr<const Graph> optimized; // the best graph (the original's copy when nothing beat it)
+  // Everything the strategy returned, verification included; `result.best` has moved to `optimized`.
+  SearchResult result;
+  double seconds = 0;           // search, extraction and verification
+  int64_t modelId = 0;          // in the session; 0 when the run was not recorded
+  int64_t runId = 0;
+  std::vector<int64_t> candidateIds; // the session's id of each of result.candidates
+  std::string recordingError;   // why the session could not record the run (the run itself is fine)
+  std::thread::id workerThread; // where it ran: never the UI thread
+};
+
+} // namespace tessera::gui

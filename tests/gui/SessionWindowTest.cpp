@@ -1,0 +1,219 @@
+// Sessions in the main window: opening a session with hundreds of candidates is instant and loads
+// no candidate graph until one is selected; selecting shows it, two compare; a run is recorded in
+// the model's session; a corrupt session is refused with its name and left untouched; a candidate
+// exported to ONNX re-imports and computes what the original computes.
+#include "CandidatesPanel.h"
+#include "MainWindow.h"
+#include "SearchRunner.h"
+#include "SessionDocument.h"
+#include "TestModels.h"
+
+#include "CandidateTableModel.h"
+#include "CompareWidget.h"
+#include "GraphScene.h"
+#include "GraphView.h"
+
+#include "interp/Verify.h"
+#include "onnx/OnnxExport.h"
+#include "onnx/OnnxImport.h"
+#include "session/Session.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace tessera;
+using namespace tessera::gui;
+using tessera::testing::waitUntil;
+
+namespace {
+
+MainWindowOptions quietOptions(const QString& sessionDirectory) {
+  MainWindowOptions options;
+  options.persistSettings = false;
+  options.interactiveErrors = false;
+  options.sessionDirectory = sessionDirectory;
+  return options;
+}
+
+// A session holding `count` candidates of one run: variants of branchesGraph whose costs differ.
+void writeSession(const std::string& path, int count) {
+  Session session = Session::create(path);
+  Graph model = tessera::testing::branchesGraph();
+  int64_t modelId = session.addModel("branches", "/models/branches.onnx", model);
+  RunInfo info;
+  info.modelId = modelId;
+  info.strategy = "mcts";
+  int64_t runId = session.beginRun(info);
+  for (int i = 0; i < count; ++i) {
+    Candidate candidate;
+    candidate.graph = model;
+    candidate.costMs = 1.0 + 0.001 * ((i * 37) % count); // a permutation, so sorting is visible
+    candidate.method = "dag";
+    candidate.step = i;
+    session.addCandidate(runId, i, candidate);
+  }
+  RunSummary summary;
+  summary.stopReason = "steps";
+  summary.originalCostMs = 2.0;
+  summary.bestCostMs = 1.0;
+  session.finishRun(runId, summary);
+}
+
+QString writeModel(const QTemporaryDir& dir) {
+  QString path = dir.filePath("branches.onnx");
+  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
+  return path;
+}
+
+} // namespace
+
+TEST(CandidateTableModel, PagesRowsAndPassesTheModelTester) {
+  std::vector<CandidateRecord> candidates;
+  for (int i = 0; i < 150; ++i) candidates.push_back(CandidateRecord{i + 1, 1, i, 10.0 - i * 0.01, "dag", i, 5});
+  RunRecord run;
+  run.id = 1;
+  run.info.strategy = "eqsat";
+  run.summary = RunSummary{};
+  run.summary->originalCostMs = 10.0;
+  views::CandidateTableModel model;
+  model.setCandidates(candidates, {run});
+  EXPECT_EQ(model.totalCandidates(), 150);
+  EXPECT_EQ(model.rowCount(), views::CandidateTableModel::kPageRows);
+  ASSERT_TRUE(model.canFetchMore({}));
+  model.fetchMore({});
+  EXPECT_EQ(model.rowCount(), 2 * views::CandidateTableModel::kPageRows);
+  // Best first, with the speedup against the run's original.
+  EXPECT_EQ(model.candidateAt(0).id, 150);
+  EXPECT_EQ(model.index(0, views::CandidateTableModel::Speedup).data().toString(), "14.90 %");
+  EXPECT_EQ(model.index(0, views::CandidateTableModel::Strategy).data().toString(), "eqsat");
+  EXPECT_EQ(model.rowOf(1), 149) << "asking for a row fetches up to it";
+  EXPECT_EQ(model.rowCount(), 150);
+  EXPECT_FALSE(model.canFetchMore({}));
+  // The tester fetches on its own, so it checks the fully fetched model.
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+}
+
+TEST(SessionWindow, OpeningFiveHundredCandidatesIsInstantAndLazy) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("big.tsession");
+  writeSession(path.toStdString(), 500);
+
+  MainWindow window(quietOptions(dir.path()));
+  window.show();
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QElapsedTimer timer;
+  timer.start();
+  window.openPath(path);
+  qint64 listedMs = timer.elapsed();
+  ASSERT_TRUE(window.session());
+  views::CandidateTableModel* model = window.candidatesPanel()->model();
+  EXPECT_EQ(model->totalCandidates(), 500);
+  EXPECT_LE(model->rowCount(), views::CandidateTableModel::kPageRows) << "rows arrive in pages";
+  EXPECT_EQ(window.session()->candidateGraphsLoaded(), 0u) << "listing loads no graph";
+  EXPECT_LT(listedMs, 1500);
+  std::printf("[ info ] 500 candidates listed in %lld ms\n", static_cast<long long>(listedMs));
+  ASSERT_TRUE(opened.count() > 0 || opened.wait(10000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  EXPECT_EQ(window.original().graph->opCount(), tessera::testing::branchesGraph().opCount());
+  EXPECT_EQ(window.session()->candidateGraphsLoaded(), 0u);
+
+  // Selecting one loads exactly that one and shows it.
+  window.candidatesPanel()->selectCandidates({model->candidateAt(3).id});
+  EXPECT_EQ(window.session()->candidateGraphsLoaded(), 1u);
+  EXPECT_EQ(window.shownCandidate(), model->candidateAt(3).id);
+  EXPECT_EQ(window.currentViewName(), "graph");
+  EXPECT_EQ(window.graphView()->graphScene()->snapshot().graph->opCount(), tessera::testing::branchesGraph().opCount());
+
+  // Two compare.
+  window.candidatesPanel()->selectCandidates({model->candidateAt(0).id, model->candidateAt(1).id});
+  EXPECT_EQ(window.session()->candidateGraphsLoaded(), 3u);
+  EXPECT_EQ(window.currentViewName(), "compare");
+  EXPECT_TRUE(window.compareWidget()->hasGraphs());
+}
+
+TEST(SessionWindow, ARunIsRecordedInTheModelsSessionAndListed) {
+  QTemporaryDir dir;
+  QString modelPath = writeModel(dir);
+  MainWindow window(quietOptions(dir.filePath("sessions")));
+  window.show();
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded("eqsat");
+  window.openPath(modelPath);
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
+  ASSERT_TRUE(window.session());
+  EXPECT_EQ(window.session()->path(), SessionDocument::defaultPathFor(modelPath, dir.filePath("sessions")));
+  EXPECT_EQ(window.candidatesPanel()->model()->totalCandidates(),
+            static_cast<int>(window.lastOutcome()->result.candidates.size()));
+  ASSERT_GT(window.candidatesPanel()->model()->totalCandidates(), 0);
+
+  // The export of the best re-imports and computes what the original computes.
+  QString exported = dir.filePath("best.onnx");
+  EXPECT_EQ(window.exportCandidate(exported), QString());
+  Graph reimported = onnx_io::importOnnxFile(exported.toStdString());
+  VerifyResult check = verifyEquivalent(*window.original().graph, reimported, VerifyOptions{});
+  EXPECT_TRUE(check.equivalent) << check.worst;
+
+  // Reopened from the session, the stored candidate exports the same graph.
+  QString sessionPath = window.session()->path();
+  MainWindow reopened(quietOptions(dir.filePath("sessions")));
+  QSignalSpy reopenedModel(&reopened, &MainWindow::modelOpened);
+  reopened.openPath(sessionPath);
+  ASSERT_TRUE(reopenedModel.count() > 0 || reopenedModel.wait(10000));
+  reopened.candidatesPanel()->selectCandidates({reopened.candidatesPanel()->model()->candidateAt(0).id});
+  QString fromSession = dir.filePath("from_session.onnx");
+  EXPECT_EQ(reopened.exportCandidate(fromSession), QString());
+  Graph stored = onnx_io::importOnnxFile(fromSession.toStdString());
+  EXPECT_TRUE(verifyEquivalent(*window.original().graph, stored, VerifyOptions{}).equivalent);
+
+  // A second run on the same model lands in the same session, under the same model.
+  QSignalSpy finishedAgain(&window, &MainWindow::runFinished);
+  ASSERT_TRUE(window.startRun("eqsat"));
+  ASSERT_TRUE(finishedAgain.wait(60000));
+  Session check2 = Session::open(sessionPath.toStdString());
+  EXPECT_EQ(check2.runs().size(), 2u);
+  EXPECT_EQ(check2.models().size(), 1u);
+}
+
+TEST(SessionWindow, ACorruptSessionIsRefusedByNameAndLeftUntouched) {
+  QTemporaryDir dir;
+  QString bad = dir.filePath("broken.tsession");
+  QByteArray junk("SQLite format 3\0 but then nothing a database needs", 50);
+  {
+    QFile file(bad);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(junk);
+  }
+  MainWindow window(quietOptions(dir.path()));
+  QSignalSpy failed(&window, &MainWindow::modelFailed);
+  window.openPath(bad);
+  ASSERT_EQ(failed.count(), 1);
+  EXPECT_TRUE(window.lastError().contains("broken.tsession")) << window.lastError().toStdString();
+  EXPECT_FALSE(window.session());
+  QFile file(bad);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  EXPECT_EQ(file.readAll(), junk) << "a refused session is never written";
+}
+
+TEST(SessionWindow, SaveSessionAsCopiesAndSwitches) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("a.tsession");
+  writeSession(path.toStdString(), 3);
+  MainWindow window(quietOptions(dir.path()));
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  window.openPath(path);
+  ASSERT_TRUE(opened.count() > 0 || opened.wait(10000));
+  QString copy = dir.filePath("b.tsession");
+  ASSERT_TRUE(window.saveSessionAs(copy));
+  EXPECT_EQ(window.session()->path(), copy);
+  EXPECT_EQ(Session::open(copy.toStdString()).candidates().size(), 3u);
+  EXPECT_FALSE(window.saveSessionAs(copy)) << "an existing file is never overwritten";
+  EXPECT_TRUE(window.lastError().contains("b.tsession"));
+}
