@@ -1,0 +1,107 @@
+#include "MctsTreeItem.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace tessera::views {
+
+MctsTreeItem::MctsTreeItem(Theme theme, QFont font) : theme_(std::move(theme)), font_(std::move(font)) {}
+
+void MctsTreeItem::setTree(const MctsTreeMirror* tree, const MctsTreeLayout* layout) {
+  prepareGeometryChange();
+  tree_ = tree;
+  layout_ = layout;
+  bounds_ = {};
+  minMean_ = 0;
+  maxMean_ = 0;
+  bool first = true;
+  if (tree_ && layout_)
+    for (uint32_t id : layout_->shown) {
+      const MirrorMctsNode* node = tree_->node(id);
+      const QPointF p = layout_->position.at(id);
+      bounds_ = bounds_.united(QRectF(p - QPointF(60, 30), QSizeF(120, 70)));
+      if (!node->visits) continue;
+      minMean_ = first ? node->meanValue() : std::min(minMean_, node->meanValue());
+      maxMean_ = first ? node->meanValue() : std::max(maxMean_, node->meanValue());
+      first = false;
+    }
+  update();
+}
+
+void MctsTreeItem::setSelected(std::optional<uint32_t> id) {
+  selected_ = id;
+  update();
+}
+
+double MctsTreeItem::radius(const MirrorMctsNode& node) const {
+  const double most = std::max<uint32_t>(1, tree_ ? tree_->maxVisits() : 1);
+  return 5.0 + 17.0 * std::sqrt(static_cast<double>(node.visits) / most);
+}
+
+QColor MctsTreeItem::valueColor(double mean) const {
+  const double span = maxMean_ - minMean_;
+  const double f = span > 0 ? (mean - minMean_) / span : 0.5;
+  return QColor::fromHsvF(0.62 - 0.32 * f, 0.35 + 0.45 * f, theme_.dark ? 0.85 : 0.92);
+}
+
+std::optional<uint32_t> MctsTreeItem::nodeAt(QPointF pos) const {
+  if (!tree_ || !layout_) return std::nullopt;
+  std::optional<uint32_t> best;
+  double bestDistance = 0;
+  for (uint32_t id : layout_->shown) {
+    const QPointF d = layout_->position.at(id) - pos;
+    const double distance = std::hypot(d.x(), d.y());
+    if (distance > radius(*tree_->node(id)) + 4) continue;
+    if (!best || distance < bestDistance) {
+      best = id;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+  if (!tree_ || !layout_) return;
+  const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+  painter->setFont(font_);
+  // Edges first, the committed path bold, labelled with the rule when readable.
+  for (uint32_t id : layout_->shown) {
+    const MirrorMctsNode* node = tree_->node(id);
+    if (node->isRoot() || !layout_->position.count(node->parent)) continue;
+    const QPointF from = layout_->position.at(node->parent);
+    const QPointF to = layout_->position.at(id);
+    const bool path = node->committed();
+    painter->setPen(QPen(path ? theme_.edgeHighlight : theme_.edge, path ? 3.0 : 1.0));
+    painter->drawLine(from, to);
+    if (lod > 0.55 && !node->action.empty()) {
+      const QPointF middle = (from + to) / 2;
+      painter->setPen(path ? theme_.text : theme_.mutedText);
+      const QString label = painter->fontMetrics().elidedText(QString::fromStdString(node->action), Qt::ElideMiddle, 96);
+      painter->drawText(QRectF(middle.x() - 50, middle.y() - 8, 100, 16), Qt::AlignCenter, label);
+    }
+  }
+  for (uint32_t id : layout_->shown) {
+    const MirrorMctsNode* node = tree_->node(id);
+    const QPointF p = layout_->position.at(id);
+    const double r = radius(*node);
+    const QColor fill = node->visits ? valueColor(node->meanValue()) : theme_.background;
+    const bool selected = selected_ && *selected_ == id;
+    painter->setPen(QPen(selected ? theme_.selection : node->committed() ? theme_.edgeHighlight : theme_.mutedText,
+                         selected ? 3.5 : node->committed() ? 2.5 : 1.0));
+    painter->setBrush(fill);
+    painter->drawEllipse(p, r, r);
+    if (lod > 0.4 && r >= 11) {
+      painter->setPen(textColorOn(fill));
+      painter->drawText(QRectF(p.x() - r, p.y() - 8, 2 * r, 16), Qt::AlignCenter, QString::number(node->visits));
+    }
+    auto hidden = layout_->hiddenUnder.find(id);
+    if (hidden != layout_->hiddenUnder.end()) {
+      painter->setPen(theme_.removed);
+      painter->drawText(QRectF(p.x() - 40, p.y() + r + 1, 80, 14), Qt::AlignCenter, QStringLiteral("+%1 more").arg(hidden->second));
+    }
+  }
+}
+
+} // namespace tessera::views

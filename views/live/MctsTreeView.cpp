@@ -1,0 +1,160 @@
+#include "MctsTreeView.h"
+
+#include "MctsTreeItem.h"
+
+#include <QContextMenuEvent>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QLabel>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace tessera::views {
+
+MctsTreeView::MctsTreeView(QWidget* parent) : QWidget(parent) {
+  const Theme theme = Theme::fromPalette(palette());
+  QFont small = font();
+  small.setPointSizeF(std::max(6.5, font().pointSizeF() * 0.8));
+  scene_ = new QGraphicsScene(this);
+  scene_->setBackgroundBrush(theme.background);
+  item_ = new MctsTreeItem(theme, small);
+  scene_->addItem(item_);
+  view_ = new QGraphicsView(scene_, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setDragMode(QGraphicsView::ScrollHandDrag);
+  view_->setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  view_->viewport()->installEventFilter(this);
+  banner_ = new QLabel(this);
+  banner_->setWordWrap(true);
+  details_ = new QLabel(this);
+  details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  details_->setWordWrap(true);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(view_, 1);
+  layout->addWidget(banner_);
+  layout->addWidget(details_);
+  clear();
+}
+
+MctsTreeView::~MctsTreeView() = default;
+
+size_t MctsTreeView::notShownMarkers() const { return layout_.hiddenUnder.size() + (layout_.hidden() ? 1 : 0); }
+QString MctsTreeView::bannerText() const { return banner_->text(); }
+QString MctsTreeView::detailsText() const { return details_->text(); }
+
+void MctsTreeView::clear() {
+  state_ = nullptr;
+  layout_ = {};
+  selected_.reset();
+  framed_ = false;
+  item_->setTree(nullptr, nullptr);
+  banner_->setText(tr("No MCTS tree in this run"));
+  details_->setText(tr("Select a node to see its statistics"));
+}
+
+void MctsTreeView::showState(const ReplayState& state) {
+  state_ = &state;
+  if (selected_ && !state.tree.has(*selected_)) selected_.reset();
+  relayout();
+  updateDetails();
+  if (!framed_ && layout_.shown.size() > 1) {
+    framed_ = true;
+    fitToView();
+  }
+}
+
+void MctsTreeView::setBudget(size_t nodes) {
+  options_.budget = std::max<size_t>(1, nodes);
+  relayout();
+}
+
+void MctsTreeView::relayout() {
+  if (!state_) return;
+  layout_ = layoutMctsTree(state_->tree, options_);
+  item_->setTree(&state_->tree, &layout_);
+  scene_->setSceneRect(scene_->sceneRect().united(item_->boundingRect().adjusted(-30, -30, 30, 30)));
+  if (state_->tree.empty()) {
+    banner_->setText(tr("No MCTS tree in this run (MCTS events appear when the strategy is mcts)"));
+    return;
+  }
+  QString text = tr("%1 of %2 tree nodes shown, %3 committed steps; size = visits, colour = mean value (blue low, green high)")
+                     .arg(layout_.shown.size())
+                     .arg(layout_.total)
+                     .arg(state_->tree.committedPath().size());
+  if (layout_.hidden())
+    text += QStringLiteral(" — ") + tr("%1 more not shown (less visited, counted as +N under their parent)").arg(layout_.hidden());
+  banner_->setText(text);
+}
+
+void MctsTreeView::selectNode(uint32_t id) {
+  if (!state_ || !state_->tree.has(id)) return;
+  selected_ = id;
+  item_->setSelected(selected_);
+  updateDetails();
+  if (layout_.position.count(id)) view_->centerOn(layout_.position.at(id));
+  emit nodeSelected(id);
+}
+
+void MctsTreeView::updateDetails() {
+  item_->setSelected(selected_);
+  if (!state_ || !selected_) {
+    details_->setText(tr("Select a node to see its statistics"));
+    return;
+  }
+  const MirrorMctsNode* node = state_->tree.node(*selected_);
+  QString text = tr("<b>node %1</b> depth %2 · rule <b>%3</b> · visits %4 · Q %5 · mean %6 · last reward %7 · e-graph %8 e-nodes")
+                     .arg(node->id)
+                     .arg(node->depth)
+                     .arg(node->action.empty() ? tr("(root)") : QString::fromStdString(node->action).toHtmlEscaped())
+                     .arg(node->visits)
+                     .arg(node->totalValue, 0, 'g', 4)
+                     .arg(node->meanValue(), 0, 'g', 4)
+                     .arg(node->lastReward, 0, 'g', 4)
+                     .arg(node->enodes);
+  if (node->committed()) text += tr(" · <b>committed at step %1</b>").arg(node->committedStep);
+  details_->setText(text);
+}
+
+void MctsTreeView::fitToView() {
+  const QRectF bounds = item_->boundingRect();
+  if (bounds.isEmpty()) return;
+  view_->fitInView(bounds, Qt::KeepAspectRatio);
+  if (view_->transform().m11() > 1.2) view_->setTransform(QTransform::fromScale(1.2, 1.2));
+}
+
+bool MctsTreeView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != view_->viewport()) return QWidget::eventFilter(watched, event);
+  if (event->type() == QEvent::Wheel) {
+    const double factor = std::pow(1.0015, static_cast<QWheelEvent*>(event)->angleDelta().y());
+    const double scale = view_->transform().m11() * factor;
+    if (scale > 0.02 && scale < 6) view_->scale(factor, factor);
+    return true;
+  }
+  if (event->type() == QEvent::MouseButtonPress) {
+    auto* mouse = static_cast<QMouseEvent*>(event);
+    if (auto id = item_->nodeAt(view_->mapToScene(mouse->position().toPoint()))) selectNode(*id);
+    return false;
+  }
+  if (event->type() == QEvent::ContextMenu && state_) {
+    auto* menuEvent = static_cast<QContextMenuEvent*>(event);
+    auto id = item_->nodeAt(view_->mapToScene(menuEvent->pos()));
+    if (!id) return true;
+    const QString rule = QString::fromStdString(state_->tree.node(*id)->action);
+    QMenu menu(this);
+    menu.addAction(tr("Select node %1").arg(*id), this, [this, id] { selectNode(*id); });
+    if (!rule.isEmpty()) {
+      menu.addAction(tr("Pin rule %1").arg(rule), this, [this, rule] { emit pinRequested(rule); });
+      menu.addAction(tr("Veto rule %1").arg(rule), this, [this, rule] { emit vetoRequested(rule); });
+    }
+    menu.exec(menuEvent->globalPos());
+    return true;
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+} // namespace tessera::views
