@@ -165,6 +165,8 @@ int runBench(const BenchOptions& options) {
         search.extractMethod = options.extract;
         if (strategyName == "eqsat" || strategyName == "mcts") search.nodeLimit = options.nodeLimit;
         search.parameters = parametersFor(strategyName, options.parameters);
+        std::unique_ptr<Strategy> strategy = makeStrategy(strategyName);
+        strategy->validate(search);
         Control control;
         EventStream events;
         std::unique_ptr<SessionRecording> recording;
@@ -173,7 +175,7 @@ int runBench(const BenchOptions& options) {
                                                          model.graph, events);
           recording->begin(strategyName, search, cost->spec());
         }
-        SearchResult result = makeStrategy(strategyName)->run({model.graph, rules.list, *cost, control, events, search});
+        SearchResult result = strategy->run({model.graph, rules.list, *cost, control, events, search});
         if (!options.noVerify) verifySearchResult(model.graph, result, 1, options.seed);
         if (recording) recording->finish(result);
         row.originalMs = result.originalCostMs;

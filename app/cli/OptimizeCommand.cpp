@@ -88,6 +88,7 @@ int runOptimize(OptimizeCommandOptions options) {
   options.search.parameters = parseParameters(options.parameters);
   if (!options.egraphJson.empty()) options.search.parameters["egraph_json"] = options.egraphJson;
   options.search.progress = reportProgress;
+  strategy->validate(options.search); // bad parameters fail before a session records anything
 
   Control control;
   applyRuleChoice(options.rules, rules, control);

@@ -7,6 +7,9 @@
 #include "search/EGraphExtraction.h"
 #include "search/Provenance.h"
 
+#include "extract/Extractors.h"
+#include "support/Error.h"
+
 #include <cstdio>
 
 namespace tessera {
@@ -30,10 +33,18 @@ void recordDecisions(Control& control, EventStream& events, int step) {
 }
 } // namespace
 
-SearchResult EqsatStrategy::run(const SearchInput& input) {
-  const SearchOptions& options = input.options;
+void EqsatStrategy::validate(const SearchOptions& options) const {
   static constexpr const char* kParameters[] = {"match_limit", "egraph_json", "backoff_match_limit", "backoff_ban_length"};
   checkParameterNames(options, name(), kParameters);
+  for (const char* numeric : {"match_limit", "backoff_match_limit", "backoff_ban_length"})
+    if (numericParameter(options, numeric, 0) < 0) throw Error(std::string("parameter ") + numeric + " must be >= 0");
+  if (!extract::parseExtractionMethod(options.extractMethod))
+    throw Error("unknown extraction method '" + options.extractMethod + "' (use tree, ocf, dag or ilp)");
+}
+
+SearchResult EqsatStrategy::run(const SearchInput& input) {
+  const SearchOptions& options = input.options;
+  validate(options);
 
   SearchResult result;
   result.originalCostMs = graphCost(input.original, input.cost).totalMs;

@@ -12,6 +12,7 @@ namespace tessera {
 class EqsatStrategy : public Strategy {
 public:
   std::string_view name() const override { return "eqsat"; }
+  void validate(const SearchOptions& options) const override;
   SearchResult run(const SearchInput& input) override;
 };
 

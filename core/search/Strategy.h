@@ -83,6 +83,9 @@ class Strategy {
 public:
   virtual ~Strategy() = default;
   virtual std::string_view name() const = 0;
+  // Throws tessera::Error for parameters or options the strategy cannot run with, before anything
+  // (a session record, a worker thread) is started on the strength of them. run() checks again.
+  virtual void validate(const SearchOptions& options) const = 0;
   virtual SearchResult run(const SearchInput& input) = 0;
 };
 

@@ -2,6 +2,8 @@
 // `bench` rows, and sessions written by `optimize --session` and listed by `session`.
 #include "CliRunner.h"
 
+#include "session/Session.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -90,4 +92,50 @@ TEST(SearchCli, BenchWritesOneRowPerModelAndStrategy) {
   EXPECT_EQ(rows[0]["model"], "squeezenet");
   EXPECT_EQ(rows[2]["model"], "vgg19");
   expectCleanError(runCli("bench --models no-such-model"), "no-such-model");
+}
+
+TEST(SearchCli, SessionRecordsRunsWhereAVetoedRuleNeverAppears) {
+  std::string dir = makeTempDir("session");
+  const std::string session = dir + "/runs.tsession";
+  const std::string vetoed = "fuse-conv-relu";
+  for (const char* strategy : {"mcts", "greedy"}) {
+    auto result = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy " + strategy +
+                         " --param simulations=4 --param rollout_depth=1 --time-limit 20 --veto " + vetoed + " --session " + session);
+    if (std::string(strategy) == "greedy") // greedy has no simulations: refused, and the session is untouched
+      expectCleanError(result, "has no parameter");
+    else
+      ASSERT_EQ(result.exitCode, 0) << result.output;
+  }
+  auto greedy = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --session " + session);
+  ASSERT_EQ(greedy.exitCode, 0) << greedy.output;
+
+  tessera::Session store = tessera::Session::open(session);
+  ASSERT_EQ(store.models().size(), 1u); // the same model is stored once
+  std::vector<tessera::RunRecord> runs = store.runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].info.strategy, "mcts");
+  EXPECT_EQ(runs[1].info.strategy, "greedy");
+  size_t decisions = 0;
+  for (const tessera::Event& event : store.events(runs[0].id)) {
+    if (auto* applied = std::get_if<tessera::RuleApplied>(&event.payload)) EXPECT_NE(applied->rule, vetoed);
+    if (auto* decision = std::get_if<tessera::UserDecision>(&event.payload)) {
+      EXPECT_EQ(decision->kind, tessera::DecisionKind::Veto);
+      EXPECT_EQ(decision->rule, vetoed);
+      ++decisions;
+    }
+  }
+  EXPECT_EQ(decisions, 1u);
+  std::vector<tessera::CandidateRecord> candidates = store.candidates(runs[0].id);
+  ASSERT_FALSE(candidates.empty());
+  for (const tessera::CandidateRecord& candidate : candidates)
+    for (const tessera::ProvenanceRecord& origin : store.provenance(candidate.id)) EXPECT_NE(origin.rule, vetoed);
+
+  // `session` lists both runs; a file that is not a session is refused and left as it was.
+  auto listing = runCli("session " + session + " --json " + dir + "/session.json");
+  ASSERT_EQ(listing.exitCode, 0) << listing.output;
+  EXPECT_EQ(readJson(dir + "/session.json")["runs"].size(), 2u);
+  std::string bogus = dir + "/bogus.tsession";
+  std::ofstream(bogus) << "not a session";
+  expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --session " + bogus), "bogus.tsession");
+  EXPECT_EQ(readBytes(bogus), "not a session");
 }

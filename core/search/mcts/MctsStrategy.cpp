@@ -38,6 +38,11 @@ std::string format(const char* pattern, double value) {
 class MctsStrategy : public Strategy {
 public:
   std::string_view name() const override { return "mcts"; }
+  void validate(const SearchOptions& options) const override {
+    MctsParameters::from(options);
+    if (!extract::parseExtractionMethod(options.extractMethod))
+      throw Error("unknown extraction method '" + options.extractMethod + "' (use tree, ocf, dag or ilp)");
+  }
   SearchResult run(const SearchInput& input) override;
 };
 

@@ -53,6 +53,28 @@ struct CheaperFirst {
   }
 };
 
+struct TasoParameters {
+  double alpha = kTasoAlpha;
+  int budget = 0;
+};
+
+TasoParameters readTasoParameters(const SearchOptions& options, bool greedy) {
+  static constexpr const char* kTaso[] = {"alpha", "budget"};
+  static constexpr const char* kGreedy[] = {"budget"};
+  const char* method = greedy ? "greedy" : "taso";
+  if (greedy) checkParameterNames(options, method, kGreedy);
+  else checkParameterNames(options, method, kTaso);
+  TasoParameters parameters;
+  parameters.alpha = greedy ? 1.0 : numericParameter(options, "alpha", kTasoAlpha);
+  if (!(parameters.alpha >= 1.0) || !std::isfinite(parameters.alpha))
+    throw Error("parameter alpha=" + textParameter(options, "alpha", "") + " must be a number >= 1");
+  double budget = numericParameter(options, "budget", kDefaultBudget);
+  if (!(budget >= 1) || budget != std::floor(budget) || budget > 1e9)
+    throw Error("parameter budget=" + textParameter(options, "budget", "") + " must be a whole number >= 1");
+  parameters.budget = static_cast<int>(budget);
+  return parameters;
+}
+
 class TasoSearch {
 public:
   TasoSearch(const SearchInput& input, bool greedy) : input_(input), greedy_(greedy), method_(greedy ? "greedy" : "taso") {}
@@ -89,17 +111,9 @@ public:
 
 private:
   void readParameters() {
-    static constexpr const char* kTaso[] = {"alpha", "budget"};
-    static constexpr const char* kGreedy[] = {"budget"};
-    if (greedy_) checkParameterNames(input_.options, method_, kGreedy);
-    else checkParameterNames(input_.options, method_, kTaso);
-    alpha_ = greedy_ ? 1.0 : numericParameter(input_.options, "alpha", kTasoAlpha);
-    if (!(alpha_ >= 1.0) || !std::isfinite(alpha_))
-      throw Error("parameter alpha=" + textParameter(input_.options, "alpha", "") + " must be a number >= 1");
-    double budget = numericParameter(input_.options, "budget", kDefaultBudget);
-    if (!(budget >= 1) || budget != std::floor(budget) || budget > 1e9)
-      throw Error("parameter budget=" + textParameter(input_.options, "budget", "") + " must be a whole number >= 1");
-    budget_ = static_cast<int>(budget);
+    TasoParameters parameters = readTasoParameters(input_.options, greedy_);
+    alpha_ = parameters.alpha;
+    budget_ = parameters.budget;
   }
 
   // ---- taso ----
@@ -324,6 +338,7 @@ class TasoStrategy final : public Strategy {
 public:
   explicit TasoStrategy(bool greedy) : greedy_(greedy) {}
   std::string_view name() const override { return greedy_ ? "greedy" : "taso"; }
+  void validate(const SearchOptions& options) const override { readTasoParameters(options, greedy_); }
   SearchResult run(const SearchInput& input) override { return TasoSearch(input, greedy_).run(); }
 
 private:
