@@ -38,6 +38,14 @@ protected:
 
 } // namespace
 
+#if !TESSERA_HAVE_PLUGIN_HOST
+TEST_F(PluginsCli, SaysPluginsAreUnavailableInABuildWithoutQt) {
+  const CliResult result = runCli("plugins --json " + dir_ + "/plugins.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("built without Qt 6 Core"), std::string::npos) << result.output;
+  EXPECT_FALSE(readJson(dir_ + "/plugins.json")["plugin_support"].get<bool>());
+}
+#else
 TEST_F(PluginsCli, ListsSearchPathAndWhyFilesDidNotLoad) {
   std::ofstream(dir_ + "/libbogus.so") << "garbage";
   setenv("TESSERA_PLUGIN_PATH", (dir_ + ":" + dir_ + "/missing").c_str(), 1);
@@ -57,11 +65,12 @@ TEST_F(PluginsCli, ListsSearchPathAndWhyFilesDidNotLoad) {
   }
   EXPECT_EQ(sawCpu, bool(TESSERA_HAVE_CPU_PLUGIN));
 }
+#endif
 
 TEST_F(PluginsCli, UnusableBackendFallsBackToTheAnalyticModelAndSaysSo) {
   const CliResult result = runCli("costs profile " + kSamples + "squeezenet.onnx --cost measured:cuda --json " + dir_ + "/r.json");
   ASSERT_EQ(result.exitCode, 0) << result.output;
-  EXPECT_NE(result.output.find("measured:cuda is unavailable: no 'cuda' backend plugin"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("measured:cuda is unavailable: "), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("using analytic:h200 instead"), std::string::npos) << result.output;
   EXPECT_EQ(readJson(dir_ + "/r.json")["cost"], "analytic:h200");
 }
