@@ -20,7 +20,8 @@ CandidatesPanel::CandidatesPanel(QWidget* parent) : QWidget(parent) {
   table_->setModel(model_);
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Fixed, narrow columns: a dock sized to its contents would squeeze the graphs.
+  table_->horizontalHeader()->setDefaultSectionSize(table_->fontMetrics().horizontalAdvance(QStringLiteral("0.00000")) + 12);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::ExtendedSelection);

@@ -266,7 +266,7 @@ void MainWindow::buildDocks() {
   resizeDocks({runDock, propertiesDock}, {330, 330}, Qt::Horizontal);
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
   resizeDocks({logDock}, {130}, Qt::Vertical);
-  resizeDocks({candidatesDock}, {380}, Qt::Horizontal);
+  resizeDocks({candidatesDock}, {290}, Qt::Horizontal);
 }
 
 void MainWindow::buildActions() {
@@ -641,7 +641,8 @@ void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
           .arg(result.candidates.size())
           .arg(QString::fromStdString(result.stopReason))
           .arg(outcome->seconds, 0, 'f', 2));
-  tabs_->setCurrentIndex(CompareTab);
+  // From the original's graph view to the compare; a live view the user (or --view) chose stays.
+  if (tabs_->currentIndex() == GraphTab) tabs_->setCurrentIndex(CompareTab);
   updateStatus();
   emit runFinished();
 }
