@@ -31,10 +31,10 @@ BestCostChart::BestCostChart(QWidget* parent) : QWidget(parent) {
   chart_->setMargins(QMargins(4, 4, 4, 4));
   time_ = new QValueAxis;
   time_->setTitleText(tr("seconds"));
-  time_->setLabelFormat(QStringLiteral("%.1f"));
+  time_->setLabelFormat(QStringLiteral("%.3g"));
   cost_ = new QValueAxis;
   cost_->setTitleText(tr("best cost (ms)"));
-  cost_->setLabelFormat(QStringLiteral("%.3f"));
+  cost_->setLabelFormat(QStringLiteral("%.4g"));
   chart_->addAxis(time_, Qt::AlignBottom);
   chart_->addAxis(cost_, Qt::AlignLeft);
   cursor_ = new QLineSeries;

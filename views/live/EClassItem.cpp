@@ -77,8 +77,13 @@ void EClassItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
   const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
   const QRectF box(QPointF(0, 0), size_);
   QColor fill = theme.dark ? QColor(52, 56, 64) : QColor(240, 242, 246);
-  if (flash_ > 0) fill = QColor::fromRgbF(fill.redF() + (1.0 - fill.redF()) * flash_, fill.greenF() + (0.85 - fill.greenF()) * flash_,
-                                          fill.blueF() * (1 - flash_) + 0.2 * flash_);
+  if (flash_ > 0) {
+    // A merge tints the cluster amber and fades back.
+    const QColor amber(255, 196, 64);
+    fill = QColor::fromRgbF(fill.redF() + (amber.redF() - fill.redF()) * flash_ * 0.7,
+                            fill.greenF() + (amber.greenF() - fill.greenF()) * flash_ * 0.7,
+                            fill.blueF() + (amber.blueF() - fill.blueF()) * flash_ * 0.7);
+  }
   QPen border(isSelected() || focused_ ? theme.selection : theme.mutedText, isSelected() || focused_ ? 2.5 : 1.0);
   if (std::any_of(chips_.begin(), chips_.end(), [](const ENodeChip& c) { return c.highlighted; })) {
     border.setColor(theme.searchMatch);
@@ -87,7 +92,19 @@ void EClassItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
   painter->setPen(border);
   painter->setBrush(fill);
   painter->drawRoundedRect(box, 10, 10);
-  if (lod < 0.35) return; // far out: the cluster outline is the information
+  if (lod < 0.35) {
+    // Far out: text is unreadable, but the chips' colours still say what the class holds.
+    if (lod < 0.08) return;
+    painter->setPen(Qt::NoPen);
+    for (size_t i = 0; i < chipsShown(); ++i) {
+      const ENodeChip& chip = chips_[i];
+      QColor color = chip.leaf ? weightColor(theme.dark) : categoryColor(chip.category, theme.dark);
+      if (chip.dimmed) color.setAlphaF(0.25);
+      painter->setBrush(chip.highlighted ? theme.searchMatch : color);
+      painter->drawRect(chipRect(i));
+    }
+    return;
+  }
 
   painter->setFont(style_->titleFont);
   painter->setPen(theme.text);

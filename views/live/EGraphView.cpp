@@ -25,7 +25,8 @@
 namespace tessera::views {
 
 namespace {
-constexpr double kFlashDecayPerTick = 0.08; // about 0.4 s at 30 Hz
+constexpr double kFlashDecayPerTick = 0.06; // about 0.5 s at 30 Hz
+constexpr uint64_t kFlashWindow = 2000;      // events between two updates that still count as live
 const QString kAll = QStringLiteral("(all)");
 } // namespace
 
@@ -146,11 +147,12 @@ void EGraphView::clear() {
 }
 
 void EGraphView::showState(const ReplayState& state) {
-  const bool backwards = state_ && state.nextSequence < seenUpTo_;
+  // Merges since the last update flash while following a run; a seek (backwards, or far ahead) is
+  // a jump, not news, and flashing half the e-graph would say nothing.
+  const bool incremental = state_ && state.nextSequence >= seenUpTo_ && state.nextSequence - seenUpTo_ <= kFlashWindow;
   state_ = &state;
   layout_.update(state.egraph);
-  // Merges since the last update flash; a backwards seek is a jump, not news.
-  if (!backwards)
+  if (incremental)
     for (const MirrorClass* eclass : state.egraph.classes())
       if (eclass->lastMergeSequence && eclass->lastMergeSequence >= seenUpTo_) flashing_[eclass->id] = 1.0;
   seenUpTo_ = state.nextSequence;

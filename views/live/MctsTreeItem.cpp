@@ -76,10 +76,14 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     painter->setPen(QPen(path ? theme_.edgeHighlight : theme_.edge, path ? 3.0 : 1.0));
     painter->drawLine(from, to);
     if (lod > 0.55 && !node->action.empty()) {
-      const QPointF middle = (from + to) / 2;
+      // Just above the child, as wide as its column, so siblings' labels never overlap.
+      const double width = layout_->columnWidth - 4;
+      const double top = to.y() - radius(*node) - 15;
       painter->setPen(path ? theme_.text : theme_.mutedText);
-      const QString label = painter->fontMetrics().elidedText(QString::fromStdString(node->action), Qt::ElideMiddle, 96);
-      painter->drawText(QRectF(middle.x() - 50, middle.y() - 8, 100, 16), Qt::AlignCenter, label);
+      const QString label = painter->fontMetrics().elidedText(QString::fromStdString(node->action), Qt::ElideMiddle,
+                                                              static_cast<int>(width));
+      painter->fillRect(QRectF(to.x() - width / 2, top, width, 14), theme_.background);
+      painter->drawText(QRectF(to.x() - width / 2, top, width, 14), Qt::AlignCenter, label);
     }
   }
   for (uint32_t id : layout_->shown) {

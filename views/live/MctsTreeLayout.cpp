@@ -34,6 +34,7 @@ std::unordered_map<uint32_t, size_t> subtreeSizes(const MctsTreeMirror& tree, ui
 
 MctsTreeLayout layoutMctsTree(const MctsTreeMirror& tree, const MctsTreeLayoutOptions& options) {
   MctsTreeLayout out;
+  out.columnWidth = options.columnWidth;
   if (tree.empty() || !tree.node(tree.root())) return out;
   const uint32_t root = tree.root();
   const auto sizes = subtreeSizes(tree, root);

@@ -16,7 +16,7 @@ namespace tessera::views {
 struct MctsTreeLayoutOptions {
   size_t budget = 400;      // nodes drawn at most
   size_t maxChildren = 6;   // children drawn per node, most visited first
-  double columnWidth = 54;
+  double columnWidth = 92; // room for a rule name under each node
   double rowHeight = 86;
 };
 
@@ -25,6 +25,7 @@ struct MctsTreeLayout {
   std::unordered_map<uint32_t, QPointF> position;   // centre of each shown node
   std::unordered_map<uint32_t, size_t> hiddenUnder; // shown id -> descendants not drawn
   size_t total = 0;
+  double columnWidth = 0;
   size_t hidden() const { return total - shown.size(); }
 };
 

@@ -48,8 +48,9 @@ RulePanel::RulePanel(std::vector<RuleInfo> rules, QWidget* parent) : QWidget(par
   table_->sortByColumn(RuleTableModel::Name, Qt::AscendingOrder);
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+  // Rule names are what people pin and veto by: they get their full width; labels take the rest.
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setSectionResizeMode(RuleTableModel::Name, QHeaderView::Stretch);
+  table_->horizontalHeader()->setSectionResizeMode(RuleTableModel::Labels, QHeaderView::Stretch);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
 

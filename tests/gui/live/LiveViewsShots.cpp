@@ -60,35 +60,38 @@ void shootRun(const QString& dir, const QString& name, const std::vector<Event>&
   run.seekToIndex(log.size() / 3);
   const qint64 seekMs = seek.elapsed();
   run.seekToIndex(log.size());
+  std::fflush(stdout);
   std::printf("%s: %zu events, %zu e-nodes, %zu e-classes, %zu tree nodes; worst live batch %lld ms (batch %zu); "
               "seek to 1/3 with all views %lld ms\n",
               qPrintable(name), log.size(), run.state().egraph.numNodes(), run.state().egraph.numClasses(),
               run.state().tree.size(), static_cast<long long>(worst), batch, static_cast<long long>(seekMs));
+  std::fflush(stdout);
 
-  egraph.fitToView();
-  save(egraph, dir, name + QStringLiteral("-egraph-fit"));
-  egraph.graphicsView()->setTransform(QTransform());
-  egraph.graphicsView()->centerOn(egraph.classPosition(egraph.visibility().shown[egraph.visibility().shown.size() / 2]));
-  save(egraph, dir, name + QStringLiteral("-egraph-100pct"));
-  // Focus on the class with the most nodes.
-  EClassId biggest = 0;
-  size_t most = 0;
-  for (const MirrorClass* c : run.state().egraph.classes())
-    if (c->nodes.size() > most) {
-      most = c->nodes.size();
-      biggest = c->id;
-    }
-  egraph.focusClass(biggest, 2);
-  save(egraph, dir, name + QStringLiteral("-egraph-focus"));
-  egraph.clearFocus();
-  egraph.setOpFilter(QStringLiteral("MatMul"));
-  egraph.fitToView();
-  save(egraph, dir, name + QStringLiteral("-egraph-filter-matmul"));
-  egraph.setOpFilter({});
-  egraph.setClassBudget(150);
-  egraph.fitToView();
-  save(egraph, dir, name + QStringLiteral("-egraph-budget150"));
-
+  if (!egraph.visibility().shown.empty()) {
+    egraph.fitToView();
+    save(egraph, dir, name + QStringLiteral("-egraph-fit"));
+    egraph.graphicsView()->setTransform(QTransform());
+    egraph.graphicsView()->centerOn(egraph.classPosition(egraph.visibility().shown[egraph.visibility().shown.size() / 2]));
+    save(egraph, dir, name + QStringLiteral("-egraph-100pct"));
+    // Focus on the class with the most nodes.
+    EClassId biggest = 0;
+    size_t most = 0;
+    for (const MirrorClass* c : run.state().egraph.classes())
+      if (c->nodes.size() > most) {
+        most = c->nodes.size();
+        biggest = c->id;
+      }
+    egraph.focusClass(biggest, 2);
+    save(egraph, dir, name + QStringLiteral("-egraph-focus"));
+    egraph.clearFocus();
+    egraph.setOpFilter(QStringLiteral("MatMul"));
+    egraph.fitToView();
+    save(egraph, dir, name + QStringLiteral("-egraph-filter-matmul"));
+    egraph.setOpFilter({});
+    egraph.setClassBudget(150);
+    egraph.fitToView();
+    save(egraph, dir, name + QStringLiteral("-egraph-budget150"));
+  }
   save(tree, dir, name + QStringLiteral("-tree"));
   if (!run.state().tree.committedPath().empty()) {
     tree.selectNode(run.state().tree.committedPath().front());
