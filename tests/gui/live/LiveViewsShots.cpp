@@ -92,6 +92,7 @@ void shootRun(const QString& dir, const QString& name, const std::vector<Event>&
     egraph.fitToView();
     save(egraph, dir, name + QStringLiteral("-egraph-budget150"));
   }
+  tree.fitToView();
   save(tree, dir, name + QStringLiteral("-tree"));
   if (!run.state().tree.committedPath().empty()) {
     tree.selectNode(run.state().tree.committedPath().front());
