@@ -6,7 +6,7 @@
 
 #include "GraphDiff.h"
 #include "GraphSnapshot.h"
-#include "QtSafeStrategy.h"
+#include "search/Strategy.h"
 
 #include <map>
 #include <string>

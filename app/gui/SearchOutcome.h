@@ -4,7 +4,7 @@
 #include "RunSettings.h"
 
 #include "ir/Graph.h"
-#include "QtSafeStrategy.h"
+#include "search/Strategy.h"
 
 #include <cstdint>
 #include <memory>

@@ -17,7 +17,7 @@ double EventStream::secondsSinceStart() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void EventStream::emit(EventPayload payload) {
+void EventStream::publish(EventPayload payload) {
   const EventKind kind = static_cast<EventKind>(payload.index());
   if (!wants(kind)) return;
   Event event{next_++, secondsSinceStart(), std::move(payload)};

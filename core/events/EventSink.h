@@ -27,10 +27,10 @@ public:
   bool wants(EventKind kind) const { return wanted_[static_cast<size_t>(kind)]; }
   bool hasListeners() const { return !sinks_.empty(); }
 
-  // Emits when someone wants the payload's kind. The payload is built by the caller; for costly
+  // Publishes when someone wants the payload's kind. The payload is built by the caller; for costly
   // payloads check wants() first.
-  void emit(EventPayload payload);
-  uint64_t emitted() const { return next_; }
+  void publish(EventPayload payload);
+  uint64_t published() const { return next_; }
   double secondsSinceStart() const;
 
 private:

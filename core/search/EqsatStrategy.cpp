@@ -28,7 +28,7 @@ std::string seconds(double s) {
 void recordDecisions(Control& control, EventStream& events, int step) {
   for (UserDecision decision : control.takeDecisions()) {
     decision.step = step;
-    events.emit(std::move(decision));
+    events.publish(std::move(decision));
   }
 }
 } // namespace
@@ -48,12 +48,13 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
 
   SearchResult result;
   result.originalCostMs = graphCost(input.original, input.cost).totalMs;
-  input.events.emit(RunStateChanged{RunState::Started, {}});
+  input.events.publish(RunStateChanged{RunState::Started, {}});
 
   EGraph egraph;
   ProvenanceRecorder provenance(input.events);
   egraph.setListener(&provenance);
   SeededGraph seed = seedEGraph(egraph, input.original);
+  provenance.originalSeeded();
 
   RunnerLimits limits;
   limits.nodeLimit = options.nodeLimit ? options.nodeLimit : 50000;
@@ -71,10 +72,10 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
     step = iteration;
     recordDecisions(input.control, input.events, step);
     bool wasPaused = input.control.paused();
-    if (wasPaused) input.events.emit(RunStateChanged{RunState::Paused, {}});
+    if (wasPaused) input.events.publish(RunStateChanged{RunState::Paused, {}});
     bool go = input.control.proceed();
     recordDecisions(input.control, input.events, step);
-    if (wasPaused && go) input.events.emit(RunStateChanged{RunState::Resumed, {}});
+    if (wasPaused && go) input.events.publish(RunStateChanged{RunState::Resumed, {}});
     return go;
   };
   hooks.arrangeRules = [&](std::span<const Rule* const> rules) { return arrangeRules(rules, input.control); };
@@ -82,7 +83,7 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
     provenance.ruleApplied(rule, match, application, step);
   };
   hooks.iterationDone = [&](const IterationReport& it) {
-    input.events.emit(StepCommitted{it.index, "iteration", 0, 0, 0, it.enodes, it.eclasses});
+    input.events.publish(StepCommitted{it.index, "iteration", 0, 0, 0, it.enodes, it.eclasses});
     say(options, "iteration " + std::to_string(it.index + 1) + ": " + std::to_string(it.enodes) + " e-nodes, " +
                      std::to_string(it.eclasses) + " e-classes, " + std::to_string(it.applied) + " rewrites, " +
                      std::to_string(it.filtered) + " filtered");
@@ -111,13 +112,13 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   candidate.origins = provenance.originsOf(egraph, extracted.sources);
   candidate.graph = std::move(extracted.graph);
   say(options, "extracted with " + options.extractMethod + " in " + seconds(extracted.seconds));
-  input.events.emit(CandidateExtracted{0, candidate.step, candidate.costMs, candidate.method});
+  input.events.publish(CandidateExtracted{0, candidate.step, candidate.costMs, candidate.method});
   if (candidate.costMs < result.originalCostMs)
-    input.events.emit(BestCostChanged{candidate.step, result.originalCostMs, candidate.costMs});
+    input.events.publish(BestCostChanged{candidate.step, result.originalCostMs, candidate.costMs});
   result.candidates.push_back(std::move(candidate));
   result.bestCandidate = 0;
   settleBest(result, input.original);
-  input.events.emit(RunStateChanged{run.stopReason == StopReason::StoppedByUser ? RunState::Stopped : RunState::Finished,
+  input.events.publish(RunStateChanged{run.stopReason == StopReason::StoppedByUser ? RunState::Stopped : RunState::Finished,
                                     result.stopReason});
   return result;
 }

@@ -13,11 +13,11 @@ ENode canonical(const EGraph& egraph, ENode node) {
 
 void ProvenanceRecorder::nodeAdded(const ENode& node, EClassId eclass) {
   pending_.push_back(node);
-  if (events_.wants(EventKind::ENodeAdded)) events_.emit(ENodeAdded{eclass, node});
+  if (events_.wants(EventKind::ENodeAdded)) events_.publish(ENodeAdded{eclass, node});
 }
 
 void ProvenanceRecorder::classesMerged(EClassId kept, EClassId absorbed) {
-  if (events_.wants(EventKind::ClassesMerged)) events_.emit(ClassesMerged{kept, absorbed});
+  if (events_.wants(EventKind::ClassesMerged)) events_.publish(ClassesMerged{kept, absorbed});
 }
 
 void ProvenanceRecorder::ruleApplied(const Rule& rule, const RuleMatch& match, const RuleApplication& application,
@@ -25,7 +25,7 @@ void ProvenanceRecorder::ruleApplied(const Rule& rule, const RuleMatch& match, c
   const auto newNodes = static_cast<uint32_t>(pending_.size());
   for (ENode& node : pending_) recorded_.emplace_back(std::move(node), NodeOrigin{rule.name(), step});
   pending_.clear();
-  if (events_.wants(EventKind::RuleApplied)) events_.emit(RuleApplied{rule.name(), step, match.roots, application.results, newNodes});
+  if (events_.wants(EventKind::RuleApplied)) events_.publish(RuleApplied{rule.name(), step, match.roots, application.results, newNodes});
 }
 
 std::vector<NodeOrigin> ProvenanceRecorder::originsOf(const EGraph& egraph, const std::vector<ENode>& nodes) const {

@@ -21,6 +21,10 @@ public:
   void nodeAdded(const ENode& node, EClassId eclass) override;
   void classesMerged(EClassId kept, EClassId absorbed) override;
 
+  // The nodes added so far are the original model's (seeding): they stay in the event stream but
+  // belong to no rule application.
+  void originalSeeded() { pending_.clear(); }
+
   // Attributes the nodes added since the last call to this application and emits RuleApplied.
   void ruleApplied(const Rule& rule, const RuleMatch& match, const RuleApplication& application, int step);
 

@@ -19,8 +19,8 @@ public:
 TEST(EventStream, WithoutListenersNothingIsStamped) {
   EventStream stream;
   EXPECT_FALSE(stream.wants(EventKind::ENodeAdded));
-  stream.emit(ENodeAdded{});
-  EXPECT_EQ(stream.emitted(), 0u);
+  stream.publish(ENodeAdded{});
+  EXPECT_EQ(stream.published(), 0u);
 }
 
 TEST(EventStream, SinksGetOnlyTheKindsTheyWantWithSharedSequenceNumbers) {
@@ -29,8 +29,8 @@ TEST(EventStream, SinksGetOnlyTheKindsTheyWantWithSharedSequenceNumbers) {
   EventRecorder all;
   stream.attach(&coarse);
   stream.attach(&all);
-  stream.emit(ENodeAdded{3, ENode{}});
-  stream.emit(BestCostChanged{1, 2.0, 1.5});
+  stream.publish(ENodeAdded{3, ENode{}});
+  stream.publish(BestCostChanged{1, 2.0, 1.5});
   ASSERT_EQ(all.events.size(), 2u);
   ASSERT_EQ(coarse.received.size(), 1u);
   EXPECT_EQ(coarse.received[0].sequence, 1u);
@@ -43,7 +43,7 @@ TEST(EventQueue, DrainsInOrderAcrossThreads) {
   EventQueue queue;
   stream.attach(&queue);
   std::thread producer([&] {
-    for (int i = 0; i < 10000; ++i) stream.emit(MctsNodeVisited{static_cast<uint32_t>(i)});
+    for (int i = 0; i < 10000; ++i) stream.publish(MctsNodeVisited{static_cast<uint32_t>(i)});
   });
   std::vector<Event> drained;
   while (drained.size() < 10000) {

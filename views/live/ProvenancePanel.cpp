@@ -1,4 +1,3 @@
-// Strategy.h declares EventStream::emit, which Qt's `emit` keyword would erase: include it before Qt.
 #include "search/Strategy.h"
 
 #include "ProvenancePanel.h"

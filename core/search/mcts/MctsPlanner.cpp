@@ -53,7 +53,7 @@ uint32_t MctsPlanner::expand(uint32_t id, const ActionSpace& space) {
       node.untried = shuffledActions(std::move(all));
     }
     if (c_.events.wants(EventKind::MctsNodeCreated))
-      c_.events.emit(MctsNodeCreated{child, id, space.rule(action).name(), node.depth, node.enodes});
+      c_.events.publish(MctsNodeCreated{child, id, space.rule(action).name(), node.depth, node.enodes});
     return child;
   }
 }
@@ -95,7 +95,7 @@ bool MctsPlanner::simulate(uint32_t root) {
   }
   keepApplied(path_.size());
   if (c_.events.wants(EventKind::MctsNodeVisited))
-    for (uint32_t visited : nodePath_) c_.events.emit(MctsNodeVisited{visited});
+    for (uint32_t visited : nodePath_) c_.events.publish(MctsNodeVisited{visited});
 
   // Rollout, then the cheapest state of the trajectory.
   const size_t treeDepth = path_.size();
@@ -135,7 +135,7 @@ void MctsPlanner::backup(const std::vector<uint32_t>& nodePath, double reward) {
     MctsNode& node = c_.tree.node(*it);
     ++node.visits;
     node.totalValue += reward;
-    if (report) c_.events.emit(MctsBackedUp{node.id, node.visits, node.totalValue, reward});
+    if (report) c_.events.publish(MctsBackedUp{node.id, node.visits, node.totalValue, reward});
   }
 }
 

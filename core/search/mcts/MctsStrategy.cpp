@@ -105,7 +105,7 @@ MctsRun::MctsRun(const SearchInput& input)
 void MctsRun::recordDecisions(int step) {
   for (UserDecision decision : input_.control.takeDecisions()) {
     decision.step = step;
-    input_.events.emit(std::move(decision));
+    input_.events.publish(std::move(decision));
   }
 }
 
@@ -145,9 +145,9 @@ ActionOutcome MctsRun::commitAction(uint16_t action, int step) {
 void MctsRun::addCandidate(Candidate candidate) {
   const double previous = result_.bestCandidate >= 0 ? result_.candidates[result_.bestCandidate].costMs : result_.originalCostMs;
   const int index = static_cast<int>(result_.candidates.size());
-  input_.events.emit(CandidateExtracted{index, candidate.step, candidate.costMs, candidate.method});
+  input_.events.publish(CandidateExtracted{index, candidate.step, candidate.costMs, candidate.method});
   if (candidate.costMs < previous) {
-    input_.events.emit(BestCostChanged{candidate.step, previous, candidate.costMs});
+    input_.events.publish(BestCostChanged{candidate.step, previous, candidate.costMs});
     result_.bestCandidate = index;
   }
   result_.candidates.push_back(std::move(candidate));
@@ -169,17 +169,18 @@ void MctsRun::noteCommittedState(double stateCost, int step) {
 SearchResult MctsRun::run() {
   const SearchOptions& options = input_.options;
   result_.originalCostMs = graphCost(input_.original, input_.cost).totalMs;
-  input_.events.emit(RunStateChanged{RunState::Started, {}});
+  input_.events.publish(RunStateChanged{RunState::Started, {}});
 
   egraph_.setListener(&recorder_);
   seed_ = seedEGraph(egraph_, input_.original);
+  recorder_.originalSeeded();
   egraph_.rebuild();
   egraph_.setListener(nullptr);
   bestStateCost_ = coster_.price(egraph_, seed_);
   root_ = tree_.addRoot(egraph_.numNodes());
   tree_.node(root_).stateCost = bestStateCost_;
   if (input_.events.wants(EventKind::MctsNodeCreated))
-    input_.events.emit(MctsNodeCreated{root_, root_, "", 0, egraph_.numNodes()});
+    input_.events.publish(MctsNodeCreated{root_, root_, "", 0, egraph_.numNodes()});
 
   MctsPlanner planner(PlanContext{egraph_, seed_, tree_, coster_, rollout_, rng_, input_.events, params_,
                                   result_.originalCostMs > 0 ? 100.0 / result_.originalCostMs : 0.0,
@@ -190,7 +191,7 @@ SearchResult MctsRun::run() {
   for (int step = 0;; ++step) {
     recordDecisions(step);
     const bool wasPaused = input_.control.paused();
-    if (wasPaused) input_.events.emit(RunStateChanged{RunState::Paused, {}});
+    if (wasPaused) input_.events.publish(RunStateChanged{RunState::Paused, {}});
     const bool go = input_.control.proceed();
     recordDecisions(step);
     if (!go) {
@@ -198,7 +199,7 @@ SearchResult MctsRun::run() {
       stopped = true;
       break;
     }
-    if (wasPaused) input_.events.emit(RunStateChanged{RunState::Resumed, {}});
+    if (wasPaused) input_.events.publish(RunStateChanged{RunState::Resumed, {}});
     if (egraph_.numNodes() >= params_.nodeLimit) {
       stopReason = "node_limit";
       break;
@@ -228,7 +229,7 @@ SearchResult MctsRun::run() {
       chosen = tree_.addChild(root_, action, egraph_.numNodes());
       tree_.node(chosen).full = egraph_.numNodes() >= params_.nodeLimit;
       if (input_.events.wants(EventKind::MctsNodeCreated))
-        input_.events.emit(MctsNodeCreated{chosen, root_, space_.rule(action).name(), tree_.node(chosen).depth,
+        input_.events.publish(MctsNodeCreated{chosen, root_, space_.rule(action).name(), tree_.node(chosen).depth,
                                            egraph_.numNodes()});
       break;
     }
@@ -257,7 +258,7 @@ SearchResult MctsRun::run() {
     MctsNode& committed = tree_.node(chosen);
     if (std::isnan(committed.stateCost)) committed.stateCost = coster_.price(egraph_, seed_);
     const double stateCost = committed.stateCost;
-    input_.events.emit(StepCommitted{step, space_.rule(action).name(), chosen, committed.visits, committed.meanValue(),
+    input_.events.publish(StepCommitted{step, space_.rule(action).name(), chosen, committed.visits, committed.meanValue(),
                                      egraph_.numNodes(), egraph_.numClasses()});
     result_.steps = step + 1;
     say("step " + std::to_string(step + 1) + ": " + space_.rule(action).name() + " (" + std::to_string(outcome.applied) +
@@ -289,7 +290,7 @@ SearchResult MctsRun::run() {
   say("extracted with " + options.extractMethod + " in " + format("%.2f s", extracted.seconds));
   addCandidate(std::move(candidate));
   settleBest(result_, input_.original);
-  input_.events.emit(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
+  input_.events.publish(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
   return std::move(result_);
 }
 

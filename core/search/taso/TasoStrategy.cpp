@@ -86,7 +86,7 @@ public:
     bestCostMs_ = result_.originalCostMs;
     size_t originalOps = input_.original.opCount();
     opCap_ = input_.options.nodeLimit ? input_.options.nodeLimit : 2 * originalOps;
-    input_.events.emit(RunStateChanged{RunState::Started, {}});
+    input_.events.publish(RunStateChanged{RunState::Started, {}});
 
     Reached original;
     original.graph = std::make_shared<const Graph>(input_.original);
@@ -105,7 +105,7 @@ public:
     say(method_ + " stopped (" + result_.stopReason + ") after " + std::to_string(steps_) + " steps, " +
         std::to_string(explored_) + " graphs, " + seconds(result_.searchSeconds) + "; speedup " + percent(result_.speedupPct));
     bool stopped = result_.stopReason == "stopped_by_user";
-    input_.events.emit(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
+    input_.events.publish(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
     return std::move(result_);
   }
 
@@ -242,7 +242,7 @@ private:
   // The rewrite that made `graph` was accepted. Graph-level rewrites match no lasting e-class.
   void announce(const Reached& graph, int step) {
     if (input_.events.wants(EventKind::RuleApplied))
-      input_.events.emit(RuleApplied{graph.path.back(), step, {}, {}, graph.newNodes});
+      input_.events.publish(RuleApplied{graph.path.back(), step, {}, {}, graph.newNodes});
   }
 
   void recordBest(const Reached& graph, int step) {
@@ -253,15 +253,15 @@ private:
     candidate.step = step;
     candidate.origins = graph.origins;
     result_.candidates.push_back(std::move(candidate));
-    input_.events.emit(BestCostChanged{step, bestCostMs_, graph.costMs});
-    input_.events.emit(CandidateExtracted{static_cast<int>(result_.candidates.size()) - 1, step, graph.costMs, method_});
+    input_.events.publish(BestCostChanged{step, bestCostMs_, graph.costMs});
+    input_.events.publish(CandidateExtracted{static_cast<int>(result_.candidates.size()) - 1, step, graph.costMs, method_});
     bestCostMs_ = graph.costMs;
     bestPath_ = graph.path;
   }
 
   void commitStep(const Reached& graph, int step) {
     if (input_.events.wants(EventKind::StepCommitted))
-      input_.events.emit(StepCommitted{step, graph.path.empty() ? std::string() : graph.path.back(), 0, 0, 0,
+      input_.events.publish(StepCommitted{step, graph.path.empty() ? std::string() : graph.path.back(), 0, 0, 0,
                                        graph.graph->opCount(), 0});
     if (step % 50 == 0)
       say("step " + std::to_string(step) + ": best " + std::to_string(bestCostMs_) + " ms, " + std::to_string(explored_) +
@@ -272,10 +272,10 @@ private:
   bool proceed() {
     recordDecisions();
     bool wasPaused = input_.control.paused();
-    if (wasPaused) input_.events.emit(RunStateChanged{RunState::Paused, {}});
+    if (wasPaused) input_.events.publish(RunStateChanged{RunState::Paused, {}});
     bool go = input_.control.proceed();
     recordDecisions();
-    if (wasPaused && go) input_.events.emit(RunStateChanged{RunState::Resumed, {}});
+    if (wasPaused && go) input_.events.publish(RunStateChanged{RunState::Resumed, {}});
     if (!go) result_.stopReason = "stopped_by_user";
     return go;
   }
@@ -297,7 +297,7 @@ private:
   void recordDecisions() {
     for (UserDecision decision : input_.control.takeDecisions()) {
       decision.step = steps_;
-      input_.events.emit(std::move(decision));
+      input_.events.publish(std::move(decision));
     }
   }
 
