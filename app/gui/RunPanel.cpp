@@ -31,7 +31,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   }
   cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
   nodeLimit_ = new QSpinBox(this);
-  nodeLimit_->setRange(100, 5'000'000);
+  nodeLimit_->setRange(0, 5'000'000);
+  // 0: each strategy's own default (mcts 2,000 e-nodes as in PACT'24, eqsat 50,000, taso 2x ops).
+  nodeLimit_->setSpecialValueText(tr("strategy default"));
   nodeLimit_->setSingleStep(1000);
   nodeLimit_->setGroupSeparatorShown(true);
   nodeLimit_->setToolTip(tr("Stop when the e-graph has this many e-nodes (eqsat, mcts) or a graph this many ops (taso, greedy)"));

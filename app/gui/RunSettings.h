@@ -12,7 +12,7 @@ namespace tessera::gui {
 struct RunSettings {
   std::string strategy = "eqsat";
   std::string costSpec = "analytic:h200";
-  size_t nodeLimit = 20000;     // e-nodes (eqsat, mcts) or ops (taso, greedy)
+  size_t nodeLimit = 0;         // e-nodes (eqsat, mcts) or ops (taso, greedy); 0: the strategy's default
   int iterationLimit = 10;      // eqsat iterations
   double timeLimitSeconds = 30; // the search, extraction excluded
   std::string extractMethod = "dag";
