@@ -604,6 +604,7 @@ bool MainWindow::ensureSession() {
 }
 
 void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
+  mctsView_->fitToView(); // the whole tree the run grew, not the corner framed when it was small
   if (!outcome->recordingError.empty())
     reportError(tr("Session"), tr("the run finished but was not fully recorded: %1").arg(QString::fromStdString(outcome->recordingError)));
   refreshCandidates();
