@@ -8,14 +8,12 @@
 
 namespace tessera {
 
-namespace {
 Node absentInput() {
   Node node;
   node.kind = OpKind::Weight;
   node.outputTypes = {TensorType{DType::Undefined, {}}};
   return node;
 }
-} // namespace
 
 SeededGraph seedEGraph(EGraph& egraph, const Graph& graph) {
   SeededGraph seed;

@@ -20,6 +20,9 @@ struct SeededGraph {
   std::unordered_map<ENode, std::string, ENodeHash> nodeNames; // original op names by e-node (port 0)
 };
 
+// The weight leaf (empty name, undefined type) that stands for an absent optional input.
+Node absentInput();
+
 // Adds every node of `graph` to `egraph`. An absent optional input of an opaque op becomes the
 // weight leaf with an empty name and undefined type. Throws tessera::Error if a node does not type-check.
 SeededGraph seedEGraph(EGraph& egraph, const Graph& graph);

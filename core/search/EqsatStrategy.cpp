@@ -105,13 +105,8 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   }
   ExtractedGraph extracted = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
   result.extractionSeconds = extracted.seconds;
-  Candidate candidate;
-  candidate.costMs = graphCost(extracted.graph, input.cost).totalMs;
-  candidate.method = options.extractMethod;
-  candidate.step = result.steps;
-  candidate.origins = provenance.originsOf(egraph, extracted.sources);
-  candidate.graph = std::move(extracted.graph);
   say(options, "extracted with " + options.extractMethod + " in " + seconds(extracted.seconds));
+  Candidate candidate = provenance.candidate(egraph, std::move(extracted), input.cost, result.steps);
   input.events.publish(CandidateExtracted{0, candidate.step, candidate.costMs, candidate.method});
   if (candidate.costMs < result.originalCostMs)
     input.events.publish(BestCostChanged{candidate.step, result.originalCostMs, candidate.costMs});

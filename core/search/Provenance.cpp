@@ -1,5 +1,7 @@
 #include "search/Provenance.h"
 
+#include "cost/GraphCost.h"
+
 #include <unordered_map>
 
 namespace tessera {
@@ -43,6 +45,16 @@ std::vector<NodeOrigin> ProvenanceRecorder::originsOf(const EGraph& egraph, cons
     origins.push_back(it == byNode.end() ? NodeOrigin{} : *it->second);
   }
   return origins;
+}
+
+Candidate ProvenanceRecorder::candidate(const EGraph& egraph, ExtractedGraph extracted, CostModel& cost, int step) const {
+  Candidate candidate;
+  candidate.costMs = graphCost(extracted.graph, cost).totalMs;
+  candidate.method = extracted.method;
+  candidate.step = step;
+  candidate.origins = originsOf(egraph, extracted.sources);
+  candidate.graph = std::move(extracted.graph);
+  return candidate;
 }
 
 } // namespace tessera

@@ -6,6 +6,7 @@
 #include "egraph/EGraph.h"
 #include "events/EventSink.h"
 #include "rewrite/Rule.h"
+#include "search/EGraphExtraction.h"
 #include "search/Strategy.h"
 
 #include <string>
@@ -30,6 +31,9 @@ public:
 
   // The origin of each chosen e-node (canonicalised against the e-graph as it is now).
   std::vector<NodeOrigin> originsOf(const EGraph& egraph, const std::vector<ENode>& nodes) const;
+
+  // The extracted graph as a run's candidate: its cost under `cost` and each node's origin.
+  Candidate candidate(const EGraph& egraph, ExtractedGraph extracted, CostModel& cost, int step) const;
 
 private:
   EventStream& events_;

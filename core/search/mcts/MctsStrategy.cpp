@@ -157,13 +157,7 @@ void MctsRun::noteCommittedState(double stateCost, int step) {
   if (!(stateCost < bestStateCost_)) return;
   bestStateCost_ = stateCost;
   ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.rewardExtract);
-  Candidate candidate;
-  candidate.costMs = graphCost(extracted.graph, input_.cost).totalMs;
-  candidate.method = params_.rewardExtract;
-  candidate.step = step;
-  candidate.origins = recorder_.originsOf(egraph_, extracted.sources);
-  candidate.graph = std::move(extracted.graph);
-  addCandidate(std::move(candidate));
+  addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, step));
 }
 
 SearchResult MctsRun::run() {
@@ -281,14 +275,8 @@ SearchResult MctsRun::run() {
   ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), options.extractMethod,
                                           std::min(options.extractTimeLimitSeconds, left));
   result_.extractionSeconds = extracted.seconds;
-  Candidate candidate;
-  candidate.costMs = graphCost(extracted.graph, input_.cost).totalMs;
-  candidate.method = options.extractMethod;
-  candidate.step = result_.steps;
-  candidate.origins = recorder_.originsOf(egraph_, extracted.sources);
-  candidate.graph = std::move(extracted.graph);
   say("extracted with " + options.extractMethod + " in " + format("%.2f s", extracted.seconds));
-  addCandidate(std::move(candidate));
+  addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, result_.steps));
   settleBest(result_, input_.original);
   input_.events.publish(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
   return std::move(result_);

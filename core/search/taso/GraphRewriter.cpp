@@ -15,13 +15,6 @@ ENode canonical(const EGraph& egraph, ENode node) {
   return node;
 }
 
-// The leaf seedEGraph uses for an absent optional input of an opaque op.
-Node absentInput() {
-  Node node;
-  node.kind = OpKind::Weight;
-  node.outputTypes = {TensorType{DType::Undefined, {}}};
-  return node;
-}
 } // namespace
 
 // Collects the e-nodes one rule application adds: the rewritten graph prefers them.
