@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace tessera {
+class CostModel;
+}
+
 namespace tessera::views {
 
 struct GraphSnapshot {
@@ -20,11 +24,13 @@ struct GraphSnapshot {
   bool empty() const { return !graph; }
   double costOf(NodeId node) const { return node < nodeMs.size() ? nodeMs[node] : 0.0; }
 
+  // Prices every node with `cost`.
+  static GraphSnapshot make(std::shared_ptr<const Graph> graph, CostModel& cost, std::string title = {});
   // Prices every node with the cost model `costSpec` names (core's makeCostModel). Throws
   // tessera::Error for a spec core cannot satisfy.
   static GraphSnapshot make(std::shared_ptr<const Graph> graph, const std::string& costSpec, std::string title = {});
   // The same graph priced by another cost model.
-  GraphSnapshot repriced(const std::string& costSpec) const;
+  GraphSnapshot repriced(CostModel& cost) const { return make(graph, cost, title); }
 };
 
 } // namespace tessera::views

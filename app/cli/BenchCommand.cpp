@@ -1,6 +1,7 @@
 // `tessera-cli bench [--models DIR|FILES] [--strategies LIST] [--cost SPEC] [--time-limit S] ...`:
 // every strategy on every model with the same cost model, one table (original cost, each
-// strategy's speedup, time and e-nodes) and, with --json, the same as a list of rows.
+// strategy's speedup, time and e-nodes) and, with --json, the same as a list of rows. With --e2e and
+// a measured cost spec, each original and optimised graph is also timed end to end on the device.
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace tessera::cli {
 
@@ -37,6 +39,9 @@ struct BenchOptions {
   std::string json;
   std::string session;
   bool noVerify = false;
+  bool e2e = false;   // also time each original and optimised graph end to end on the backend
+  int e2eWarmup = -1; // -1: the backend's default (cuda 100, otherwise 10)
+  int e2eRuns = -1;   // -1: the backend's default (cuda 100, otherwise 20)
 };
 
 struct BenchModel {
@@ -95,7 +100,13 @@ struct Row {
   int steps = 0;
   std::string stopReason;
   bool verificationRun = false, verified = false;
+  std::optional<double> e2eOriginalMs, e2eOptimizedMs; // --e2e
   std::string error;
+
+  std::optional<double> e2eSpeedupPct() const {
+    if (!e2eOriginalMs || !e2eOptimizedMs || *e2eOriginalMs <= 0) return std::nullopt;
+    return (*e2eOriginalMs - *e2eOptimizedMs) / *e2eOriginalMs * 100.0;
+  }
 };
 
 nlohmann::json toJson(const Row& row) {
@@ -110,43 +121,79 @@ nlohmann::json toJson(const Row& row) {
                    {"stop_reason", row.stopReason},
                    {"verified", row.verified},
                    {"verification_run", row.verificationRun}};
+  if (row.e2eOriginalMs) j["e2e_original_ms"] = *row.e2eOriginalMs;
+  if (row.e2eOptimizedMs) j["e2e_optimized_ms"] = *row.e2eOptimizedMs;
+  if (std::optional<double> e2e = row.e2eSpeedupPct()) j["e2e_speedup_pct"] = *e2e;
   if (!row.error.empty()) j["error"] = row.error;
   return j;
 }
 
 void printTable(const std::vector<BenchModel>& models, const std::vector<std::string>& strategies,
-                const std::vector<Row>& rows) {
+                const std::vector<Row>& rows, bool e2e) {
   std::printf("\n%-14s %12s", "model", "original ms");
-  for (const std::string& s : strategies) std::printf(" | %-8s %7s %7s %7s", s.c_str(), "speedup", "time s", "enodes");
+  if (e2e) std::printf(" %10s", "e2e ms");
+  for (const std::string& s : strategies) {
+    std::printf(" | %-8s %7s %7s %7s", s.c_str(), "speedup", "time s", "enodes");
+    if (e2e) std::printf(" %7s", "e2e");
+  }
   std::printf("\n");
-  std::map<std::string, std::pair<double, int>> sums;
+  std::map<std::string, std::pair<double, int>> sums, e2eSums;
   for (const BenchModel& model : models) {
     double original = 0;
-    for (const Row& row : rows)
-      if (row.model == model.name) original = row.originalMs;
+    std::optional<double> e2eOriginal;
+    for (const Row& row : rows) {
+      if (row.model != model.name) continue;
+      original = row.originalMs;
+      if (row.e2eOriginalMs) e2eOriginal = row.e2eOriginalMs;
+    }
     std::printf("%-14s %12.4f", model.name.c_str(), original);
+    if (e2e && e2eOriginal) std::printf(" %10.3f", *e2eOriginal);
+    else if (e2e) std::printf(" %10s", "-");
     for (const std::string& s : strategies) {
       auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.model == model.name && r.strategy == s; });
       if (it == rows.end() || !it->error.empty()) {
         std::printf(" | %-8s %7s %7s %7s", "", "error", "", "");
+        if (e2e) std::printf(" %7s", "");
         continue;
       }
       std::printf(" | %-8s %6.2f%% %7.2f %7zu", it->verificationRun && !it->verified ? "UNVERIF" : "", it->speedupPct,
                   it->seconds, it->enodes);
       sums[s].first += it->speedupPct;
       ++sums[s].second;
+      if (!e2e) continue;
+      if (std::optional<double> pct = it->e2eSpeedupPct()) {
+        std::printf(" %6.2f%%", *pct);
+        e2eSums[s].first += *pct;
+        ++e2eSums[s].second;
+      } else {
+        std::printf(" %7s", "-");
+      }
     }
     std::printf("\n");
   }
   std::printf("%-14s %12s", "mean", "");
-  for (const std::string& s : strategies)
+  if (e2e) std::printf(" %10s", "");
+  for (const std::string& s : strategies) {
     std::printf(" | %-8s %6.2f%% %7s %7s", "", sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
+    if (e2e) std::printf(" %6.2f%%", e2eSums[s].second ? e2eSums[s].first / e2eSums[s].second : 0.0);
+  }
   std::printf("\n");
+  if (e2e) std::printf("speedup: by the cost model; e2e: measured whole-graph latency, original vs optimised\n");
 }
 
 int runBench(const BenchOptions& options) {
   for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
+  std::unique_ptr<GraphExecutor> executor;
+  int e2eWarmup = options.e2eWarmup, e2eRuns = options.e2eRuns;
+  if (options.e2e) {
+    if (options.cost.rfind("measured:", 0) != 0) throw Error("--e2e needs a measured cost spec (measured:cpu or measured:cuda)");
+    const std::string backend = options.cost.substr(std::string("measured:").size());
+    executor = makeCliExecutor(backend);
+    // TASO's end-to-end protocol on a GPU; a CPU run of a whole model takes far longer per run.
+    if (e2eWarmup < 0) e2eWarmup = backend == "cuda" ? 100 : 10;
+    if (e2eRuns < 0) e2eRuns = backend == "cuda" ? 100 : 20;
+  }
   std::vector<BenchModel> models = loadModels(options.models);
   ActiveRules rules = loadActiveRules({});
 
@@ -154,6 +201,11 @@ int runBench(const BenchOptions& options) {
   const size_t total = models.size() * options.strategies.size();
   bool failed = false;
   for (const BenchModel& model : models) {
+    std::optional<double> e2eOriginalMs;
+    if (executor) {
+      reportProgress("  " + model.name + ": timing the original end to end on " + executor->device());
+      e2eOriginalMs = executor->measureLatencyMs(model.graph, e2eWarmup, e2eRuns);
+    }
     for (const std::string& strategyName : options.strategies) {
       reportProgress("[" + std::to_string(rows.size() + 1) + "/" + std::to_string(total) + "] " + model.name + " " +
                      strategyName);
@@ -177,7 +229,7 @@ int runBench(const BenchOptions& options) {
         }
         SearchResult result = strategy->run({model.graph, rules.list, *cost, control, events, search});
         if (!options.noVerify) verifySearchResult(model.graph, result, 1, options.seed);
-        if (recording) recording->finish(result);
+        if (recording) recording->finish(result, *cost);
         row.originalMs = result.originalCostMs;
         row.optimizedMs = result.bestCostMs;
         row.speedupPct = result.speedupPct;
@@ -188,6 +240,10 @@ int runBench(const BenchOptions& options) {
         row.verificationRun = result.verificationRun;
         row.verified = result.verified;
         if (row.verificationRun && !row.verified) failed = true;
+        if (executor) {
+          row.e2eOriginalMs = e2eOriginalMs;
+          row.e2eOptimizedMs = executor->measureLatencyMs(result.best, e2eWarmup, e2eRuns);
+        }
         reportProgress("  " + model.name + " " + strategyName + ": " + std::to_string(row.speedupPct) + " % in " +
                        std::to_string(row.seconds) + " s (" + row.stopReason + ")");
       } catch (const Error& e) {
@@ -201,7 +257,9 @@ int runBench(const BenchOptions& options) {
   std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, seed %llu\n", cost->spec().c_str(),
               options.timeLimitSeconds, options.nodeLimit ? std::to_string(options.nodeLimit).c_str() : "strategy default",
               options.extract.c_str(), static_cast<unsigned long long>(options.seed));
-  printTable(models, options.strategies, rows);
+  printTable(models, options.strategies, rows, options.e2e);
+  if (executor) std::printf("e2e: median of %d runs after %d warm-up on %s\n", e2eRuns, e2eWarmup, executor->device().c_str());
+  if (std::string summary = costModelSummary(*cost); !summary.empty()) std::printf("%s\n", summary.c_str());
   if (!options.json.empty()) {
     nlohmann::json report = nlohmann::json::array();
     for (const Row& row : rows) report.push_back(toJson(row));
@@ -232,6 +290,12 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--session", options->session, "Record every run in this session file");
   command->add_option("--json", options->json, "Write the rows as JSON");
   command->add_flag("--no-verify", options->noVerify, "Skip checking each result against its model");
+  command->add_flag("--e2e", options->e2e,
+                    "Also time each original and optimised graph end to end on the measured backend's device");
+  command->add_option("--e2e-warmup", options->e2eWarmup, "Untimed runs before --e2e timing (default: cuda 100, cpu 10)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--e2e-runs", options->e2eRuns, "Timed --e2e runs, median reported (default: cuda 100, cpu 20)")
+      ->check(CLI::PositiveNumber);
   command->callback([options, &context] { context.exitCode = runBench(*options); });
 }
 

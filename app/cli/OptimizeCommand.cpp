@@ -106,7 +106,7 @@ int runOptimize(OptimizeCommandOptions options) {
     reportProgress(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");
   }
   if (recording) {
-    recording->finish(result);
+    recording->finish(result, *cost);
     reportProgress("recorded the run in " + options.session);
   }
 

@@ -38,13 +38,14 @@ void applyRuleChoice(const RuleChoice& choice, const ActiveRules& rules, Control
 std::map<std::string, std::string> parseParameters(const std::vector<std::string>& pairs);
 
 // Records one run in a session file: the model once, the run's parameters, its events while it
-// runs (in transactions, so a killed run leaves a readable session) and its candidates.
+// runs (in transactions, so a killed run leaves a readable session), its candidates and the measured
+// op costs it priced with.
 class SessionRecording {
 public:
   SessionRecording(const std::string& sessionPath, const std::string& modelPath, const Graph& model, EventStream& events);
   ~SessionRecording();
   void begin(const std::string& strategy, const SearchOptions& options, const std::string& costSpec);
-  void finish(const SearchResult& result);
+  void finish(const SearchResult& result, const CostModel& cost);
 
 private:
   struct State;

@@ -1,5 +1,6 @@
 #include "SearchSetup.h"
 
+#include "session/FinishedRun.h"
 #include "session/Session.h"
 #include "session/SessionRecorder.h"
 
@@ -53,11 +54,9 @@ void SessionRecording::begin(const std::string& strategy, const SearchOptions& o
   state_->events.attach(state_->recorder.get());
 }
 
-void SessionRecording::finish(const SearchResult& result) {
+void SessionRecording::finish(const SearchResult& result, const CostModel& cost) {
   state_->recorder->finish(); // rethrows a recording error: the user asked for a session
-  for (size_t i = 0; i < result.candidates.size(); ++i)
-    state_->session.addCandidate(state_->runId, static_cast<int>(i), result.candidates[i]);
-  state_->session.finishRun(state_->runId, RunSummary::from(result));
+  recordFinishedRun(state_->session, state_->runId, result, cost);
 }
 
 } // namespace tessera::cli

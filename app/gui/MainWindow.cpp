@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "CandidatesPanel.h"
+#include "CostModels.h"
 #include "ModelLoader.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
@@ -47,6 +48,7 @@
 #include <QTabWidget>
 #include <QTime>
 #include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace tessera::gui {
 
@@ -612,7 +614,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
   outcome_ = outcome;
   const SearchResult& result = outcome->result;
   std::string spec = runPanel_->costSpec();
-  optimized_ = views::GraphSnapshot::make(outcome->optimized, spec, "best (" + outcome->settings.strategy + ")");
+  optimized_ = views::GraphSnapshot::make(outcome->optimized, *sharedCostModel(spec), "best (" + outcome->settings.strategy + ")");
   views::GraphSnapshot before = original_;
   before.title = "original";
   std::vector<NodeOrigin> origins;
@@ -715,7 +717,7 @@ views::GraphSnapshot MainWindow::loadCandidateSnapshot(qint64 id, std::vector<No
       const CandidateRecord& record = candidates_->model()->candidateAt(row);
       title += " (" + candidates_->model()->strategyOf(record).toStdString() + ", run " + std::to_string(record.runId) + ")";
     }
-    return views::GraphSnapshot::make(std::move(loaded.graph), runPanel_->costSpec(), title);
+    return views::GraphSnapshot::make(std::move(loaded.graph), *sharedCostModel(runPanel_->costSpec()), title);
   } catch (const std::exception& error) {
     reportError(tr("Cannot load candidate"), QString::fromUtf8(error.what()));
     return {};
@@ -831,28 +833,52 @@ void MainWindow::saveSessionAsDialog() {
 
 void MainWindow::onCostModelChanged(const QString& spec) {
   if (!original_.graph) return;
-  try {
-    original_ = original_.repriced(spec.toStdString());
-    if (shownCandidate_.graph) {
-      shownCandidate_ = shownCandidate_.repriced(spec.toStdString());
-      graphView_->graphScene()->setCosts(shownCandidate_);
-    } else {
-      graphView_->graphScene()->setCosts(original_);
+  // A measured model times the ops it has not seen yet (seconds on a first use), so pricing runs
+  // off the UI thread; a later change of model supersedes an unfinished one.
+  struct Repriced {
+    views::GraphSnapshot original, shownCandidate, optimized;
+    QString error;
+  };
+  const int generation = ++repriceGeneration_;
+  statusBar()->showMessage(tr("Pricing with %1…").arg(spec));
+  auto* watcher = new QFutureWatcher<Repriced>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, spec] {
+    watcher->deleteLater();
+    if (generation != repriceGeneration_) return;
+    Repriced repriced = watcher->result();
+    if (!repriced.error.isEmpty()) {
+      reportError(tr("Cost model"), repriced.error);
+      return;
     }
+    // The graphs may have changed meanwhile (another model opened, a candidate shown): keep only
+    // the prices of the graphs still on screen.
+    if (repriced.original.graph == original_.graph) original_ = std::move(repriced.original);
+    if (shownCandidate_.graph && repriced.shownCandidate.graph == shownCandidate_.graph) shownCandidate_ = std::move(repriced.shownCandidate);
+    if (optimized_.graph && repriced.optimized.graph == optimized_.graph) optimized_ = std::move(repriced.optimized);
+    graphView_->graphScene()->setCosts(shownCandidate_.graph ? shownCandidate_ : original_);
     if (optimized_.graph) {
-      optimized_ = optimized_.repriced(spec.toStdString());
       views::GraphSnapshot before = original_;
       before.title = "original";
       compare_->setCosts(before, optimized_);
     }
-  } catch (const std::exception& error) {
-    reportError(tr("Cost model"), QString::fromUtf8(error.what()));
-    return;
-  }
-  std::optional<NodeId> selected = graphView_->graphScene()->selectedNode();
-  showProperties(shownCandidate_.graph ? shownCandidate_ : original_, selected ? static_cast<qint64>(*selected) : -1);
-  log(tr("cost model %1: %2 ms").arg(spec).arg(original_.totalMs, 0, 'f', 4));
-  updateStatus();
+    std::optional<NodeId> selected = graphView_->graphScene()->selectedNode();
+    showProperties(shownCandidate_.graph ? shownCandidate_ : original_, selected ? static_cast<qint64>(*selected) : -1);
+    if (std::string note = fallbackNote(spec.toStdString()); !note.empty()) log(QString::fromStdString(note));
+    log(tr("cost model %1: %2 ms").arg(QString::fromStdString(original_.costSpec)).arg(original_.totalMs, 0, 'f', 4));
+    updateStatus();
+  });
+  watcher->setFuture(QtConcurrent::run([original = original_, shown = shownCandidate_, optimized = optimized_, spec] {
+    Repriced repriced;
+    try {
+      std::shared_ptr<CostModel> model = sharedCostModel(spec.toStdString());
+      repriced.original = original.repriced(*model);
+      if (shown.graph) repriced.shownCandidate = shown.repriced(*model);
+      if (optimized.graph) repriced.optimized = optimized.repriced(*model);
+    } catch (const std::exception& error) {
+      repriced.error = QString::fromUtf8(error.what());
+    }
+    return repriced;
+  }));
 }
 
 void MainWindow::showProperties(const views::GraphSnapshot& snapshot, qint64 node) {

@@ -149,6 +149,7 @@ private:
   QString runOnLoad_;
   QString lastError_;
   int loadGeneration_ = 0;
+  int repriceGeneration_ = 0; // the newest cost-model change; older pricings are dropped
   bool loading_ = false;
   qint64 openStartedMs_ = 0;
   double loadSeconds_ = 0;

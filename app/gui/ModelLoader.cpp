@@ -1,5 +1,7 @@
 #include "ModelLoader.h"
 
+#include "CostModels.h"
+
 #include "onnx/OnnxImport.h"
 #include "session/Session.h"
 
@@ -18,7 +20,7 @@ LoadedModel loadModel(const QString& path, const std::string& costSpec) {
     auto graph = std::make_shared<const Graph>(onnx_io::importOnnxFile(path.toStdString()));
     std::string title = graph->info.name.empty() || graph->info.name == "tessera" ? QFileInfo(path).completeBaseName().toStdString()
                                                                                   : graph->info.name;
-    loaded.snapshot = views::GraphSnapshot::make(std::move(graph), costSpec, title);
+    loaded.snapshot = views::GraphSnapshot::make(std::move(graph), *sharedCostModel(costSpec), title);
   } catch (const std::exception& error) {
     loaded.error = QString::fromUtf8(error.what());
     if (!loaded.error.contains(path)) loaded.error = path + QStringLiteral(": ") + loaded.error;
@@ -42,7 +44,7 @@ QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t m
     try {
       Session session = Session::open(sessionPath.toStdString());
       auto graph = std::make_shared<const Graph>(session.loadModel(modelId));
-      loaded.snapshot = views::GraphSnapshot::make(std::move(graph), costSpec, title);
+      loaded.snapshot = views::GraphSnapshot::make(std::move(graph), *sharedCostModel(costSpec), title);
     } catch (const std::exception& error) {
       loaded.error = QString::fromUtf8(error.what());
       if (!loaded.error.contains(sessionPath)) loaded.error = sessionPath + QStringLiteral(": ") + loaded.error;

@@ -1,6 +1,6 @@
 #include "RunPanel.h"
 
-#include "cost/DeviceProfile.h"
+#include "CostModels.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -24,10 +24,17 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     strategy_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.description)),
                        QString::fromStdString(s.name));
   cost_ = new QComboBox(this);
-  for (const DeviceProfile& device : deviceProfiles()) {
-    QString spec = QStringLiteral("analytic:%1").arg(QString::fromStdString(device.name));
+  for (const CostChoice& choice : costChoices()) {
+    QString spec = QString::fromStdString(choice.spec);
     cost_->addItem(spec, spec);
-    cost_->setItemData(cost_->count() - 1, QString::fromStdString(device.description), Qt::ToolTipRole);
+    const int row = cost_->count() - 1;
+    if (choice.unavailable.empty()) {
+      cost_->setItemData(row, QString::fromStdString(choice.description), Qt::ToolTipRole);
+      continue;
+    }
+    // Listed, so the user sees the backend exists and why it cannot be chosen.
+    cost_->setItemData(row, tr("Unavailable: %1").arg(QString::fromStdString(choice.unavailable)), Qt::ToolTipRole);
+    if (auto* items = qobject_cast<QStandardItemModel*>(cost_->model())) items->item(row)->setEnabled(false);
   }
   cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
   nodeLimit_ = new QSpinBox(this);

@@ -1,10 +1,13 @@
 #include "SearchRunner.h"
 
+#include "CostModels.h"
+
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
 #include "events/Control.h"
 #include "events/EventSink.h"
 #include "rewrite/DefaultRules.h"
+#include "session/FinishedRun.h"
 #include "session/Session.h"
 #include "session/SessionRecorder.h"
 
@@ -87,19 +90,15 @@ public:
   int64_t runId() const { return runId_; }
   const std::string& error() const { return error_; }
 
-  // Candidates first, then the summary: a run with a finishedAt has all its candidates.
-  std::vector<int64_t> finish(const SearchResult& result) {
-    std::vector<int64_t> ids;
-    if (!active()) return ids;
+  std::vector<int64_t> finish(const SearchResult& result, const CostModel& cost) {
+    if (!active()) return {};
     try {
       recorder_->finish();
-      for (size_t i = 0; i < result.candidates.size(); ++i)
-        ids.push_back(session_->addCandidate(runId_, static_cast<int>(i), result.candidates[i]));
-      session_->finishRun(runId_, RunSummary::from(result));
+      return recordFinishedRun(*session_, runId_, result, cost);
     } catch (const std::exception& e) {
       fail(e);
     }
-    return ids;
+    return {};
   }
 
   void finishFailed(const std::string& why) {
@@ -177,7 +176,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
     if (session.active()) post([this, modelId = session.modelId(), runId = session.runId()] { emit runRecorded(modelId, runId); });
     try {
       std::unique_ptr<Strategy> strategy = makeStrategy(settings.strategy);
-      std::unique_ptr<CostModel> cost = makeCostModel(settings.costSpec);
+      std::shared_ptr<CostModel> cost = sharedCostModel(settings.costSpec);
       double originalMs = graphCost(*model, *cost).totalMs;
       post([this, originalMs] { emit bestCostChanged(originalMs); });
 
@@ -199,7 +198,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
         post([this] { emit progress(tr("verifying against the original"), 97); });
         verifySearchResult(*model, result, /*trials=*/1, settings.seed);
       }
-      outcome->candidateIds = session.finish(result);
+      outcome->candidateIds = session.finish(result, *cost);
       outcome->optimized = std::make_shared<const Graph>(std::move(result.best));
       outcome->result = std::move(result);
     } catch (const std::exception& e) {

@@ -4,10 +4,17 @@
 
 #include "cost/OpSignature.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
 namespace tessera {
+
+// Figures a device gave (measured or from the cost cache), by op signature key, for a session to keep.
+struct DeviceCosts {
+  std::string device;
+  std::map<std::string, double> msBySignature;
+};
 
 class CostModel {
 public:
@@ -16,6 +23,8 @@ public:
   virtual double costMs(const OpSignature& signature) = 0;
   // "analytic:h200", "measured:cuda", ... as given on the command line.
   virtual std::string spec() const = 0;
+  // The device figures this model has answered with so far; empty for models that compute theirs.
+  virtual DeviceCosts deviceCosts() const { return {}; }
 };
 
 // Parses a cost spec that core can satisfy: "analytic:<device>" (default device h200).

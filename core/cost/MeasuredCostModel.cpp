@@ -30,6 +30,7 @@ double MeasuredCostModel::costMs(const OpSignature& signature) {
   if (cache_) {
     if (std::optional<double> cached = cache_->lookup(device_, key)) {
       ++stats_.cacheHits;
+      deviceCosts_[key] = *cached;
       return answered_[key] = *cached;
     }
   }
@@ -47,6 +48,7 @@ double MeasuredCostModel::costMs(const OpSignature& signature) {
   stats_.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++stats_.measured;
   if (cache_) cache_->store(device_, key, ms);
+  deviceCosts_[key] = ms;
   return answered_[key] = ms;
 }
 

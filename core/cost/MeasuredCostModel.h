@@ -39,6 +39,9 @@ public:
 
   const std::string& device() const { return device_; }
   const MeasurementStats& stats() const { return stats_; }
+  // The device's figures this model answered with (measured now or found in the cache); estimates
+  // are left out. A session stores them next to the run that used them.
+  DeviceCosts deviceCosts() const override { return {device_, deviceCosts_}; }
   const CostModel& fallback() const { return *fallback_; }
   // One line: "measured:cpu on cpu:X: 12 measured in 3.1 s, 30 cache hits, 2 estimated by ... (Erf 1, Gather 1)".
   std::string summary() const;
@@ -54,6 +57,7 @@ private:
   std::string device_;
   // Answers of this process, so repeated signatures stay deterministic without a cache.
   std::map<std::string, double> answered_;
+  std::map<std::string, double> deviceCosts_;
   MeasurementStats stats_;
 };
 

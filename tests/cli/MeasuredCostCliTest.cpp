@@ -1,0 +1,91 @@
+// Measured costs as a user meets them: a run priced by measured:cpu keeps the device's figures in
+// its session, and `bench --e2e` times each original and optimised graph on the device.
+#include "CliRunner.h"
+
+#include "session/Session.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+
+using tessera::test::makeTempDir;
+using tessera::test::runCli;
+
+namespace {
+
+const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// A cost cache of the test's own (tessera-cli reads TESSERA_COST_CACHE), so what a run measures
+// is its own and nothing of the user's is touched.
+std::string useFreshCostCache(const std::string& dir) {
+  const std::string cache = dir + "/costs.sqlite";
+  setenv("TESSERA_COST_CACHE", cache.c_str(), 1);
+  return cache;
+}
+
+} // namespace
+
+#if TESSERA_HAVE_CPU_PLUGIN
+TEST(MeasuredCostCli, ASessionKeepsTheDeviceFiguresItsRunWasPricedWith) {
+  const std::string dir = makeTempDir("measured-session");
+  const std::string cache = useFreshCostCache(dir);
+  const std::string session = dir + "/run.tsession";
+  auto run = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --cost measured:cpu --no-verify --session " +
+                    session);
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  ASSERT_EQ(run.output.find("is unavailable"), std::string::npos) << "the CPU plugin must load here:\n" << run.output;
+
+  auto list = runCli("costs list --cache " + cache + " --json " + dir + "/devices.json");
+  ASSERT_EQ(list.exitCode, 0) << list.output;
+  nlohmann::json devices = readJson(dir + "/devices.json")["devices"];
+  ASSERT_EQ(devices.size(), 1u) << devices.dump();
+  const std::string device = devices[0]["device"];
+  EXPECT_EQ(device.rfind("cpu:", 0), 0u) << device;
+
+  tessera::Session opened = tessera::Session::open(session);
+  ASSERT_EQ(opened.runs().size(), 1u);
+  EXPECT_EQ(opened.runs()[0].info.costSpec, "measured:cpu");
+  const std::map<std::string, double> stored = opened.opCosts(device);
+  // Every signature the run was priced with was measured into the cache; the session holds the same figures.
+  EXPECT_EQ(stored.size(), devices[0]["signatures"].get<size_t>());
+  for (const auto& [signature, ms] : stored) {
+    EXPECT_GT(ms, 0.0) << signature;
+    EXPECT_NE(signature.find('|'), std::string::npos) << signature;
+  }
+  EXPECT_TRUE(opened.opCosts("analytic:h200").empty());
+}
+
+TEST(MeasuredCostCli, BenchE2eTimesTheOriginalAndEachOptimisedGraph) {
+  const std::string dir = makeTempDir("bench-e2e");
+  useFreshCostCache(dir);
+  const std::string json = dir + "/bench.json";
+  auto run = runCli("bench --models squeezenet --strategies greedy,eqsat --cost measured:cpu --e2e --e2e-warmup 1 --e2e-runs 3 "
+                    "--time-limit 20 --json " + json);
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("e2e: median of 3 runs after 1 warm-up on cpu:"), std::string::npos) << run.output;
+  nlohmann::json rows = readJson(json);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const nlohmann::json& row : rows) {
+    ASSERT_TRUE(row.contains("e2e_original_ms")) << row.dump();
+    const double original = row["e2e_original_ms"], optimized = row["e2e_optimized_ms"], pct = row["e2e_speedup_pct"];
+    EXPECT_GT(original, 0.0);
+    EXPECT_GT(optimized, 0.0);
+    EXPECT_NEAR(pct, (original - optimized) / original * 100.0, 1e-9);
+  }
+  // One original timing per model, shared by its rows.
+  EXPECT_EQ(rows[0]["e2e_original_ms"], rows[1]["e2e_original_ms"]);
+}
+#endif
+
+TEST(MeasuredCostCli, BenchE2eWithoutAMeasuredCostModelIsRefused) {
+  auto run = runCli("bench --models squeezenet --strategies greedy --e2e");
+  EXPECT_EQ(run.exitCode, 1) << run.output;
+  EXPECT_NE(run.output.find("--e2e needs a measured cost spec"), std::string::npos) << run.output;
+}

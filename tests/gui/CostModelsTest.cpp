@@ -1,0 +1,75 @@
+// The explorer's cost models: the run panel offers the measured backends that loaded, a measured
+// model is one shared instance that answers with the device's figures, and a backend that cannot
+// be used falls back to the analytic model and says why.
+#include "CostModels.h"
+#include "RunPanel.h"
+
+#include "cost/OpSignature.h"
+#include "support/Error.h"
+
+#include <QComboBox>
+#include <QStandardItemModel>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace tessera;
+using namespace tessera::gui;
+
+namespace {
+
+const OpSignature kRelu{OpKind::Relu, {{DType::Float32, {64, 1024}}}, {{DType::Float32, {64, 1024}}}, {}};
+
+bool offers(const std::vector<CostChoice>& choices, const std::string& spec) {
+  return std::any_of(choices.begin(), choices.end(), [&](const CostChoice& c) { return c.spec == spec && c.unavailable.empty(); });
+}
+
+} // namespace
+
+TEST(CostModels, AnalyticProfilesAreAlwaysOffered) {
+  const std::vector<CostChoice> choices = costChoices();
+  EXPECT_TRUE(offers(choices, "analytic:h200"));
+  EXPECT_TRUE(offers(choices, "analytic:a100"));
+}
+
+TEST(CostModels, AnUnusableBackendFallsBackToTheAnalyticModelAndSaysWhy) {
+  std::shared_ptr<CostModel> model = sharedCostModel("measured:no-such-backend");
+  EXPECT_EQ(model->spec(), "analytic:h200");
+  EXPECT_GT(model->costMs(kRelu), 0.0);
+  const std::string note = fallbackNote("measured:no-such-backend");
+  EXPECT_NE(note.find("measured:no-such-backend is unavailable"), std::string::npos) << note;
+  EXPECT_TRUE(fallbackNote("analytic:h200").empty());
+  EXPECT_THROW(sharedCostModel("analytic:no-such-device"), Error);
+}
+
+#if TESSERA_HAVE_CPU_PLUGIN
+TEST(CostModels, MeasuredCpuIsOfferedSharedAndAnswersWithTheDevicesFigures) {
+  EXPECT_TRUE(offers(costChoices(), "measured:cpu"));
+  std::shared_ptr<CostModel> model = sharedCostModel("measured:cpu");
+  EXPECT_EQ(model->spec(), "measured:cpu");
+  EXPECT_EQ(sharedCostModel("measured:cpu"), model) << "one model per spec, so each signature is measured once";
+  EXPECT_TRUE(fallbackNote("measured:cpu").empty());
+  const double ms = model->costMs(kRelu);
+  EXPECT_GT(ms, 0.0);
+  EXPECT_EQ(model->costMs(kRelu), ms);
+  const DeviceCosts figures = model->deviceCosts();
+  EXPECT_EQ(figures.device.rfind("cpu:", 0), 0u) << figures.device;
+  ASSERT_EQ(figures.msBySignature.count(kRelu.key()), 1u);
+  EXPECT_EQ(figures.msBySignature.at(kRelu.key()), ms);
+}
+
+TEST(CostModels, TheRunPanelListsTheMeasuredBackend) {
+  RunPanel panel;
+  bool listed = false;
+  for (QComboBox* box : panel.findChildren<QComboBox*>()) {
+    const int row = box->findData(QStringLiteral("measured:cpu"));
+    if (row < 0) continue;
+    listed = true;
+    auto* items = qobject_cast<QStandardItemModel*>(box->model());
+    ASSERT_NE(items, nullptr);
+    EXPECT_TRUE(items->item(row)->isEnabled());
+  }
+  EXPECT_TRUE(listed);
+}
+#endif
