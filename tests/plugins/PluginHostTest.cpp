@@ -1,5 +1,6 @@
 // The plugin host over real files: a missing directory, a file that is not a plugin, a plugin of
-// another interface version, the CPU plugin itself and a second copy of it.
+// another interface version, the CPU plugin itself and a second copy of it, and the CUDA plugin
+// (which loads without an NVIDIA driver and then says why its device is unavailable).
 #include "PluginHost.h"
 
 #include <gtest/gtest.h>
@@ -76,6 +77,34 @@ TEST(PluginHost, LoadsTheCpuPluginOnceAndSaysWhichCopyWon) {
   auto profiler = cpu->makeProfiler();
   EXPECT_EQ(profiler->device(), winner.device);
   EXPECT_NE(cpu->makeExecutor(), nullptr);
+}
+#endif
+
+#ifdef CUDA_PLUGIN
+TEST(PluginHost, LoadsTheCudaPluginWithOrWithoutAGpu) {
+  const std::string dir = freshDir("cuda");
+  const fs::path plugin = CUDA_PLUGIN;
+  fs::copy_file(plugin, dir + "/" + plugin.filename().string());
+  PluginHost host({{dir, "TESSERA_PLUGIN_PATH", true}});
+  ASSERT_EQ(host.plugins().size(), 1u);
+  const PluginRecord& record = host.plugins()[0];
+  EXPECT_TRUE(record.loaded) << record.problem; // cudart is static: no libcuda.so needed to load
+  EXPECT_EQ(record.name, "cuda");
+  Backend* cuda = host.backend("cuda");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_NE(cuda->description().find("cuDNN 9."), std::string::npos) << cuda->description();
+  if (record.available) {
+    EXPECT_EQ(record.device.rfind("cuda:", 0), 0u) << record.device;
+    EXPECT_EQ(host.whyUnusable("cuda"), "");
+    EXPECT_NE(cuda->makeProfiler(), nullptr);
+    EXPECT_NE(cuda->makeExecutor(), nullptr);
+    return;
+  }
+  // No usable GPU: the record says why, the host repeats it, and asking again does not throw.
+  EXPECT_FALSE(record.problem.empty());
+  EXPECT_TRUE(record.device.empty());
+  EXPECT_EQ(host.whyUnusable("cuda"), record.problem);
+  EXPECT_EQ(cuda->unavailableReason(), record.problem);
 }
 #endif
 

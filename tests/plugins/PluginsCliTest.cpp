@@ -33,6 +33,15 @@ protected:
     unsetenv("TESSERA_COST_CACHE");
     unsetenv("TESSERA_PLUGIN_PATH");
   }
+  // Whether `tessera-cli plugins` reports a usable cuda backend (a GPU machine with the plugin).
+  bool cudaAvailable() {
+    const CliResult result = runCli("plugins --json " + dir_ + "/probe.json");
+    if (result.exitCode != 0) return false;
+    const nlohmann::json report = readJson(dir_ + "/probe.json");
+    for (const auto& plugin : report["plugins"])
+      if (plugin["name"] == "cuda" && plugin["available"].get<bool>()) return true;
+    return false;
+  }
   std::string dir_;
 };
 
@@ -68,6 +77,7 @@ TEST_F(PluginsCli, ListsSearchPathAndWhyFilesDidNotLoad) {
 #endif
 
 TEST_F(PluginsCli, UnusableBackendFallsBackToTheAnalyticModelAndSaysSo) {
+  if (cudaAvailable()) GTEST_SKIP() << "measured:cuda is usable on this machine: nothing falls back";
   const CliResult result = runCli("costs profile " + kSamples + "squeezenet.onnx --cost measured:cuda --json " + dir_ + "/r.json");
   ASSERT_EQ(result.exitCode, 0) << result.output;
   EXPECT_NE(result.output.find("measured:cuda is unavailable: "), std::string::npos) << result.output;
@@ -117,6 +127,34 @@ TEST_F(PluginsCli, ExportImportAndTableSpecMoveADeviceBetweenMachines) {
   EXPECT_NEAR(readJson(dir_ + "/t.json")["models"][0]["total_ms"].get<double>(),
               readJson(dir_ + "/measured.json")["models"][0]["total_ms"].get<double>(), 1e-9);
   EXPECT_NE(fromTable.output.find("0 estimated"), std::string::npos) << fromTable.output;
+}
+#endif
+
+#if TESSERA_HAVE_CUDA_PLUGIN && TESSERA_HAVE_PLUGIN_HOST
+// Built with the CUDA plugin: `plugins` lists it with its state; without a GPU it is unavailable
+// with the device's reason, and measured:cuda falls back to analytic:h200 repeating that reason.
+TEST_F(PluginsCli, ListsTheCudaPluginAndWithoutAGpuFallsBackWithItsReason) {
+  const CliResult listed = runCli("plugins --json " + dir_ + "/plugins.json");
+  ASSERT_EQ(listed.exitCode, 0) << listed.output;
+  const nlohmann::json report = readJson(dir_ + "/plugins.json");
+  nlohmann::json cuda;
+  for (const auto& plugin : report["plugins"])
+    if (plugin["name"] == "cuda") cuda = plugin;
+  ASSERT_FALSE(cuda.is_null()) << listed.output;
+  EXPECT_TRUE(cuda["loaded"].get<bool>()) << listed.output;
+  if (cuda["available"].get<bool>()) {
+    EXPECT_EQ(cuda["device"].get<std::string>().rfind("cuda:", 0), 0u) << listed.output;
+    GTEST_SKIP() << "a GPU is usable here (" << cuda["device"].get<std::string>() << "): measured:cuda does not fall back";
+  }
+  const std::string why = cuda["problem"].get<std::string>();
+  EXPECT_FALSE(why.empty()) << listed.output;
+  EXPECT_NE(listed.output.find("cuda   unavailable"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("why: " + why), std::string::npos) << listed.output;
+
+  const CliResult costs = runCli("costs profile " + kSamples + "squeezenet.onnx --cost measured:cuda --json " + dir_ + "/r.json");
+  ASSERT_EQ(costs.exitCode, 0) << costs.output;
+  EXPECT_NE(costs.output.find("measured:cuda is unavailable: " + why + "; using analytic:h200 instead"), std::string::npos) << costs.output;
+  EXPECT_EQ(readJson(dir_ + "/r.json")["cost"], "analytic:h200");
 }
 #endif
 
