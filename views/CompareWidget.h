@@ -47,6 +47,8 @@ public:
   GraphView* beforeView() const { return before_; }
   GraphView* afterView() const { return after_; }
   const GraphDiff& diff() const { return diff_; }
+  // The provenance of each node of the after graph, as given to setGraphs (empty when none was).
+  const std::vector<NodeOrigin>& afterOrigins() const { return afterOrigins_; }
   OpCountDiffModel* opCounts() const { return opCounts_; }
   RegionDeltaModel* regions() const { return regions_; }
   QTableView* regionTable() const { return regionTable_; }

@@ -3,6 +3,7 @@
 #include "CandidatesPanel.h"
 #include "CostModels.h"
 #include "ModelLoader.h"
+#include "ReplayDocks.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "SessionDocument.h"
@@ -17,7 +18,9 @@
 #include "live/EGraphView.h"
 #include "live/LiveRun.h"
 #include "live/MctsTreeView.h"
+#include "live/ProvenancePanel.h"
 #include "live/RulePanel.h"
+#include "live/TeachingGuide.h"
 
 #include "rewrite/DefaultRules.h"
 
@@ -32,6 +35,8 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -41,6 +46,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QTextBrowser>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -130,11 +136,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   statusBar()->addPermanentWidget(stepStatus_);
   statusBar()->addPermanentWidget(bestStatus_);
 
-  connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this,
-          [this](qint64 node) { showProperties(graphView_->graphScene()->snapshot(), node); });
+  connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this, [this](qint64 node) {
+    showProperties(graphView_->graphScene()->snapshot(), node);
+    if (shownCandidate_.graph && node >= 0 && static_cast<size_t>(node) < shownOrigins_.size())
+      replay_->provenance()->explainOrigin(shownOrigins_[node]);
+  });
   connect(compare_, &views::CompareWidget::nodeSelected, this, [this](int side, qint64 node) {
     views::GraphView* view = side == 0 ? compare_->beforeView() : compare_->afterView();
     showProperties(view->graphScene()->snapshot(), node);
+    const std::vector<NodeOrigin>& origins = compare_->afterOrigins();
+    if (side == 1 && node >= 0 && static_cast<size_t>(node) < origins.size()) replay_->provenance()->explainOrigin(origins[node]);
   });
   connect(graphView_->graphScene(), &views::GraphScene::layoutFinished, this, [this] {
     if (openStartedMs_ == 0 || !graphView_->graphScene()->snapshot().graph) return;
@@ -265,6 +276,35 @@ void MainWindow::buildDocks() {
   logDock->setWidget(log_);
   addDockWidget(Qt::BottomDockWidgetArea, logDock);
 
+  replay_ = new ReplayDocks(this, liveRun_);
+  tabifyDockWidget(logDock, replay_->timelineDock());
+  tabifyDockWidget(propertiesDock, replay_->provenanceDock());
+  propertiesDock->raise();
+  logDock->raise();
+  connect(replay_, &ReplayDocks::storedRunShown, this, [this](qint64 runId, const QString& error) {
+    if (!error.isEmpty()) {
+      log(tr("cannot replay run %1: %2").arg(runId).arg(error));
+      return;
+    }
+    log(tr("replaying run %1 (%2 events, folded in %3 s): drag the timeline to any moment")
+            .arg(runId)
+            .arg(liveRun_->replay().size())
+            .arg(liveRun_->lastFoldSeconds(), 0, 'f', 3));
+    egraphView_->fitToView();
+    mctsView_->fitToView();
+  });
+  connect(egraphView_, &views::EGraphView::nodeSelected, replay_->provenance(), &views::ProvenancePanel::explainENode);
+
+  guide_ = new QTextBrowser(this);
+  guide_->setHtml(views::teachingGuideHtml());
+  guide_->setOpenExternalLinks(false);
+  guideDock_ = new QDockWidget(tr("Guide: the phase-ordering problem"), this);
+  guideDock_->setObjectName(QStringLiteral("guideDock"));
+  guideDock_->setWidget(guide_);
+  addDockWidget(Qt::LeftDockWidgetArea, guideDock_);
+  tabifyDockWidget(rulesDock, guideDock_);
+  guideDock_->hide(); // shown with the teaching sample (Help ▸ Teaching Sample)
+
   resizeDocks({runDock, propertiesDock}, {330, 330}, Qt::Horizontal);
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
   resizeDocks({logDock}, {130}, Qt::Vertical);
@@ -385,6 +425,7 @@ void MainWindow::buildMenus() {
   run->addAction(stopAction_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Teaching Sample: the Phase-Ordering Problem"), this, [this] { openTeachingSample(); });
   help->addAction(tr("&About Tessera"), this, [this] {
     QMessageBox::about(this, tr("About Tessera"),
                        tr("<b>Tessera</b> %1<br>Tensor-graph superoptimisation explorer: ONNX models rewritten by "
@@ -488,6 +529,7 @@ void MainWindow::openPath(const QString& path) {
     openSession(path);
     return;
   }
+  showTeachingGuideFor(path);
   int generation = ++loadGeneration_;
   loading_ = true;
   openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
@@ -519,6 +561,7 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
   }
   shownCandidate_ = {};
   shownCandidateId_ = 0;
+  shownOrigins_.clear();
   path_ = loaded.path;
   loadSeconds_ = loaded.seconds;
   original_ = loaded.snapshot;
@@ -578,6 +621,7 @@ bool MainWindow::startRun(const QString& strategy) {
     log(tr("a search is already running"));
     return false;
   }
+  replay_->followLiveRun(tr("%1 · live").arg(strategy));
   log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7")
           .arg(strategy, QString::fromStdString(settings.costSpec))
           .arg(settings.nodeLimit)
@@ -680,6 +724,8 @@ void MainWindow::openSession(const QString& path) {
     return;
   }
   session_->setModelId(model->id);
+  showTeachingGuideFor(path);
+  replayNewestRun(model->id);
   int generation = ++loadGeneration_;
   loading_ = true;
   openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
@@ -692,6 +738,59 @@ void MainWindow::openSession(const QString& path) {
     onModelLoaded(watcher->result());
   });
   watcher->setFuture(loadSessionModelAsync(path, model->id, model->name, runPanel_->costSpec()));
+}
+
+void MainWindow::replayRunOf(qint64 candidateId) {
+  if (!session_ || runner_->isRunning()) return; // a running search owns the live views
+  const int row = candidates_->model()->rowOf(candidateId);
+  if (row < 0) return;
+  const int64_t runId = candidates_->model()->candidateAt(row).runId;
+  if (runId != replay_->shownRunId()) replay_->showStoredRun(session_->path(), runId);
+}
+
+void MainWindow::replayNewestRun(int64_t modelId) {
+  if (!session_ || runner_->isRunning()) return;
+  int64_t newest = 0;
+  for (const RunRecord& run : session_->runs())
+    if (run.info.modelId == modelId) newest = std::max(newest, run.id);
+  if (newest != 0) replay_->showStoredRun(session_->path(), newest);
+}
+
+void MainWindow::showTeachingGuideFor(const QString& path) {
+  const bool teaching = QFileInfo(path).completeBaseName() == QFileInfo(views::teachingSampleFileName()).completeBaseName();
+  if (!teaching) return;
+  guideDock_->show();
+  guideDock_->raise();
+  replay_->timelineDock()->raise(); // the guide asks for the timeline
+}
+
+QString MainWindow::teachingSessionPath() {
+  const QString name = QFileInfo(views::teachingSampleFileName()).completeBaseName() + QStringLiteral(".tsession");
+  // An installation keeps the samples beside bin/; a build tree finds them in its source tree.
+  const QStringList folders = {QCoreApplication::applicationDirPath() + QStringLiteral("/../share/tessera/samples/teaching"),
+                               QStringLiteral(TESSERA_SAMPLES_DIR "/teaching")};
+  for (const QString& folder : folders)
+    if (QFileInfo::exists(folder + QLatin1Char('/') + name)) return QFileInfo(folder + QLatin1Char('/') + name).canonicalFilePath();
+  return {};
+}
+
+void MainWindow::openTeachingSample() {
+  const QString bundled = teachingSessionPath();
+  if (bundled.isEmpty()) {
+    reportError(tr("Teaching sample"), tr("the bundled teaching session (samples/teaching/phase_ordering.tsession) was not found"));
+    return;
+  }
+  // The user's runs go into a copy (the model's default session), never into the bundled file.
+  const QString copy = SessionDocument::defaultPathFor(views::teachingSampleFileName(), options_.sessionDirectory);
+  if (!QFileInfo::exists(copy)) {
+    QDir().mkpath(QFileInfo(copy).absolutePath());
+    if (!QFile::copy(bundled, copy)) {
+      reportError(tr("Teaching sample"), tr("cannot copy %1 to %2").arg(bundled, copy));
+      return;
+    }
+    QFile(copy).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+  }
+  openPath(copy);
 }
 
 void MainWindow::refreshCandidates() {
@@ -735,6 +834,8 @@ void MainWindow::onCandidatesSelected(const QList<qint64>& ids) {
   if (candidate.empty()) return;
   shownCandidate_ = candidate;
   shownCandidateId_ = ids.front();
+  shownOrigins_ = origins;
+  replayRunOf(ids.front());
   exportOnnxAction_->setEnabled(true);
   graphView_->graphScene()->setSnapshot(candidate);
   showProperties(candidate, -1);
@@ -751,6 +852,7 @@ void MainWindow::showOriginal() {
   if (!original_.graph) return;
   shownCandidate_ = {};
   shownCandidateId_ = 0;
+  shownOrigins_.clear();
   graphView_->graphScene()->setSnapshot(original_);
   showProperties(original_, -1);
   tabs_->setCurrentIndex(GraphTab);

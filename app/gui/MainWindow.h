@@ -16,6 +16,8 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
+class QTextBrowser;
 class QActionGroup;
 class QLabel;
 class QMenu;
@@ -39,6 +41,7 @@ class PropertiesPanel;
 namespace tessera::gui {
 
 class CandidatesPanel;
+class ReplayDocks;
 class RunPanel;
 class SearchRunner;
 class SessionDocument;
@@ -75,6 +78,10 @@ public:
   QString currentViewName() const;
 
   bool isBusy() const; // loading, laying out or running
+  // Help ▸ Teaching Sample: opens the bundled phase_ordering.tsession and shows its guide.
+  void openTeachingSample();
+  // The bundled teaching session, empty when this installation has none.
+  static QString teachingSessionPath();
   QMap<QString, int> itemsShown() const;
   // Per live view, the batches of events it received per second during the last run.
   QMap<QString, double> updatesPerSecond() const;
@@ -90,6 +97,8 @@ public:
   views::CompareWidget* compareWidget() const { return compare_; }
   views::PropertiesPanel* propertiesPanel() const { return properties_; }
   RunPanel* runPanel() const { return runPanel_; }
+  ReplayDocks* replayDocks() const { return replay_; }
+  QDockWidget* guideDock() const { return guideDock_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
 
@@ -122,6 +131,10 @@ private:
   void showOriginal();
   void compareWithOriginal(qint64 candidateId);
   void compareCandidates(qint64 left, qint64 right);
+  // Replays, in the live views and the timeline, the stored run that produced the candidate.
+  void replayRunOf(qint64 candidateId);
+  void replayNewestRun(int64_t modelId);
+  void showTeachingGuideFor(const QString& path);
   // Loads a candidate and prices it with the current cost model; empty (with a message) on failure.
   views::GraphSnapshot loadCandidateSnapshot(qint64 id, std::vector<NodeOrigin>* origins);
   void exportCandidateDialog();
@@ -145,6 +158,7 @@ private:
   std::unique_ptr<SessionDocument> session_;
   views::GraphSnapshot shownCandidate_; // the candidate in the graph view, when one is
   qint64 shownCandidateId_ = 0;
+  std::vector<NodeOrigin> shownOrigins_; // per node of shownCandidate_, for "why this rewrite"
   QString path_;
   QString runOnLoad_;
   QString lastError_;
@@ -168,6 +182,9 @@ private:
   CandidatesPanel* candidates_ = nullptr;
   SearchRunner* runner_ = nullptr;
   QPlainTextEdit* log_ = nullptr;
+  ReplayDocks* replay_ = nullptr;
+  QTextBrowser* guide_ = nullptr;
+  QDockWidget* guideDock_ = nullptr;
   QLabel* modelStatus_ = nullptr;
   QLabel* bestStatus_ = nullptr;
   QLabel* stepStatus_ = nullptr;

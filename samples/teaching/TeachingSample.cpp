@@ -1,5 +1,6 @@
-// Writes the teaching sample (phase_ordering.onnx) and shows the phase-ordering problem on it:
-// greedy rewriting versus equality saturation and MCTS, same rules, same cost model.
+// Writes the teaching sample and shows the phase-ordering problem on it: phase_ordering.onnx, and
+// phase_ordering.tsession with one recorded run each of greedy rewriting, equality saturation and
+// MCTS (same rules, same cost model), to replay in the explorer. Prints what each run reached.
 // Usage: tessera-teaching-sample OUT_DIR
 #include "cost/CostModel.h"
 #include "events/Control.h"
@@ -8,6 +9,10 @@
 #include "onnx/OnnxExport.h"
 #include "rewrite/DefaultRules.h"
 #include "search/Strategy.h"
+#include "session/FinishedRun.h"
+#include "session/Session.h"
+#include "session/SessionRecorder.h"
+#include "support/Error.h"
 
 #include <cstdio>
 #include <exception>
@@ -21,22 +26,45 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(dir);
     const Graph model = samples::phaseOrderingModel();
     onnx_io::exportOnnxFile(model, (dir / "phase_ordering.onnx").string());
+    const std::filesystem::path sessionPath = dir / "phase_ordering.tsession";
+    std::filesystem::remove(sessionPath);
+    Session session = Session::create(sessionPath.string());
+    const int64_t modelId = session.addModel("phase_ordering", "phase_ordering.onnx", model);
+
     const RuleSet rules = defaultRules();
     std::vector<const Rule*> list;
     for (const auto& rule : rules.rules()) list.push_back(rule.get());
     auto cost = makeCostModel("analytic:h200");
     for (const char* strategy : {"greedy", "eqsat", "mcts"}) {
-      Control control;
-      EventStream events;
       SearchOptions options;
       options.timeLimitSeconds = 20;
-      SearchInput input{model, list, *cost, control, events, options};
-      const SearchResult result = makeStrategy(strategy)->run(input);
-      std::printf("%-6s %.4f ms -> %.4f ms (%.1f %%), %d steps, rules:", strategy, result.originalCostMs, result.bestCostMs,
-                  result.speedupPct, result.steps);
+      RunInfo info;
+      info.modelId = modelId;
+      info.strategy = strategy;
+      info.seed = options.seed;
+      info.costSpec = cost->spec();
+      info.parameters = {{"time_limit", std::to_string(options.timeLimitSeconds)}, {"extract", options.extractMethod}};
+      const int64_t runId = session.beginRun(info);
+
+      SearchResult result;
+      {
+        SessionRecorder recorder(session, runId);
+        Control control;
+        EventStream events;
+        events.attach(&recorder);
+        SearchInput input{model, list, *cost, control, events, options};
+        result = makeStrategy(strategy)->run(input);
+        verifySearchResult(model, result, /*trials=*/1, options.seed);
+        recorder.finish();
+      }
+      recordFinishedRun(session, runId, result, *cost);
+      std::printf("%-6s %.4f ms -> %.4f ms (%.1f %%), %d steps, %s, rules:", strategy, result.originalCostMs, result.bestCostMs,
+                  result.speedupPct, result.steps, result.verified ? "verified" : "NOT VERIFIED");
       for (const auto& [rule, count] : result.rulesApplied) std::printf(" %s x%zu", rule.c_str(), count);
       std::printf("\n");
+      if (!result.verified) throw Error(std::string(strategy) + "'s result does not match the model: " + result.verifyProblem);
     }
+    std::printf("wrote %s and %s\n", (dir / "phase_ordering.onnx").c_str(), sessionPath.c_str());
   } catch (const std::exception& error) {
     std::fprintf(stderr, "tessera-teaching-sample: %s\n", error.what());
     return 1;

@@ -1,11 +1,14 @@
 // The teaching sample must teach what it says: greedy rewriting misses the best graph that
-// equality saturation finds, on the bundled file.
+// equality saturation finds, on the bundled file; the bundled session replays a run of each.
 #include "cost/CostModel.h"
 #include "events/Control.h"
 #include "events/EventSink.h"
 #include "onnx/OnnxImport.h"
 #include "rewrite/DefaultRules.h"
+#include "ir/GraphHash.h"
+#include "replay/ReplayModel.h"
 #include "search/Strategy.h"
+#include "session/Session.h"
 
 #include <gtest/gtest.h>
 
@@ -32,4 +35,34 @@ TEST(TeachingSample, GreedyMissesWhatSaturationFinds) {
   const SearchResult eqsat = optimize(model, "eqsat");
   EXPECT_GT(eqsat.speedupPct, 1.0);
   EXPECT_LT(eqsat.bestCostMs, greedy.bestCostMs * 0.99) << "greedy " << greedy.bestCostMs << " ms, eqsat " << eqsat.bestCostMs << " ms";
+}
+
+// The bundled session holds one run of each strategy on the bundled model, and each run's event log
+// replays to the cost the run recorded: what the guide asks a student to look at is there.
+TEST(TeachingSample, TheBundledSessionHoldsAReplayableRunOfEachStrategy) {
+  const std::string dir = std::string(TESSERA_SOURCE_DIR) + "/samples/teaching";
+  Session session = Session::open(dir + "/phase_ordering.tsession");
+  const std::vector<ModelRecord> models = session.models();
+  ASSERT_EQ(models.size(), 1u);
+  const Graph bundled = onnx_io::importOnnxFile(dir + "/phase_ordering.onnx");
+  EXPECT_TRUE(structurallyEqual(session.loadModel(models[0].id), bundled)) << "regenerate with tessera-teaching-sample samples/teaching";
+
+  std::map<std::string, RunRecord> byStrategy;
+  for (const RunRecord& run : session.runs()) byStrategy[run.info.strategy] = run;
+  ASSERT_EQ(byStrategy.size(), 3u);
+  for (const char* strategy : {"greedy", "eqsat", "mcts"}) {
+    ASSERT_TRUE(byStrategy.count(strategy)) << strategy;
+    const RunRecord& run = byStrategy[strategy];
+    ASSERT_TRUE(run.summary.has_value()) << strategy;
+    EXPECT_EQ(run.summary->verified, std::optional<bool>(true)) << strategy;
+    EXPECT_FALSE(session.candidates(run.id).empty()) << strategy;
+    ReplayModel replay;
+    replay.append(session.events(run.id));
+    const ReplayState& end = replay.seekToEnd();
+    ASSERT_FALSE(end.bestCost.empty()) << strategy;
+    EXPECT_NEAR(end.bestCost.back().costMs, run.summary->bestCostMs, 1e-9) << strategy;
+  }
+  EXPECT_LT(byStrategy["eqsat"].summary->bestCostMs, byStrategy["greedy"].summary->bestCostMs * 0.99);
+  EXPECT_LT(byStrategy["mcts"].summary->bestCostMs, byStrategy["greedy"].summary->bestCostMs * 0.99);
+  EXPECT_FALSE(byStrategy["mcts"].summary->steps == 0);
 }

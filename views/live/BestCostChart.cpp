@@ -90,6 +90,13 @@ void BestCostChart::removeRun(const QString& name) {
 
 int BestCostChart::runCount() const { return static_cast<int>(chart_->series().size()) - 1; }
 
+QStringList BestCostChart::runNames() const {
+  QStringList names;
+  for (QAbstractSeries* s : chart_->series())
+    if (s != cursor_) names.append(s->name());
+  return names;
+}
+
 int BestCostChart::pointCount(const QString& name) const {
   QLineSeries* line = series(name);
   return line ? static_cast<int>(line->count()) : -1;

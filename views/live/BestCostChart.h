@@ -5,6 +5,7 @@
 #include "events/Event.h"
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -33,6 +34,7 @@ public:
   void removeRun(const QString& name);
   void setCursor(double seconds);
   int runCount() const;
+  QStringList runNames() const;
   // Points of a run's drawn step line (two per change), for tests.
   int pointCount(const QString& name) const;
   QChart* chart() const { return chart_; }

@@ -315,6 +315,7 @@ void EGraphView::focusClass(EClassId eclass, int depth) {
   if (EClassItem* item = itemFor(state_ ? state_->egraph.find(eclass) : eclass)) {
     QRectF around;
     for (const auto& [id, shown] : items_) around = around.united(shown->sceneBoundingRect());
+    fitted_ = false; // framing the focus, not the whole picture
     view_->fitInView(around.adjusted(-30, -30, 30, 30), Qt::KeepAspectRatio);
     if (view_->transform().m11() > 1.0) view_->setTransform(QTransform());
     view_->centerOn(item);
@@ -347,6 +348,7 @@ void EGraphView::setHighlightedOrigins(const std::vector<NodeOrigin>& origins) {
 }
 
 void EGraphView::fitToView() {
+  fitted_ = true;
   const QRectF bounds = scene_->itemsBoundingRect();
   if (bounds.isEmpty()) return;
   view_->fitInView(bounds.adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
@@ -403,7 +405,13 @@ void EGraphView::contextMenuAt(QPoint viewportPos, QPoint globalPos) {
 bool EGraphView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != view_->viewport()) return QWidget::eventFilter(watched, event);
   switch (event->type()) {
+  case QEvent::Resize:
+    // Framed, the picture stays framed when the view gets its real size (a tab shown later, a
+    // window laid out after the log arrived) until the user zooms.
+    if (fitted_) fitToView();
+    break;
   case QEvent::Wheel: {
+    fitted_ = false;
     auto* wheel = static_cast<QWheelEvent*>(event);
     const double factor = std::pow(1.0015, wheel->angleDelta().y());
     const double scale = view_->transform().m11() * factor;

@@ -100,6 +100,7 @@ private:
   uint64_t seenUpTo_ = 0; // nextSequence of the previous state shown
   size_t opsScanned_ = 0; // e-nodes already looked at for the op filter's choices
   bool framed_ = false;
+  bool fitted_ = false; // the last framing was fitToView's, not the user's zoom
 
   QGraphicsScene* scene_;
   QGraphicsView* view_;

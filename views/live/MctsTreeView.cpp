@@ -96,7 +96,10 @@ void MctsTreeView::selectNode(uint32_t id) {
   selected_ = id;
   item_->setSelected(selected_);
   updateDetails();
-  if (layout_.position.count(id)) view_->centerOn(layout_.position.at(id));
+  if (layout_.position.count(id)) {
+    fitted_ = false; // the user's node stays in view
+    view_->centerOn(layout_.position.at(id));
+  }
   emit nodeSelected(id);
 }
 
@@ -121,6 +124,7 @@ void MctsTreeView::updateDetails() {
 }
 
 void MctsTreeView::fitToView() {
+  fitted_ = true;
   const QRectF bounds = item_->boundingRect();
   if (bounds.isEmpty()) return;
   view_->fitInView(bounds, Qt::KeepAspectRatio);
@@ -129,7 +133,11 @@ void MctsTreeView::fitToView() {
 
 bool MctsTreeView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != view_->viewport()) return QWidget::eventFilter(watched, event);
+  // Framed, the whole tree stays framed when the view gets its real size (a tab shown later, a
+  // window laid out after the run's log arrived) until the user zooms.
+  if (event->type() == QEvent::Resize && fitted_) fitToView();
   if (event->type() == QEvent::Wheel) {
+    fitted_ = false;
     const double factor = std::pow(1.0015, static_cast<QWheelEvent*>(event)->angleDelta().y());
     const double scale = view_->transform().m11() * factor;
     if (scale > 0.02 && scale < 6) view_->scale(factor, factor);

@@ -57,6 +57,7 @@ private:
   MctsTreeLayout layout_;
   std::optional<uint32_t> selected_;
   bool framed_ = false;
+  bool fitted_ = false; // the last framing was fitToView's, not the user's zoom
   QGraphicsScene* scene_;
   QGraphicsView* view_;
   MctsTreeItem* item_;

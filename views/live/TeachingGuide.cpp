@@ -25,7 +25,10 @@ QString teachingGuideHtml() {
       "<li>Select a node of the optimised graph and open <b>Why this rewrite</b>: the chain goes back through "
       "the distributive rule to the reassociation, with the best cost before and after each step.</li>"
       "</ol>"
-      "<p>Drag the timeline to replay any moment of a run, and overlay the three runs in the chart.</p>");
+      "<p>The bundled session already holds one run of each. Select a candidate in the <b>Candidates</b> dock to "
+      "replay the run that produced it: drag the <b>Timeline</b> to any moment and the e-graph, the tree and the "
+      "rules follow; the chart overlays the best-cost curves of the three runs. Your own runs are added to the "
+      "same session.</p>");
 }
 
 } // namespace tessera::views

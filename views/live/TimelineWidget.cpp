@@ -82,4 +82,11 @@ void TimelineWidget::addComparisonRun(const QString& name, const std::vector<Eve
 
 void TimelineWidget::removeComparisonRun(const QString& name) { chart_->removeRun(name); }
 
+void TimelineWidget::setRunName(const QString& name) {
+  if (name == runName_) return;
+  chart_->removeRun(runName_);
+  runName_ = name;
+  chart_->setRun(runName_, bestCostCurve(run_->replay().events()));
+}
+
 } // namespace tessera::views

@@ -30,6 +30,8 @@ public slots:
   // Overlays another run's best-cost curve (e.g. a stored run of another strategy).
   void addComparisonRun(const QString& name, const std::vector<tessera::Event>& events);
   void removeComparisonRun(const QString& name);
+  // Renames the curve of the run the slider replays (a stored run shown, a new run started).
+  void setRunName(const QString& name);
   void seekToIndex(int events);
   void showState(const tessera::ReplayState& state);
 
