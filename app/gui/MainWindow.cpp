@@ -294,6 +294,11 @@ void MainWindow::buildDocks() {
     mctsView_->fitToView();
   });
   connect(egraphView_, &views::EGraphView::nodeSelected, replay_->provenance(), &views::ProvenancePanel::explainENode);
+  // A committed node of the tree explains its step: the statistics that made the search choose it.
+  connect(mctsView_, &views::MctsTreeView::nodeSelected, this, [this](uint32_t id) {
+    const MirrorMctsNode* node = liveRun_->state().tree.node(id);
+    if (node && node->committed()) replay_->provenance()->explainStep(node->committedStep);
+  });
 
   guide_ = new QTextBrowser(this);
   guide_->setHtml(views::teachingGuideHtml());

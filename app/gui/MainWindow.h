@@ -98,6 +98,8 @@ public:
   views::PropertiesPanel* propertiesPanel() const { return properties_; }
   RunPanel* runPanel() const { return runPanel_; }
   ReplayDocks* replayDocks() const { return replay_; }
+  views::LiveRun* liveRun() const { return liveRun_; }
+  views::MctsTreeView* mctsView() const { return mctsView_; }
   QDockWidget* guideDock() const { return guideDock_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }

@@ -11,6 +11,8 @@
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "live/BestCostChart.h"
+#include "live/LiveRun.h"
+#include "live/MctsTreeView.h"
 #include "live/ProvenancePanel.h"
 #include "live/TimelineWidget.h"
 
@@ -103,6 +105,14 @@ TEST(TeachingWindow, OpensACopyShowsTheGuideReplaysARunAndExplainsARewrite) {
   const QString why = window.replayDocks()->provenance()->text();
   EXPECT_TRUE(why.contains(QString::fromStdString(loaded.origins[*rewritten].rule))) << why.toStdString();
   EXPECT_TRUE(why.contains(QStringLiteral("Chain of rewrites"))) << why.toStdString();
+
+  // A committed node of the MCTS tree explains the step that committed it.
+  const MctsTreeMirror& tree = window.liveRun()->state().tree;
+  ASSERT_GE(tree.committedPath().size(), 2u);
+  const uint32_t committed = tree.committedPath()[1];
+  window.mctsView()->selectNode(committed);
+  const QString step = window.replayDocks()->provenance()->text();
+  EXPECT_TRUE(step.contains(QStringLiteral("Step %1").arg(tree.node(committed)->committedStep))) << step.toStdString();
 
   EXPECT_EQ(fileHash(bundled), bundledHash) << "the bundled session is never written";
 }
