@@ -35,6 +35,9 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     int bannedUntil = 0; // iteration
   };
   std::unordered_map<const Rule*, Backoff> backoff;
+  // The first iteration that may apply multi-pattern rules; -1 while waiting for the single-pattern fixpoint.
+  int multiStart = limits.multiSchedule == RunnerLimits::MultiSchedule::First ? 0 : -1;
+  auto multiAllowed = [&](int iteration) { return multiStart >= 0 && iteration >= multiStart && iteration < multiStart + limits.multiIterations; };
 
   for (int iteration = 0;; ++iteration) {
     if (iteration >= limits.iterationLimit) {
@@ -55,7 +58,7 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     auto phase = Clock::now();
     std::vector<std::pair<const Rule*, std::vector<RuleMatch>>> found;
     for (const Rule* rule : active) {
-      if (rule->isMulti() && iteration >= limits.multiIterations) continue;
+      if (rule->isMulti() && !multiAllowed(iteration)) continue;
       Backoff& state = backoff[rule];
       if (limits.backoffMatchLimit && iteration < state.bannedUntil) {
         ++it.banned;
@@ -116,7 +119,7 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
       break;
     }
     // Saturated: nothing new, and no multi-pattern iterations left to try.
-    bool multiPending = iteration + 1 < limits.multiIterations;
+    bool multiPending = multiStart >= 0 && iteration + 1 < multiStart + limits.multiIterations;
     if (egraph.numNodes() == nodesBefore && egraph.numClasses() == classesBefore && it.applied == 0 && !multiPending) {
       // Nothing changed, but banned rules might still have work: lift the bans and go on (egg).
       bool anyBanned = it.banned > 0;
@@ -126,6 +129,10 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
           anyBanned = true;
         }
       if (anyBanned) continue;
+      if (multiStart < 0 && limits.multiIterations > 0) {
+        multiStart = iteration + 1; // the single-pattern fixpoint: now the multi-pattern rules
+        continue;
+      }
       report.stopReason = StopReason::Saturated;
       break;
     }

@@ -1,6 +1,7 @@
 // Equality saturation (egg's Runner, TENSAT's settings): search every rule, apply every match,
 // rebuild, filter cycles; repeat until saturated or a limit is hit. Multi-pattern rules run only
-// in the first k_multi iterations. Every run says why it stopped and reports each iteration.
+// in k_multi iterations: the first ones (TENSAT), or the ones after the single-pattern rules reach
+// a fixpoint. Every run says why it stopped and reports each iteration.
 #pragma once
 
 #include "egraph/EGraph.h"
@@ -23,6 +24,12 @@ struct RunnerLimits {
   int iterationLimit = 15;
   double timeLimitSeconds = 60;
   int multiIterations = 1;        // TENSAT's k_multi
+  // When the k_multi iterations of multi-pattern rules happen. TENSAT spends them first, before any
+  // single-pattern rewrite has run, so a multi-pattern rule never sees what a single rewrite makes
+  // (a conv fused with its relu, a reassociated matmul). Late spends them once the single-pattern
+  // rules change nothing more, then goes on with the single rules.
+  enum class MultiSchedule { First, Late };
+  MultiSchedule multiSchedule = MultiSchedule::First;
   size_t matchLimitPerRule = 20000;
   // egg's BackoffScheduler: a rule whose matches exceed backoffMatchLimit << (times banned) is
   // banned for backoffBanLength << (times banned) iterations and its matches dropped, so a few

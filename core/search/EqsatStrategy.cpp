@@ -34,8 +34,11 @@ void recordDecisions(Control& control, EventStream& events, int step) {
 } // namespace
 
 void EqsatStrategy::validate(const SearchOptions& options) const {
-  static constexpr const char* kParameters[] = {"match_limit", "egraph_json", "backoff_match_limit", "backoff_ban_length"};
+  static constexpr const char* kParameters[] = {"match_limit", "egraph_json", "backoff_match_limit", "backoff_ban_length",
+                                                "multi_schedule"};
   checkParameterNames(options, name(), kParameters);
+  if (const std::string schedule = textParameter(options, "multi_schedule", "late"); schedule != "late" && schedule != "first")
+    throw Error("parameter multi_schedule must be late or first, not '" + schedule + "'");
   for (const char* numeric : {"match_limit", "backoff_match_limit", "backoff_ban_length"})
     if (numericParameter(options, numeric, 0) < 0) throw Error(std::string("parameter ") + numeric + " must be >= 0");
   if (!extract::parseExtractionMethod(options.extractMethod))
@@ -64,6 +67,8 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   limits.matchLimitPerRule = static_cast<size_t>(numericParameter(options, "match_limit", 20000));
   limits.backoffMatchLimit = static_cast<size_t>(numericParameter(options, "backoff_match_limit", 1000));
   limits.backoffBanLength = static_cast<int>(numericParameter(options, "backoff_ban_length", 5));
+  limits.multiSchedule = textParameter(options, "multi_schedule", "late") == "first" ? RunnerLimits::MultiSchedule::First
+                                                                                     : RunnerLimits::MultiSchedule::Late;
 
   int step = 0;
   RunnerHooks hooks;

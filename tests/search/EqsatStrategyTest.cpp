@@ -65,6 +65,7 @@ TEST(EqsatStrategy, FindsACheaperVerifiedGraphWithEveryExtractor) {
     SearchOptions options;
     options.extractMethod = method;
     options.nodeLimit = 5000;
+    options.parameters["multi_schedule"] = "first"; // fusion only: the late merges keep the op count
     SearchResult result = f.run(original, options);
     ASSERT_EQ(result.bestCandidate, 0) << method;
     EXPECT_GT(result.speedupPct, 0.0) << method;
@@ -74,6 +75,31 @@ TEST(EqsatStrategy, FindsACheaperVerifiedGraphWithEveryExtractor) {
     verifySearchResult(original, result, 1, 7);
     EXPECT_TRUE(result.verified) << method << ": " << result.verifyProblem;
   }
+}
+
+// TENSAT spends k_multi on the first iteration, where the relu fusion has not happened yet, so the
+// enlarge/concat merge of the two fused convs never matches; the late schedule runs it after the
+// single-pattern fixpoint and finds the merged, cheaper graph.
+TEST(EqsatStrategy, LateMultiPatternIterationsSeeWhatSingleRewritesMade) {
+  SearchResult late, first;
+  for (const char* schedule : {"late", "first"}) {
+    Fixture f;
+    SearchOptions options;
+    options.extractMethod = "ilp";
+    options.parameters["multi_schedule"] = schedule;
+    (std::string(schedule) == "late" ? late : first) = f.run(branches(), options);
+  }
+  EXPECT_EQ(first.rulesApplied["predef-enlarge-concat-a2"], 0u);
+  EXPECT_GT(late.rulesApplied["predef-enlarge-concat-a2"], 0u);
+  EXPECT_LT(late.bestCostMs, first.bestCostMs);
+  verifySearchResult(branches(), late, 1, 7);
+  EXPECT_TRUE(late.verified) << late.verifyProblem;
+  EXPECT_EQ(late.stopReason, "saturated");
+
+  Fixture f;
+  SearchOptions bad;
+  bad.parameters["multi_schedule"] = "sometimes";
+  EXPECT_THROW(f.run(branches(), bad), Error);
 }
 
 TEST(EqsatStrategy, ReturnsTheOriginalWhenNothingIsCheaper) {
