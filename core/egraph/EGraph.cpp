@@ -48,6 +48,8 @@ bool lessNode(const ENode& a, const ENode& b) {
 
 EGraph::EGraph() : byOp_(static_cast<size_t>(opCount())), trail_(std::make_unique<Trail>()) {}
 EGraph::~EGraph() = default;
+EGraph::EGraph(EGraph&&) noexcept = default;
+EGraph& EGraph::operator=(EGraph&&) noexcept = default;
 
 EClassId EGraph::find(EClassId id) const {
   while (parent_[id] != id) id = parent_[id];

@@ -49,6 +49,9 @@ public:
   ~EGraph();
   EGraph(const EGraph&) = delete;
   EGraph& operator=(const EGraph&) = delete;
+  // A search replaces its e-graph with a fresh one by move-assignment (the listener moves too).
+  EGraph(EGraph&&) noexcept;
+  EGraph& operator=(EGraph&&) noexcept;
 
   // Registers an Input or Weight (deduplicated by kind and name) or an opaque op (one entry per
   // call) and returns its leaf id, the payload of its e-nodes.

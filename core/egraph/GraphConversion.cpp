@@ -19,6 +19,7 @@ SeededGraph seedEGraph(EGraph& egraph, const Graph& graph) {
   SeededGraph seed;
   seed.info = graph.info;
   std::vector<std::vector<EClassId>> classOf(graph.size());
+  seed.enodesOf.resize(graph.size());
   for (NodeId id : graph.topologicalOrder()) {
     const Node& node = graph.node(id);
     std::vector<EClassId> children;
@@ -38,6 +39,7 @@ SeededGraph seedEGraph(EGraph& egraph, const Graph& graph) {
         assert(eclass && "opaque ops carry their own types");
         egraph.markOriginal(enode);
         classOf[id].push_back(*eclass);
+        seed.enodesOf[id].push_back(enode);
       }
       continue;
     }
@@ -49,6 +51,7 @@ SeededGraph seedEGraph(EGraph& egraph, const Graph& graph) {
       classOf[id].push_back(*eclass);
       if (port == 0) seed.nodeNames.emplace(enode, node.name);
       egraph.markOriginal(enode);
+      seed.enodesOf[id].push_back(enode);
     }
   }
   for (const GraphOutput& out : graph.outputs()) {

@@ -18,6 +18,7 @@ struct SeededGraph {
   std::vector<uint32_t> inputLeaves;  // leaf ids of the graph inputs, in signature order
   ModelInfo info;
   std::unordered_map<ENode, std::string, ENodeHash> nodeNames; // original op names by e-node (port 0)
+  std::vector<std::vector<ENode>> enodesOf; // by graph NodeId: the e-node of each output port as added (empty for leaves)
 };
 
 // The weight leaf (empty name, undefined type) that stands for an absent optional input.

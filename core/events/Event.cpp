@@ -40,6 +40,7 @@ std::string_view eventKindName(EventKind kind) {
   case EventKind::BestCostChanged: return "best_cost_changed";
   case EventKind::RunStateChanged: return "run_state_changed";
   case EventKind::UserDecision: return "user_decision";
+  case EventKind::EGraphRebased: return "egraph_rebased";
   case EventKind::Count: break;
   }
   return "unknown";

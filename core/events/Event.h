@@ -55,11 +55,14 @@ struct MctsBackedUp {
   double reward = 0;     // the reward this backup carried
 };
 
+// The action of a committed step that rebased the e-graph onto the best graph (see EGraphRebased).
+inline constexpr std::string_view kRebaseAction = "rebase";
+
 // The search made a decision for good: MCTS committed an action, saturation finished an
 // iteration, TASO accepted a graph.
 struct StepCommitted {
   int step = 0;
-  std::string action;       // rule name (MCTS, TASO), "iteration" (eqsat)
+  std::string action;       // rule name (MCTS, TASO), "iteration" (eqsat), kRebaseAction (MCTS)
   uint32_t mctsNode = 0;    // the committed MCTS node, 0 for other strategies
   uint32_t visits = 0;
   double meanValue = 0;
@@ -78,6 +81,21 @@ struct BestCostChanged {
   int step = 0;
   double previousMs = 0;
   double costMs = 0;
+};
+
+// Where a node of a rebased e-graph's seed came from (empty rule: the original model).
+struct SeedOrigin {
+  std::string rule;
+  int step = -1;
+  friend bool operator==(const SeedOrigin&, const SeedOrigin&) = default;
+};
+
+// The e-graph was replaced by a fresh one seeded with the best graph so far (MCTS, when the node
+// limit is reached): e-node and class ids start over. The ENodeAdded events that follow build the
+// new seed; `seed` gives the origin of each of them, in that order.
+struct EGraphRebased {
+  int step = 0;
+  std::vector<SeedOrigin> seed;
 };
 
 enum class RunState { Started, Paused, Resumed, Stopped, Finished };
@@ -99,7 +117,8 @@ struct UserDecision {
 };
 
 using EventPayload = std::variant<ENodeAdded, ClassesMerged, RuleApplied, MctsNodeCreated, MctsNodeVisited, MctsBackedUp,
-                                  StepCommitted, CandidateExtracted, BestCostChanged, RunStateChanged, UserDecision>;
+                                  StepCommitted, CandidateExtracted, BestCostChanged, RunStateChanged, UserDecision,
+                                  EGraphRebased>;
 
 // The payload's index in EventPayload, stored in the session's event log.
 enum class EventKind : uint8_t {
@@ -114,6 +133,7 @@ enum class EventKind : uint8_t {
   BestCostChanged,
   RunStateChanged,
   UserDecision,
+  EGraphRebased,
   Count
 };
 std::string_view eventKindName(EventKind kind); // "enode_added", "classes_merged", ...

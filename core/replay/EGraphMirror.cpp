@@ -1,6 +1,7 @@
 #include "replay/EGraphMirror.h"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_set>
 
 namespace tessera {
@@ -23,6 +24,7 @@ void EGraphMirror::addNode(EClassId eclass, const ENode& node, uint64_t sequence
   added.node = node;
   added.addedTo = eclass;
   added.sequence = sequence;
+  if (!seedClosed_ && nodes_.size() < seedOrigins_.size()) std::tie(added.rule, added.step) = seedOrigins_[nodes_.size()];
   slots_[slot].nodes.push_back(static_cast<MirrorNodeId>(nodes_.size()));
   nodes_.push_back(std::move(added));
 }
@@ -52,13 +54,12 @@ void EGraphMirror::merge(EClassId kept, EClassId absorbed, uint64_t sequence) {
 
 void EGraphMirror::attributePending(const std::string& rule, int step, uint32_t newNodes,
                                     const std::vector<EClassId>& results) {
-  auto [it, inserted] = ruleIndex_.try_emplace(rule, static_cast<int>(ruleNames_.size()));
-  if (inserted) ruleNames_.push_back(rule);
+  const int index = ruleIndex(rule);
   const size_t pending = nodes_.size() - pendingFrom_;
   size_t claimed = std::min<size_t>(pending, newNodes);
   if (!seedClosed_) claimed = std::min(claimed, rightHandSideSuffix(results));
   for (size_t i = nodes_.size() - claimed; i < nodes_.size(); ++i) {
-    nodes_[i].rule = it->second;
+    nodes_[i].rule = index;
     nodes_[i].step = step;
   }
   pendingFrom_ = nodes_.size();
@@ -83,6 +84,27 @@ size_t EGraphMirror::rightHandSideSuffix(const std::vector<EClassId>& results) c
 void EGraphMirror::closeSeed() {
   pendingFrom_ = nodes_.size();
   seedClosed_ = true;
+}
+
+int EGraphMirror::ruleIndex(const std::string& rule) {
+  auto [it, inserted] = ruleIndex_.try_emplace(rule, static_cast<int>(ruleNames_.size()));
+  if (inserted) ruleNames_.push_back(rule);
+  return it->second;
+}
+
+void EGraphMirror::rebase(const std::vector<SeedOrigin>& seed) {
+  nodes_.clear();
+  slots_.clear();
+  live_.clear();
+  classIndex_.clear();
+  liveClasses_ = 0;
+  merges_ = 0;
+  pendingFrom_ = 0;
+  seedClosed_ = false;
+  ++epoch_;
+  seedOrigins_.clear();
+  for (const SeedOrigin& origin : seed)
+    seedOrigins_.emplace_back(origin.rule.empty() ? -1 : ruleIndex(origin.rule), origin.rule.empty() ? kOriginalStep : origin.step);
 }
 
 EClassId EGraphMirror::find(EClassId id) const {

@@ -1,9 +1,10 @@
 // The e-graph as a run's events describe it: e-nodes with the rule application that created them,
-// e-classes merged through a union-find. Rebuilt from ENodeAdded, ClassesMerged and RuleApplied
-// alone, so a stored session can be replayed without the engine.
+// e-classes merged through a union-find. Rebuilt from ENodeAdded, ClassesMerged, RuleApplied and
+// EGraphRebased alone, so a stored session can be replayed without the engine.
 #pragma once
 
 #include "egraph/ENode.h"
+#include "events/Event.h"
 
 #include <cstdint>
 #include <string>
@@ -41,6 +42,11 @@ public:
   void attributePending(const std::string& rule, int step, uint32_t newNodes, const std::vector<EClassId>& results);
   // Nodes added so far (the seed) are the original model's: the first application does not own them.
   void closeSeed();
+  // The engine replaced its e-graph (EGraphRebased): everything is dropped, the epoch advances, and
+  // the next `seed.size()` nodes added take their origins from `seed`. Rule names are kept.
+  void rebase(const std::vector<SeedOrigin>& seed);
+  // How many times the e-graph was rebased: ids of different epochs name different things.
+  int epoch() const { return epoch_; }
 
   // The canonical id of a class id; unknown ids map to themselves.
   EClassId find(EClassId id) const;
@@ -60,6 +66,7 @@ public:
 
 private:
   uint32_t slotOf(EClassId id); // creates the class when absent
+  int ruleIndex(const std::string& rule);
   size_t rightHandSideSuffix(const std::vector<EClassId>& results) const;
 
   std::vector<MirrorNode> nodes_;
@@ -70,6 +77,8 @@ private:
   size_t merges_ = 0;
   size_t pendingFrom_ = 0; // first node not yet claimed by a rule application
   bool seedClosed_ = false;
+  int epoch_ = 0;
+  std::vector<std::pair<int, int>> seedOrigins_; // (rule index, step) of each node of a rebased seed
   std::vector<std::string> ruleNames_;
   std::unordered_map<std::string, int> ruleIndex_;
 };

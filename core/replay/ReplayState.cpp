@@ -11,6 +11,9 @@ struct Overloaded : Ts... {
 };
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
+
+// A committed step that applied a rule (not an eqsat iteration, not an MCTS rebase).
+bool isRuleAction(const std::string& action) { return !action.empty() && action != "iteration" && action != kRebaseAction; }
 } // namespace
 
 void ReplayState::apply(const Event& event) {
@@ -18,7 +21,7 @@ void ReplayState::apply(const Event& event) {
   // Any event other than e-graph growth marks the end of the seed (the original model's nodes).
   const EventKind kind = event.kind();
   if (kind != EventKind::ENodeAdded && kind != EventKind::ClassesMerged && kind != EventKind::RuleApplied &&
-      kind != EventKind::RunStateChanged && egraph.numNodes() > 0)
+      kind != EventKind::RunStateChanged && kind != EventKind::EGraphRebased && egraph.numNodes() > 0)
     egraph.closeSeed();
 
   std::visit(Overloaded{
@@ -36,7 +39,7 @@ void ReplayState::apply(const Event& event) {
                  [&](const MctsBackedUp& e) { tree.backedUp(e.id, e.visits, e.totalValue, e.reward, sequence); },
                  [&](const StepCommitted& e) {
                    steps.push_back(CommittedStep{e, sequence, event.seconds});
-                   if (!e.action.empty() && e.action != "iteration") {
+                   if (isRuleAction(e.action)) {
                      RuleStatistics& stats = rules[e.action];
                      ++stats.commits;
                      stats.lastStep = e.step;
@@ -50,13 +53,14 @@ void ReplayState::apply(const Event& event) {
                    if (bestCost.empty()) bestCost.push_back(CostPoint{0, 0, -1, e.previousMs});
                    bestCost.push_back(CostPoint{sequence, event.seconds, e.step, e.costMs});
                    if (const CommittedStep* step = committedStep(e.step);
-                       step && !step->commit.action.empty() && step->commit.action != "iteration")
+                       step && isRuleAction(step->commit.action))
                      rules[step->commit.action].costEffectMs += e.costMs - e.previousMs;
                  },
                  [&](const RunStateChanged& e) {
                    runState = e.state;
                    if (!e.reason.empty()) stopReason = e.reason;
                  },
+                 [&](const EGraphRebased& e) { egraph.rebase(e.seed); },
                  [&](const UserDecision& e) {
                    decisions.push_back(RecordedDecision{e, sequence});
                    switch (e.kind) {

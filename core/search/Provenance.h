@@ -26,6 +26,12 @@ public:
   // belong to no rule application.
   void originalSeeded() { pending_.clear(); }
 
+  // Rebasing: a fresh e-graph seeded with a candidate graph. Between the two calls the seed's
+  // e-nodes are held back, so that EGraphRebased (carrying each one's origin, from `origins` by
+  // graph NodeId) precedes them in the event stream; the new seed keeps the candidate's provenance.
+  void beginRebase();
+  void finishRebase(int step, const SeededGraph& seed, const std::vector<NodeOrigin>& origins);
+
   // Attributes the nodes added since the last call to this application and emits RuleApplied.
   void ruleApplied(const Rule& rule, const RuleMatch& match, const RuleApplication& application, int step);
 
@@ -38,7 +44,10 @@ public:
 private:
   EventStream& events_;
   std::vector<ENode> pending_;
+  bool rebasing_ = false;
+  std::vector<ENodeAdded> held_; // the rebased seed's events, until finishRebase
   std::vector<std::pair<ENode, NodeOrigin>> recorded_;
+  std::vector<std::pair<ENode, NodeOrigin>> seeded_; // a rebased seed's nodes that came from rules
 };
 
 } // namespace tessera

@@ -62,6 +62,14 @@ json encode(const BestCostChanged& e) {
 }
 json encode(const RunStateChanged& e) { return {{"st", runStateName(e.state)}, {"why", e.reason}}; }
 json encode(const UserDecision& e) { return {{"k", decisionName(e.kind)}, {"r", e.rule}, {"s", e.step}}; }
+json encode(const EGraphRebased& e) {
+  json rules = json::array(), steps = json::array();
+  for (const SeedOrigin& origin : e.seed) {
+    rules.push_back(origin.rule);
+    steps.push_back(origin.step);
+  }
+  return {{"s", e.step}, {"r", rules}, {"rs", steps}};
+}
 
 template <typename T>
 T field(const json& object, const char* key) {
@@ -104,6 +112,14 @@ EventPayload decode(EventKind kind, const json& j) {
   case EventKind::UserDecision:
     return UserDecision{enumFromName(field<std::string>(j, "k"), DecisionKind::Stop, decisionName, "decision"),
                         field<std::string>(j, "r"), field<int>(j, "s")};
+  case EventKind::EGraphRebased: {
+    EGraphRebased e{field<int>(j, "s"), {}};
+    const auto rules = field<std::vector<std::string>>(j, "r");
+    const auto steps = field<std::vector<int>>(j, "rs");
+    if (rules.size() != steps.size()) throw Error("seed rules and steps differ in length");
+    for (size_t i = 0; i < rules.size(); ++i) e.seed.push_back({rules[i], steps[i]});
+    return e;
+  }
   case EventKind::Count: break;
   }
   throw Error("unknown event kind");

@@ -57,6 +57,9 @@ CREATE TABLE op_costs (
   device TEXT NOT NULL, signature TEXT NOT NULL, ms REAL NOT NULL,
   PRIMARY KEY (device, signature)) WITHOUT ROWID;
 )sql"},
+    // No table changes: event logs may now hold egraph_rebased events (an MCTS run that rebased a
+    // full e-graph), which an older Tessera could not replay, so it must refuse the file up front.
+    Migration{3, "-- egraph_rebased events\n"},
 };
 static_assert(kMigrations.back().version == kCurrentVersion, "the last migration defines the current version");
 

@@ -12,7 +12,7 @@
 namespace tessera::recorded {
 
 std::vector<Event> recordSearchRun(const std::string& strategy, const std::string& model, size_t nodeLimit,
-                                   double timeLimitSeconds) {
+                                   double timeLimitSeconds, const std::string& extractMethod) {
   const Graph graph = onnx_io::importOnnxFile(std::string(TESSERA_SOURCE_DIR) + "/samples/" + model + ".onnx");
   const RuleSet rules = defaultRules();
   std::vector<const Rule*> list;
@@ -26,6 +26,7 @@ std::vector<Event> recordSearchRun(const std::string& strategy, const std::strin
   options.nodeLimit = nodeLimit;
   options.timeLimitSeconds = timeLimitSeconds;
   options.extractTimeLimitSeconds = 10;
+  options.extractMethod = extractMethod;
   SearchInput input{graph, list, *cost, control, stream, options};
   makeStrategy(strategy)->run(input);
   return std::move(recorder.events);

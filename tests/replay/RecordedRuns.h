@@ -11,7 +11,7 @@ namespace tessera::recorded {
 
 // Runs `strategy` on samples/<model>.onnx with the analytic cost model and records every event.
 std::vector<Event> recordSearchRun(const std::string& strategy, const std::string& model, size_t nodeLimit,
-                                   double timeLimitSeconds = 20);
+                                   double timeLimitSeconds = 20, const std::string& extractMethod = "dag");
 inline std::vector<Event> recordEqsatRun(const std::string& model, size_t nodeLimit = 2000) {
   return recordSearchRun("eqsat", model, nodeLimit);
 }

@@ -53,7 +53,7 @@ TEST(SessionSchema, AVersionOneFileKeepsItsDataAndGainsDecisionsFromItsLog) {
   EXPECT_EQ(session_schema::checkFile(path), 1);
 
   Session session = Session::open(path);
-  EXPECT_EQ(session.database().queryInt("PRAGMA user_version"), 2);
+  EXPECT_EQ(session.database().queryInt("PRAGMA user_version"), session_schema::kCurrentVersion);
   ASSERT_EQ(session.runs().size(), 1u);
   EXPECT_EQ(session.runs()[0].info.seed, 5u);
   EXPECT_EQ(session.eventCount(1), events.size());

@@ -2,6 +2,7 @@
 
 #include "onnx/OnnxImport.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -57,10 +58,15 @@ std::vector<Event> eventsOfEveryKind() {
       BestCostChanged{1, std::numeric_limits<double>::infinity(), 5.5},
       RunStateChanged{RunState::Finished, "node_limit"},
       UserDecision{DecisionKind::Veto, "matmul-assoc", 6},
+      EGraphRebased{9, {{"", -1}, {"fuse-conv-relu", 3}, {"tensat-m05", 7}}},
   };
   std::vector<Event> events;
   for (EventPayload& payload : payloads) events.push_back({events.size(), 0.001 * static_cast<double>(events.size()), payload});
   return events;
+}
+
+size_t decisionsAmong(const std::vector<Event>& events) {
+  return static_cast<size_t>(std::count_if(events.begin(), events.end(), [](const Event& e) { return e.kind() == EventKind::UserDecision; }));
 }
 
 std::vector<Event> manyEvents(size_t count, uint64_t firstSequence) {
@@ -105,6 +111,7 @@ bool samePayload(const BestCostChanged& a, const BestCostChanged& b) {
 }
 bool samePayload(const RunStateChanged& a, const RunStateChanged& b) { return a.state == b.state && a.reason == b.reason; }
 bool samePayload(const UserDecision& a, const UserDecision& b) { return a.kind == b.kind && a.rule == b.rule && a.step == b.step; }
+bool samePayload(const EGraphRebased& a, const EGraphRebased& b) { return a.step == b.step && a.seed == b.seed; }
 
 } // namespace
 

@@ -20,6 +20,8 @@ Candidate sampleCandidate(const Graph& graph, double costMs, int step);
 std::vector<Event> eventsOfEveryKind();
 // `count` events cycling through the kinds, sequence numbers from `firstSequence`.
 std::vector<Event> manyEvents(size_t count, uint64_t firstSequence = 0);
+// How many of `events` are user decisions (the decisions table holds one row each).
+size_t decisionsAmong(const std::vector<Event>& events);
 bool sameEvent(const Event& a, const Event& b);
 std::string fileBytes(const std::string& path);
 void writeBytes(const std::string& path, const std::string& bytes);

@@ -121,17 +121,23 @@ EClassItem* EGraphView::itemFor(EClassId eclass) const {
 
 QString EGraphView::bannerText() const { return banner_->text(); }
 
-void EGraphView::clear() {
+void EGraphView::dropPicture() {
   for (auto& [id, item] : items_) delete item;
   items_.clear();
   flashing_.clear();
   flashTimer_->stop();
   layout_.clear();
   visibility_ = {};
-  state_ = nullptr;
-  seenUpTo_ = 0;
   opsScanned_ = 0;
   framed_ = false;
+  edges_->setPaths({}, {}, 0);
+}
+
+void EGraphView::clear() {
+  dropPicture();
+  state_ = nullptr;
+  seenUpTo_ = 0;
+  shownEpoch_ = 0;
   knownOps_.clear();
   knownRules_.clear();
   filter_.focus.reset();
@@ -141,14 +147,20 @@ void EGraphView::clear() {
   while (ruleFilter_->count() > 1) ruleFilter_->removeItem(1);
   filter_.op.clear();
   filter_.rule.clear();
-  edges_->setPaths({}, {}, 0);
   updateBanner();
 }
 
 void EGraphView::showState(const ReplayState& state) {
   // Merges since the last update flash while following a run; a seek (backwards, or far ahead) is
   // a jump, not news, and flashing half the e-graph would say nothing.
-  const bool incremental = state_ && state.nextSequence >= seenUpTo_ && state.nextSequence - seenUpTo_ <= kFlashWindow;
+  bool incremental = state_ && state.nextSequence >= seenUpTo_ && state.nextSequence - seenUpTo_ <= kFlashWindow;
+  if (state.egraph.epoch() != shownEpoch_) {
+    // A rebased e-graph (or a seek across a rebase): its ids name other classes, so the picture
+    // starts over; the filters stay.
+    dropPicture();
+    shownEpoch_ = state.egraph.epoch();
+    incremental = false;
+  }
   state_ = &state;
   layout_.update(state.egraph);
   if (incremental)

@@ -80,6 +80,7 @@ protected:
 
 private:
   void refresh(); // re-applies filters to the last state
+  void dropPicture(); // items, layout and flashes, not the filters
   void rebuildEdges();
   void updateBanner();
   void updateFilterChoices();
@@ -99,6 +100,7 @@ private:
   EGraphEdgesItem* edges_ = nullptr;
   uint64_t seenUpTo_ = 0; // nextSequence of the previous state shown
   size_t opsScanned_ = 0; // e-nodes already looked at for the op filter's choices
+  int shownEpoch_ = 0;     // the mirror epoch the items were laid out for
   bool framed_ = false;
   bool fitted_ = false; // the last framing was fitToView's, not the user's zoom
 

@@ -155,7 +155,7 @@ bool MctsTreeView::eventFilter(QObject* watched, QEvent* event) {
     const QString rule = QString::fromStdString(state_->tree.node(*id)->action);
     QMenu menu(this);
     menu.addAction(tr("Select node %1").arg(*id), this, [this, id] { selectNode(*id); });
-    if (!rule.isEmpty()) {
+    if (!rule.isEmpty() && rule != QLatin1String(kRebaseAction.data(), static_cast<qsizetype>(kRebaseAction.size()))) {
       menu.addAction(tr("Pin rule %1").arg(rule), this, [this, rule] { emit pinRequested(rule); });
       menu.addAction(tr("Veto rule %1").arg(rule), this, [this, rule] { emit vetoRequested(rule); });
     }

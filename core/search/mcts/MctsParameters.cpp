@@ -26,8 +26,8 @@ int wholeNumber(const SearchOptions& options, const std::string& name, int fallb
 } // namespace
 
 MctsParameters MctsParameters::from(const SearchOptions& options) {
-  static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration", "gamma",
-                                           "max_steps",   "rollout",       "reward_extract"};
+  static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration",   "gamma",
+                                           "max_steps",   "rollout",       "reward_extract", "rebase"};
   checkParameterNames(options, "mcts", kKnown);
 
   MctsParameters p;
@@ -52,6 +52,7 @@ MctsParameters MctsParameters::from(const SearchOptions& options) {
   p.rewardExtract = textParameter(options, "reward_extract", p.rewardExtract);
   if (!extract::parseExtractionMethod(p.rewardExtract))
     throw Error("parameter reward_extract=" + p.rewardExtract + " is not an extraction method (use tree, ocf, dag or ilp)");
+  p.rebase = wholeNumber(options, "rebase", p.rebase ? 1 : 0, 0) != 0;
   if (options.nodeLimit) p.nodeLimit = options.nodeLimit;
   return p;
 }

@@ -27,6 +27,10 @@ struct MctsParameters {
   RolloutKind rollout = RolloutKind::Heavy;    // ("rollout": random, pruned, heavy, lookahead)
   std::string rewardExtract = "dag";           // extractor pricing states ("reward_extract")
   size_t nodeLimit = 2000;                     // SearchOptions::nodeLimit, 0 meaning this default
+  // When the e-graph reaches the node limit, continue in a fresh e-graph seeded with the best graph
+  // so far, as long as each such epoch finds something cheaper ("rebase": 1 or 0). The node limit
+  // bounds the e-graph's memory, not the search's work; 0 stops at the first full e-graph (PACT'24).
+  bool rebase = true;
 
   // Throws tessera::Error naming the parameter for unknown names and out-of-range values.
   static MctsParameters from(const SearchOptions& options);

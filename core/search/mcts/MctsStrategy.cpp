@@ -1,6 +1,8 @@
 // The MCTS strategy's run loop: seed the e-graph, then per step obey the Control, plan with
 // simulations, commit the best child's rule for good (with provenance and events), and re-plan
-// from the committed state; finally extract with the requested method and settle the best graph.
+// from the committed state. A full e-graph is rebased: the best graph so far seeds a fresh one and
+// the search goes on, while each such epoch finds something cheaper. Finally extract with the
+// requested method and settle the best graph.
 #include "search/MctsStrategy.h"
 
 #include "cost/GraphCost.h"
@@ -66,6 +68,9 @@ private:
   ActionOutcome commitAction(uint16_t action, int step);
   // After a commit: a candidate when the committed state is the cheapest so far.
   void noteCommittedState(double stateCost, int step);
+  // The e-graph is full: extracts the best graph, and when it is cheaper than the graph this epoch
+  // started from, seeds a fresh e-graph with it and commits a rebase step. False: stop.
+  bool rebase(int step);
   void addCandidate(Candidate candidate);
 
   const SearchInput& input_;
@@ -82,6 +87,8 @@ private:
   uint64_t rulesVersion_ = 0;
   SearchResult result_;
   double bestStateCost_ = 0;
+  double epochStartCost_ = 0; // the cost of the graph the current e-graph was seeded with
+  int rebases_ = 0;
   uint32_t root_ = 0;
 };
 
@@ -90,7 +97,7 @@ MctsRun::MctsRun(const SearchInput& input)
       recorder_(input.events),
       coster_(input.cost, *extract::parseExtractionMethod(params_.rewardExtract)),
       rollout_(params_.rollout, input.rules.size()) {
-  if (input.rules.size() >= kNoAction) throw Error("mcts: a rule pack of " + std::to_string(input.rules.size()) + " rules is too large");
+  if (input.rules.size() >= kRebaseTreeAction) throw Error("mcts: a rule pack of " + std::to_string(input.rules.size()) + " rules is too large");
   if (!extract::parseExtractionMethod(input.options.extractMethod))
     throw Error("unknown extraction method '" + input.options.extractMethod + "' (use tree, ocf, dag or ilp)");
   const double budget = input.options.timeLimitSeconds;
@@ -160,6 +167,43 @@ void MctsRun::noteCommittedState(double stateCost, int step) {
   addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, step));
 }
 
+bool MctsRun::rebase(int step) {
+  // The best graph of this e-graph, by the final method when there is time for it (an ILP is
+  // warm-started from the greedy, so it is never worse).
+  const double left = secondsBetween(Clock::now(), searchDeadline_);
+  if (left <= 0) return false;
+  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), input_.options.extractMethod,
+                                          std::min(input_.options.extractTimeLimitSeconds, 0.2 * left));
+  Candidate best = recorder_.candidate(egraph_, std::move(extracted), input_.cost, step);
+  if (!(best.costMs < epochStartCost_ * (1 - 1e-9))) return false; // this epoch found nothing cheaper
+  epochStartCost_ = best.costMs;
+  const Graph graph = best.graph;
+  const std::vector<NodeOrigin> origins = best.origins;
+  addCandidate(std::move(best));
+
+  egraph_ = EGraph();
+  recorder_.beginRebase();
+  egraph_.setListener(&recorder_);
+  seed_ = seedEGraph(egraph_, graph);
+  egraph_.rebuild();
+  egraph_.setListener(nullptr);
+  recorder_.finishRebase(step, seed_, origins);
+  coster_.forgetStates();
+  bestStateCost_ = coster_.price(egraph_, seed_);
+  ++rebases_;
+
+  const uint32_t rebased = tree_.addChild(root_, kRebaseTreeAction, egraph_.numNodes());
+  tree_.node(rebased).stateCost = bestStateCost_;
+  if (input_.events.wants(EventKind::MctsNodeCreated))
+    input_.events.publish(MctsNodeCreated{rebased, root_, std::string(kRebaseAction), tree_.node(rebased).depth, egraph_.numNodes()});
+  input_.events.publish(StepCommitted{step, std::string(kRebaseAction), rebased, 0, 0, egraph_.numNodes(), egraph_.numClasses()});
+  root_ = rebased;
+  result_.steps = step + 1;
+  say("step " + std::to_string(step + 1) + ": rebase " + std::to_string(rebases_) + " onto the best graph (" +
+      format("%.4f ms", epochStartCost_) + "), " + std::to_string(egraph_.numNodes()) + " e-nodes");
+  return true;
+}
+
 SearchResult MctsRun::run() {
   const SearchOptions& options = input_.options;
   result_.originalCostMs = graphCost(input_.original, input_.cost).totalMs;
@@ -171,6 +215,7 @@ SearchResult MctsRun::run() {
   egraph_.rebuild();
   egraph_.setListener(nullptr);
   bestStateCost_ = coster_.price(egraph_, seed_);
+  epochStartCost_ = result_.originalCostMs;
   root_ = tree_.addRoot(egraph_.numNodes());
   tree_.node(root_).stateCost = bestStateCost_;
   if (input_.events.wants(EventKind::MctsNodeCreated))
@@ -194,12 +239,13 @@ SearchResult MctsRun::run() {
       break;
     }
     if (wasPaused) input_.events.publish(RunStateChanged{RunState::Resumed, {}});
-    if (egraph_.numNodes() >= params_.nodeLimit) {
-      stopReason = "node_limit";
-      break;
-    }
     if (step >= params_.maxSteps) {
       stopReason = "steps";
+      break;
+    }
+    if (egraph_.numNodes() >= params_.nodeLimit) {
+      if (params_.rebase && rebase(step)) continue;
+      stopReason = "node_limit";
       break;
     }
     if (outOfTime()) {

@@ -15,7 +15,8 @@
 
 namespace tessera::mcts {
 
-constexpr uint16_t kNoAction = UINT16_MAX; // the first root's action
+constexpr uint16_t kNoAction = UINT16_MAX;           // the first root's action
+constexpr uint16_t kRebaseTreeAction = UINT16_MAX - 1; // a root that starts a rebased e-graph
 
 struct MctsNode {
   uint32_t id = 0;

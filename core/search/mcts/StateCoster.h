@@ -25,6 +25,8 @@ public:
   double price(const EGraph& egraph, const SeededGraph& seed);
   // The committed root moved along `action`: keep the states below it, re-rooted, drop the rest.
   void commit(uint16_t action);
+  // A new e-graph (a rebase): no state of the old one is a state of the new one.
+  void forgetStates() { cache_.clear(); }
 
   ENodeCoster& enodeCoster() { return coster_; }
   extract::ExtractionMethod method() const { return method_; }

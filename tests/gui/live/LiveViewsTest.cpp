@@ -10,6 +10,8 @@
 #include "live/TimelineWidget.h"
 
 #include <QAbstractItemModelTester>
+
+#include <algorithm>
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QGraphicsView>
@@ -73,6 +75,36 @@ TEST(EGraphView, ShowsARealTwoThousandNodeEGraphWithNothingSilentlyHidden) {
   for (EClassId id : v.shown) clustersWithMore += view.itemFor(id)->nodesNotShown() > 0;
   EXPECT_EQ(view.notShownMarkers() >= clustersWithMore, true);
   EXPECT_TRUE(view.bannerText().contains(QString::number(state.egraph.numNodes())));
+}
+
+// A rebased e-graph reuses ids for other classes: the view starts its picture over at a rebase, in
+// either direction of a seek, and never shows a class of another epoch.
+TEST(EGraphView, ARebasedEGraphStartsThePictureOver) {
+  const std::vector<Event> log = recorded::recordSearchRun("mcts", "squeezenet", 400, 20, "ilp");
+  auto firstRebase = std::find_if(log.begin(), log.end(), [](const Event& e) { return e.kind() == EventKind::EGraphRebased; });
+  ASSERT_NE(firstRebase, log.end()) << "squeezenet fills 400 e-nodes and MCTS rebases";
+  LiveRun run;
+  EGraphView view;
+  view.resize(1200, 800);
+  QObject::connect(&run, &LiveRun::stateChanged, &view, &EGraphView::showState);
+  auto expectConsistent = [&](const char* where) {
+    const ReplayState& state = run.state();
+    EXPECT_EQ(view.visibility().totalClasses, state.egraph.numClasses()) << where;
+    for (EClassId id : view.visibility().shown) {
+      const EClassItem* item = view.itemFor(id);
+      ASSERT_NE(item, nullptr) << where;
+      ASSERT_NE(state.egraph.eclass(id), nullptr) << where;
+      EXPECT_EQ(item->nodeCount(), state.egraph.eclass(id)->nodes.size()) << where << " class " << id;
+    }
+  };
+  run.loadEvents(log);
+  EXPECT_GT(run.state().egraph.epoch(), 0);
+  expectConsistent("at the end");
+  run.seekToIndex(static_cast<size_t>(firstRebase - log.begin()));
+  EXPECT_EQ(run.state().egraph.epoch(), 0);
+  expectConsistent("before the first rebase");
+  run.seekToIndex(log.size());
+  expectConsistent("back at the end");
 }
 
 TEST(EGraphView, OverTheBudgetTheRestIsCountedNotDropped) {

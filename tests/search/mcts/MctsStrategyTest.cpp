@@ -2,6 +2,7 @@
 #include "cost/GraphCost.h"
 #include "egraph/GraphConversion.h"
 #include "onnx/OnnxImport.h"
+#include "replay/ReplayModel.h"
 #include "rewrite/DefaultRules.h"
 #include "search/MctsStrategy.h"
 #include "search/mcts/MctsPlanner.h"
@@ -9,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -79,6 +81,7 @@ std::string describe(const Event& event) {
         else if constexpr (std::is_same_v<T, BestCostChanged>) out << " " << p.costMs;
         else if constexpr (std::is_same_v<T, RunStateChanged>) out << " " << runStateName(p.state) << " " << p.reason;
         else if constexpr (std::is_same_v<T, UserDecision>) out << " " << decisionName(p.kind) << " " << p.rule << "@" << p.step;
+        else if constexpr (std::is_same_v<T, EGraphRebased>) out << " @" << p.step << " seed " << p.seed.size();
       },
       event.payload);
   return out.str();
@@ -338,4 +341,51 @@ TEST(MctsStrategy, HonoursTheTimeLimitIncludingExtraction) {
   EXPECT_LE(result.searchSeconds + result.extractionSeconds, 1.5 * 1.1);
   EXPECT_GE(result.bestCostMs, 0.0);
   EXPECT_LE(result.bestCostMs, result.originalCostMs);
+}
+
+// A full e-graph is not the end: the best graph so far seeds a fresh e-graph (an epoch) while each
+// epoch finds something cheaper. Every epoch stays under the node limit, the events say where each
+// began (with the seed's provenance), the replayed mirror starts over, and the result verifies.
+TEST(MctsStrategy, AFullEGraphIsRebasedOntoTheBestGraphAndTheSearchGoesOn) {
+  Fixture once;
+  once.options.extractMethod = "ilp";
+  once.options.parameters["rebase"] = "0";
+  const SearchResult single = once.run(branches());
+  EXPECT_EQ(single.stopReason, "node_limit");
+  EXPECT_TRUE(eventsOf<EGraphRebased>(once.recorder).empty());
+
+  Fixture f;
+  f.options.extractMethod = "ilp";
+  SearchResult result = f.run(branches());
+  const std::vector<EGraphRebased> rebases = eventsOf<EGraphRebased>(f.recorder);
+  ASSERT_FALSE(rebases.empty()) << "the first e-graph fills up at 300 e-nodes";
+  EXPECT_LE(result.bestCostMs, single.bestCostMs);
+  verifySearchResult(branches(), result, 1, 3);
+  EXPECT_TRUE(result.verified) << result.verifyProblem;
+
+  // Each rebase is a committed step of its own, and each epoch's e-graph stays within the limit.
+  size_t rebaseSteps = 0;
+  for (const StepCommitted& step : eventsOf<StepCommitted>(f.recorder)) {
+    EXPECT_LE(step.enodes, f.options.nodeLimit + 8);
+    rebaseSteps += step.action == kRebaseAction;
+  }
+  EXPECT_EQ(rebaseSteps, rebases.size());
+  // The seed of a later epoch keeps the rules that made it.
+  bool seedFromRules = false;
+  for (const EGraphRebased& rebase : rebases)
+    for (const SeedOrigin& origin : rebase.seed) seedFromRules |= !origin.rule.empty();
+  EXPECT_TRUE(seedFromRules);
+
+  ReplayModel replay;
+  replay.append(f.recorder.events);
+  const ReplayState& end = replay.seekToEnd();
+  EXPECT_EQ(end.egraph.epoch(), static_cast<int>(rebases.size()));
+  EXPECT_EQ(end.egraph.numNodes(), result.enodes);
+  ASSERT_FALSE(end.bestCost.empty());
+  EXPECT_NEAR(end.bestCost.back().costMs, result.bestCostMs, 1e-12);
+
+  // The best graph's rewritten nodes are explained, across epochs.
+  ASSERT_GE(result.bestCandidate, 0);
+  const Candidate& best = result.candidates[result.bestCandidate];
+  EXPECT_TRUE(std::any_of(best.origins.begin(), best.origins.end(), [](const NodeOrigin& o) { return !o.rule.empty(); }));
 }
