@@ -6,7 +6,12 @@
 #include "ScreenshotSession.h"
 #include "UiStallMonitor.h"
 
+#include "interp/KernelSupport.h"
+
 #include <QApplication>
+#include <QThread>
+
+#include <algorithm>
 
 #include <cstdio>
 
@@ -17,6 +22,9 @@ int main(int argc, char** argv) {
   QCoreApplication::setOrganizationName(QStringLiteral("Tessera"));
   QCoreApplication::setApplicationName(QStringLiteral("tessera"));
   QCoreApplication::setApplicationVersion(QStringLiteral(TESSERA_VERSION));
+  // The reference interpreter (verifying a result, pricing nothing else) leaves the UI thread a
+  // core: a team as large as the machine starves it and the window stalls while a run verifies.
+  tessera::interp::forceParallelThreads(std::max(1, QThread::idealThreadCount() - 1));
 
   CommandLine command = parseCommandLine(QCoreApplication::arguments());
   if (!command.error.isEmpty()) {

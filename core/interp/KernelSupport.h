@@ -26,7 +26,7 @@ inline constexpr int64_t kParallelGrain = int64_t{1} << 18;
 // fork and join would wait for a descheduled thread. An explicit OMP_NUM_THREADS is obeyed as is.
 int parallelThreads();
 // Makes parallelThreads() return `threads` (0: back to the automatic choice), so that tests cover
-// the multi-threaded paths whatever the load.
+// the multi-threaded paths whatever the load, and so that the GUI keeps a core for its UI thread.
 void forceParallelThreads(int threads);
 
 [[noreturn]] void kernelError(const std::string& message);
