@@ -100,6 +100,7 @@ public:
   ReplayDocks* replayDocks() const { return replay_; }
   views::LiveRun* liveRun() const { return liveRun_; }
   views::MctsTreeView* mctsView() const { return mctsView_; }
+  views::RulePanel* rulePanel() const { return rulePanel_; }
   QDockWidget* guideDock() const { return guideDock_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }

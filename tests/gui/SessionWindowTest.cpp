@@ -13,7 +13,11 @@
 #include "GraphScene.h"
 #include "GraphView.h"
 
+#include "egraph/GraphConversion.h"
 #include "interp/Verify.h"
+#include "live/RulePanel.h"
+#include "rewrite/DefaultRules.h"
+#include "search/mcts/RuleAction.h"
 #include "onnx/OnnxExport.h"
 #include "onnx/OnnxImport.h"
 #include "session/Session.h"
@@ -26,6 +30,8 @@
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 using namespace tessera;
 using namespace tessera::gui;
@@ -216,4 +222,57 @@ TEST(SessionWindow, SaveSessionAsCopiesAndSwitches) {
   EXPECT_EQ(Session::open(copy.toStdString()).candidates().size(), 3u);
   EXPECT_FALSE(window.saveSessionAs(copy)) << "an existing file is never overwritten";
   EXPECT_TRUE(window.lastError().contains("b.tsession"));
+}
+
+// Pin and veto as a user gives them, in the rule panel of the main window: the run applies the pinned
+// rule first, never the vetoed one, and the session's decisions table holds both.
+TEST(SessionWindow, PinAndVetoFromTheRulePanelSteerTheRunAndAreRecorded) {
+  QTemporaryDir dir;
+  QString modelPath = writeModel(dir);
+  MainWindow window(quietOptions(dir.filePath("sessions")));
+  window.show();
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  window.openPath(modelPath);
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+
+  // The last rule of the pack that changes the model, so MCTS would not take it first by luck.
+  const Graph model = tessera::testing::branchesGraph();
+  const RuleSet pack = defaultRules();
+  EGraph egraph;
+  const SeededGraph seed = seedEGraph(egraph, model);
+  std::string pinned;
+  for (const auto& rule : pack.rules()) {
+    const EGraph::Checkpoint checkpoint = egraph.checkpoint();
+    if (mcts::applyRuleAction(egraph, seed.outputs, *rule, 100000).changed() && rule->name() != "fuse-conv-relu") pinned = rule->name();
+    egraph.rollback(checkpoint);
+  }
+  ASSERT_FALSE(pinned.empty());
+  window.rulePanel()->requestVeto(QStringLiteral("fuse-conv-relu"));
+  window.rulePanel()->requestPin(QString::fromStdString(pinned));
+
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  ASSERT_TRUE(window.startRun("mcts"));
+  ASSERT_TRUE(finished.wait(60000));
+  const SearchResult& result = window.lastOutcome()->result;
+  EXPECT_EQ(result.rulesApplied.count("fuse-conv-relu"), 0u);
+  EXPECT_GT(result.rulesApplied.count(pinned), 0u);
+
+  Session session = Session::open(window.session()->path().toStdString());
+  const int64_t runId = window.lastOutcome()->runId;
+  const std::vector<Event> events = session.events(runId);
+  auto firstStep = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind() == EventKind::StepCommitted; });
+  ASSERT_NE(firstStep, events.end());
+  EXPECT_EQ(std::get<StepCommitted>(firstStep->payload).action, pinned);
+  for (const Event& event : events)
+    if (const auto* applied = std::get_if<RuleApplied>(&event.payload)) EXPECT_NE(applied->rule, "fuse-conv-relu");
+  for (const CandidateRecord& candidate : session.candidates(runId))
+    for (const ProvenanceRecord& origin : session.provenance(candidate.id)) EXPECT_NE(origin.rule, "fuse-conv-relu");
+  bool vetoRecorded = false, pinRecorded = false;
+  for (const DecisionRecord& decision : session.decisions(runId)) {
+    vetoRecorded |= decision.kind == "veto" && decision.rule == "fuse-conv-relu";
+    pinRecorded |= decision.kind == "pin" && decision.rule == pinned;
+  }
+  EXPECT_TRUE(vetoRecorded);
+  EXPECT_TRUE(pinRecorded);
 }
