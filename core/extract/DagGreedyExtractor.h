@@ -17,7 +17,8 @@ namespace tessera::extract {
 // is capped (sharing makes the cost non-monotone, so a fixpoint is not guaranteed in theory).
 // Dominated nodes (Dominance.h) are never priced, nor, when the class graph is acyclic, classes
 // left with a single node. The better of this and the tree greedy (so never worse than `tree`) is
-// then improved by single-class swaps (LocalImprovement.h) within a work budget.
+// then improved by single-class swaps and joint swaps of classes that can share a new class
+// (LocalImprovement.h) within a work budget.
 struct DagGreedyOptions {
   uint64_t swapWorkBudget = 0; // class visits the swap search may spend; 0 = defaultSwapWorkBudget()
 };

@@ -20,26 +20,33 @@ using tessera::extract::test::randomProblem;
 using tessera::extract::test::RandomProblemShape;
 
 TEST(IlpExtractor, BeatsTheGreediesWhenSharingAcrossSiblingsPays) {
-  // R = add(A, B); A: a1 = f(S) (1) or leaf (5); B: b1 = h(S) (1) or leaf (5); S = leaf (7).
-  // Each class alone prefers its leaf (5 < 8), so both greedies pay 10; a1 + b1 + S = 9.
+  // R = add(A, B, C); A: a1 = f(S, T) (1) or leaf (5); B: b1 = g(S) (1) or leaf (5); C: c1 = h(T)
+  // (1) or leaf (5); S = T = leaf (5.5). All leaves cost 15; only all three switching pays
+  // (3 + 11 = 14): no single swap, and no joint move at S (A and B: 18) or T (A and C: 18), finds it.
   ProblemBuilder b;
-  uint32_t r = b.addClass(), a = b.addClass(), bb = b.addClass(), s = b.addClass();
-  b.addNode(r, 0, {a, bb});
-  uint32_t a1 = b.addNode(a, 1, {s});
+  uint32_t r = b.addClass(), a = b.addClass(), bb = b.addClass(), c = b.addClass();
+  uint32_t s = b.addClass(), t = b.addClass();
+  b.addNode(r, 0, {a, bb, c});
+  uint32_t a1 = b.addNode(a, 1, {s, t});
   b.addNode(a, 5);
   uint32_t b1 = b.addNode(bb, 1, {s});
   b.addNode(bb, 5);
-  b.addNode(s, 7);
+  uint32_t c1 = b.addNode(c, 1, {t});
+  b.addNode(c, 5);
+  b.addNode(s, 5.5);
+  b.addNode(t, 5.5);
   b.addRoot(r);
   ExtractionProblem problem = b.build();
-  EXPECT_DOUBLE_EQ(extractDagGreedy(problem).dagCost, 10);
+  EXPECT_DOUBLE_EQ(extractDagGreedy(problem).dagCost, 15);
   Extraction ilp = extractIlp(problem);
   EXPECT_EQ(choiceDefect(problem, ilp.choice), "");
-  EXPECT_DOUBLE_EQ(ilp.dagCost, 9);
+  EXPECT_DOUBLE_EQ(ilp.dagCost, 14);
   EXPECT_EQ(ilp.choice[a], static_cast<int32_t>(a1));
   EXPECT_EQ(ilp.choice[bb], static_cast<int32_t>(b1));
+  EXPECT_EQ(ilp.choice[c], static_cast<int32_t>(c1));
   EXPECT_TRUE(ilp.provenOptimal);
-  EXPECT_DOUBLE_EQ(ilp.lowerBound, 9);
+  EXPECT_DOUBLE_EQ(ilp.lowerBound, 14);
+  EXPECT_DOUBLE_EQ(bruteForceOptimum(problem).cost, 14);
 }
 
 TEST(IlpExtractor, RefusesTheCheaperCyclicSolution) {
@@ -105,9 +112,9 @@ TEST(IlpExtractor, IsDeterministicAndNeverWorseThanItsWarmStart) {
 }
 
 TEST(IlpExtractor, HonoursItsTimeLimitAndReturnsAValidIncumbent) {
-  // 1000 layers: CBC needs tens of seconds to prove this one optimal, so 0.5 s cuts it short.
+  // 4000 layers: CBC needs more than 5 s to prove this one optimal, so 0.5 s cuts it short.
   std::mt19937 rng(2);
-  ExtractionProblem problem = layeredProblem(rng, 1000);
+  ExtractionProblem problem = layeredProblem(rng, 4000);
   Extraction greedy = extractDagGreedy(problem);
   Extraction ilp = extractIlp(problem, {0.5, true});
   EXPECT_EQ(choiceDefect(problem, ilp.choice), "");

@@ -1,11 +1,9 @@
-// What the ILP presolve and the swap search may and may not remove or change, on problems small
-// enough to check by hand.
+// What the ILP presolve may and may not remove, on problems small enough to check by hand.
 #include "ProblemBuilder.h"
 
 #include "extract/DagGreedyExtractor.h"
 #include "extract/Dominance.h"
 #include "extract/IlpReduction.h"
-#include "extract/LocalImprovement.h"
 #include "extract/TreeExtractor.h"
 
 #include <gtest/gtest.h>
@@ -87,81 +85,4 @@ TEST(IlpReduction, DropsSelfLoopsAndWhatCannotBeBuilt) {
   EXPECT_FALSE(reduced.nodeAlive[viaA]);
   EXPECT_TRUE(reduced.nodeAlive[leaf]);
   EXPECT_EQ(reduced.aliveNodes[r], std::vector<uint32_t>{leaf});
-}
-
-TEST(LocalImprovement, ASingleSwapSharesWhatTheGreedyPricedAlone) {
-  // R = add(A, B); A's only node uses S (6); B: b1 uses S (1) or a leaf (3). Priced alone B takes
-  // the leaf (3 < 7), total 10; since A pays for S anyway, b1 makes it 8 (the optimum).
-  ProblemBuilder b;
-  uint32_t r = b.addClass(), a = b.addClass(), bb = b.addClass(), s = b.addClass();
-  uint32_t add = b.addNode(r, 0, {a, bb});
-  uint32_t a1 = b.addNode(a, 1, {s});
-  uint32_t b1 = b.addNode(bb, 1, {s});
-  uint32_t b2 = b.addNode(bb, 3);
-  uint32_t leaf = b.addNode(s, 6);
-  b.addRoot(r);
-  ExtractionProblem problem = b.build();
-  EXPECT_DOUBLE_EQ(extractTree(problem).dagCost, 10);
-  std::vector<int32_t> start = {int32_t(add), int32_t(a1), int32_t(b2), int32_t(leaf)};
-  std::vector<int32_t> improved = improveBySwaps(problem, start, start, 1000);
-  EXPECT_EQ(improved[bb], static_cast<int32_t>(b1));
-  EXPECT_DOUBLE_EQ(dagCost(problem, improved), 8);
-  EXPECT_DOUBLE_EQ(extractDagGreedy(problem).dagCost, 8);
-  EXPECT_DOUBLE_EQ(bruteForceOptimum(problem).cost, 8);
-  // Without budget nothing changes.
-  EXPECT_EQ(improveBySwaps(problem, start, start, 0), start);
-}
-
-TEST(LocalImprovement, NeverAcceptsASwapThatClosesACycle) {
-  // A: a1 = f(B) (1) or leaf (5); B: b1 = g(A) (0) or leaf (4). From {a2} the swap A -> a1 with
-  // background B -> b1 would "cost" 1 but is a cycle; with B -> b2 it costs 5: no improvement.
-  ProblemBuilder b;
-  uint32_t a = b.addClass(), bb = b.addClass();
-  b.addNode(a, 1, {bb});
-  uint32_t a2 = b.addNode(a, 5);
-  uint32_t b1 = b.addNode(bb, 0, {a});
-  b.addNode(bb, 4);
-  b.addRoot(a);
-  ExtractionProblem problem = b.build();
-  std::vector<int32_t> start = {int32_t(a2), -1};
-  std::vector<int32_t> background = {int32_t(a2), int32_t(b1)};
-  std::vector<int32_t> improved = improveBySwaps(problem, start, background, 1000);
-  EXPECT_EQ(choiceDefect(problem, improved), "");
-  EXPECT_DOUBLE_EQ(dagCost(problem, improved), 5);
-}
-
-TEST(LocalImprovement, EndsWhereNoSingleSwapHelpsOnRandomProblems) {
-  // Checked the slow way: every other node of every used class, priced with dagCost().
-  std::mt19937 rng(11);
-  int checked = 0, improvedSome = 0;
-  for (int trial = 0; trial < 200; ++trial) {
-    RandomProblemShape shape;
-    shape.classes = 4 + trial % 10;
-    shape.backEdgeProbability = trial % 2 ? 0.15 : 0.0;
-    ExtractionProblem problem = randomProblem(rng, shape);
-    if (std::isinf(bruteForceOptimum(problem).cost)) continue;
-    std::vector<int32_t> background = treePreferences(problem, bottomUpClassOrder(problem));
-    std::vector<int32_t> start = restrictToReachable(problem, background);
-    double startCost = dagCost(problem, start), finalCost = -1;
-    std::vector<int32_t> result = improveBySwaps(problem, start, background, 1u << 30, {}, nullptr, &finalCost);
-    ASSERT_EQ(choiceDefect(problem, result), "") << "trial " << trial;
-    double cost = dagCost(problem, result);
-    EXPECT_DOUBLE_EQ(finalCost, cost) << "trial " << trial;
-    EXPECT_LE(cost, startCost + 1e-9);
-    improvedSome += cost < startCost - 1e-9;
-    for (uint32_t c = 0; c < problem.classCount(); ++c) {
-      if (result[c] < 0) continue;
-      for (uint32_t node : problem.classNodes[c]) {
-        std::vector<int32_t> swapped = result;
-        swapped[c] = static_cast<int32_t>(node);
-        for (uint32_t k = 0; k < swapped.size(); ++k)
-          if (swapped[k] < 0) swapped[k] = background[k];
-        if (!isValidChoice(problem, swapped)) continue;
-        EXPECT_GE(dagCost(problem, swapped), cost - 1e-9) << "trial " << trial << ": class " << c << " node " << node;
-      }
-    }
-    ++checked;
-  }
-  EXPECT_GT(checked, 150);
-  EXPECT_GT(improvedSome, 5);
 }
