@@ -1,9 +1,11 @@
-// What the ILP presolve may and may not remove, on problems small enough to check by hand.
+// What the ILP presolve may and may not remove, and which classes it finds required, on problems
+// small enough to check by hand.
 #include "ProblemBuilder.h"
 
 #include "extract/DagGreedyExtractor.h"
 #include "extract/Dominance.h"
 #include "extract/IlpReduction.h"
+#include "extract/RequiredClasses.h"
 #include "extract/TreeExtractor.h"
 
 #include <gtest/gtest.h>
@@ -85,4 +87,31 @@ TEST(IlpReduction, DropsSelfLoopsAndWhatCannotBeBuilt) {
   EXPECT_FALSE(reduced.nodeAlive[viaA]);
   EXPECT_TRUE(reduced.nodeAlive[leaf]);
   EXPECT_EQ(reduced.aliveNodes[r], std::vector<uint32_t>{leaf});
+}
+
+TEST(RequiredClasses, FindsWhatEveryAlternativeReachesAndKeepsTheNearest) {
+  // The fused-activation diamond: A = relu(B) or conv_relu(X); B = conv(X); X = f(Y); Y = leaf.
+  // Every term of A contains X (and so Y) though no node of A has X as a child in both forms.
+  ProblemBuilder b;
+  uint32_t a = b.addClass(), bb = b.addClass(), x = b.addClass(), y = b.addClass(), z = b.addClass();
+  b.addNode(a, 1, {bb});
+  b.addNode(a, 2, {x});
+  b.addNode(a, 9, {z}); // dead in the model below
+  b.addNode(bb, 1, {x});
+  b.addNode(x, 1, {y});
+  b.addNode(y, 0);
+  b.addNode(z, 0);
+  b.addRoot(a);
+  ExtractionProblem problem = b.build();
+  std::vector<std::vector<uint32_t>> alive = problem.classNodes;
+  alive[a].pop_back();
+  alive[z].clear();
+  std::vector<std::vector<uint32_t>> required = nearestRequiredClasses(problem, alive);
+  EXPECT_EQ(required[a], std::vector<uint32_t>{x}); // Y is implied through X
+  EXPECT_EQ(required[bb], std::vector<uint32_t>{x});
+  EXPECT_EQ(required[x], std::vector<uint32_t>{y});
+  EXPECT_TRUE(required[y].empty());
+  // With the third node alive A can avoid X: nothing is required.
+  EXPECT_TRUE(nearestRequiredClasses(problem, problem.classNodes)[a].empty());
+  EXPECT_TRUE(nearestRequiredClasses(problem, alive, 2)[a].empty()) << "over the size cap: no rows";
 }
