@@ -9,6 +9,8 @@
 
 namespace tessera {
 
+std::string describeNode(const Node& node) { return "node '" + node.name + "' (" + std::string(opName(node.kind)) + ")"; }
+
 namespace {
 std::string defaultName(OpKind kind, size_t id) { return std::string(opName(kind)) + "_" + std::to_string(id); }
 } // namespace

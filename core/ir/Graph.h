@@ -49,6 +49,9 @@ struct Node {
   int numOutputs() const { return static_cast<int>(outputTypes.size()); }
 };
 
+// "node 'conv1' (Conv)", for messages about one node.
+std::string describeNode(const Node& node);
+
 struct GraphOutput {
   ValueRef value;
   std::string name;

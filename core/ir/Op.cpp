@@ -17,6 +17,18 @@ const OpInfo& opInfo(OpKind kind) { return kOpTable[static_cast<size_t>(kind)]; 
 
 int opCount() { return static_cast<int>(kOpTable.size()); }
 
+bool isDataView(OpKind kind) {
+  switch (kind) {
+  case OpKind::Reshape:
+  case OpKind::Flatten:
+  case OpKind::Squeeze:
+  case OpKind::Unsqueeze:
+  case OpKind::Identity:
+  case OpKind::Dropout: return true;
+  default: return false;
+  }
+}
+
 std::string_view categoryName(OpCategory category) {
   switch (category) {
   case OpCategory::Source: return "source";

@@ -31,6 +31,9 @@ const OpInfo& opInfo(OpKind kind);
 inline std::string_view opName(OpKind kind) { return opInfo(kind).name; }
 std::string_view categoryName(OpCategory category);
 int opCount();
+// Ops whose output is their input's data unchanged (another shape at most): Reshape, Flatten,
+// Squeeze, Unsqueeze, Identity and inference-time Dropout. Executors let them share its buffer.
+bool isDataView(OpKind kind);
 
 std::optional<OpKind> opFromOnnx(std::string_view onnxOpType);
 std::optional<OpKind> opFromTensat(std::string_view tensatName);

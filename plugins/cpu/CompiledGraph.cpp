@@ -8,20 +8,6 @@ namespace tessera::cpu {
 
 namespace {
 
-bool isView(OpKind kind) {
-  switch (kind) {
-  case OpKind::Reshape:
-  case OpKind::Flatten:
-  case OpKind::Squeeze:
-  case OpKind::Unsqueeze:
-  case OpKind::Identity:
-  case OpKind::Dropout: return true;
-  default: return false;
-  }
-}
-
-std::string describe(const Node& node) { return "node '" + node.name + "' (" + std::string(opName(node.kind)) + ")"; }
-
 // The same values under another shape (a view's consumer in the interpreter wants its own type).
 Tensor relabelled(const Tensor& tensor, const TensorType& type) {
   if (tensor.type() == type) return tensor;
@@ -52,10 +38,10 @@ CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph) : g
       inputs_.emplace_back(node.name, first);
       continue;
     }
-    if (node.kind == OpKind::Opaque) throw Error("cannot execute opaque op " + describe(node) + " on the CPU");
+    if (node.kind == OpKind::Opaque) throw Error("cannot execute opaque op " + describeNode(node) + " on the CPU");
     bool allConstant = node.kind == OpKind::Weight || !node.inputs.empty();
     for (const ValueRef& input : node.inputs) {
-      if (input.isNone()) throw Error(describe(node) + " has an absent input");
+      if (input.isNone()) throw Error(describeNode(node) + " has an absent input");
       allConstant = allConstant && constant[input.node];
     }
     if (allConstant) {
@@ -66,7 +52,7 @@ CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph) : g
       try {
         results = evaluate(node, inputValues);
       } catch (const Error& e) {
-        throw Error(describe(node) + ": " + e.what());
+        throw Error(describeNode(node) + ": " + e.what());
       }
       for (size_t port = 0; port < results.size(); ++port) {
         Tensor dense = results[port].isSplat() ? results[port].materialized() : std::move(results[port]);
@@ -79,7 +65,7 @@ CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph) : g
     step.node = id;
     for (const ValueRef& input : node.inputs) step.inputs.push_back(valueOf(input));
     for (size_t port = 0; port < node.outputTypes.size(); ++port) step.outputs.push_back(first + port);
-    if (isView(node.kind)) {
+    if (isDataView(node.kind)) {
       values_[first].buffer = values_[step.inputs[0]].buffer; // same bytes, new shape
       continue;
     }
@@ -150,9 +136,9 @@ void CompiledGraph::execute(dnnl::stream& stream) {
       for (size_t value : step.outputs) outputs.push_back(buffers_[values_[value].buffer].mutableFloats().data());
       step.op->execute(stream, inputs, outputs);
     } catch (const Error& e) {
-      throw Error(describe(graph_.node(step.node)) + ": " + e.what());
+      throw Error(describeNode(graph_.node(step.node)) + ": " + e.what());
     } catch (const dnnl::error& e) {
-      throw Error(describe(graph_.node(step.node)) + ": oneDNN: " + e.what());
+      throw Error(describeNode(graph_.node(step.node)) + ": oneDNN: " + e.what());
     }
   }
 }

@@ -8,20 +8,6 @@ namespace tessera::cuda {
 
 namespace {
 
-bool isView(OpKind kind) {
-  switch (kind) {
-  case OpKind::Reshape:
-  case OpKind::Flatten:
-  case OpKind::Squeeze:
-  case OpKind::Unsqueeze:
-  case OpKind::Identity:
-  case OpKind::Dropout: return true;
-  default: return false;
-  }
-}
-
-std::string describe(const Node& node) { return "node '" + node.name + "' (" + std::string(opName(node.kind)) + ")"; }
-
 Tensor dense(Tensor tensor) { return tensor.isSplat() ? tensor.materialized() : std::move(tensor); }
 
 } // namespace
@@ -45,10 +31,10 @@ DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(co
       inputs_.emplace_back(node.name, first);
       continue;
     }
-    if (node.kind == OpKind::Opaque) throw Error("cannot execute opaque op " + describe(node) + " on the GPU");
+    if (node.kind == OpKind::Opaque) throw Error("cannot execute opaque op " + describeNode(node) + " on the GPU");
     bool allConstant = node.kind == OpKind::Weight || !node.inputs.empty();
     for (const ValueRef& input : node.inputs) {
-      if (input.isNone()) throw Error(describe(node) + " has an absent input");
+      if (input.isNone()) throw Error(describeNode(node) + " has an absent input");
       allConstant = allConstant && values_[valueOf(input)].constant.has_value();
     }
     try {
@@ -70,7 +56,7 @@ DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(co
       step.node = id;
       for (const ValueRef& input : node.inputs) step.inputs.push_back(valueOf(input));
       for (size_t port = 0; port < node.outputTypes.size(); ++port) step.outputs.push_back(first + port);
-      if (isView(node.kind)) {
+      if (isDataView(node.kind)) {
         values_[first].buffer = values_[step.inputs[0]].buffer; // same bytes, new shape
         continue;
       }
@@ -85,7 +71,7 @@ DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(co
       ++(step.op ? gpuOps_ : interpretedOps_);
       steps_.push_back(std::move(step));
     } catch (const Error& e) {
-      throw Error(describe(node) + ": " + e.what());
+      throw Error(describeNode(node) + ": " + e.what());
     }
   }
   // Convolution algorithms are searched now, on the buffers they will run on, not in a timed run.
@@ -98,7 +84,7 @@ DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(co
     try {
       step.op->prepare(in, out);
     } catch (const Error& e) {
-      throw Error(describe(graph_.node(step.node)) + ": " + e.what());
+      throw Error(describeNode(graph_.node(step.node)) + ": " + e.what());
     }
   }
 }
@@ -166,7 +152,7 @@ void DeviceGraph::execute() {
     try {
       run(step);
     } catch (const Error& e) {
-      throw Error(describe(graph_.node(step.node)) + ": " + e.what());
+      throw Error(describeNode(graph_.node(step.node)) + ": " + e.what());
     }
   }
 }
