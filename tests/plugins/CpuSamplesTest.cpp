@@ -3,25 +3,18 @@
 #include "CompiledGraph.h"
 #include "CpuExecutor.h"
 
-#include "interp/TestData.h"
-#include "onnx/OnnxImport.h"
+#include "SampleExecution.h"
 
 #include <gtest/gtest.h>
-
-#include <cmath>
 
 using namespace tessera;
 
 class CpuSamples : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CpuSamples, MatchesTheInterpreter) {
-  const std::string path = std::string(TESSERA_SOURCE_DIR) + "/samples/" + GetParam() + ".onnx";
-  Graph graph = onnx_io::importOnnxFile(path);
-  // The samples' weights are splats (one value each); random ones exercise every kernel properly.
-  for (auto& [name, value] : randomWeights(graph, 5))
-    graph.mutableNode(*graph.findNode(name)).weight = std::make_shared<const Tensor>(std::move(value));
-  const TensorMap inputs = randomInputs(graph, 5);
-  const std::vector<Tensor> want = runGraph(graph, inputs);
+  const test::SampleRun sample = test::sampleRun(GetParam());
+  const Graph& graph = sample.graph;
+  const TensorMap& inputs = sample.inputs;
 
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
@@ -33,23 +26,7 @@ TEST_P(CpuSamples, MatchesTheInterpreter) {
   RecordProperty("interpreted_ops", static_cast<int>(compiled.interpretedOps()));
   EXPECT_GT(compiled.oneDnnOps(), compiled.interpretedOps());
 
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t o = 0; o < got.size(); ++o) {
-    ASSERT_EQ(got[o].type(), want[o].type());
-    int64_t mismatches = 0;
-    double worst = 0;
-    for (int64_t i = 0; i < want[o].numel(); ++i) {
-      const double w = want[o].floatAt(i), g = got[o].floatAt(i);
-      const double excess = std::fabs(g - w) - (1e-4 + 1e-3 * std::fabs(w));
-      if (excess > 0 || std::isnan(g) != std::isnan(w)) {
-        ++mismatches;
-        worst = std::max(worst, excess);
-      }
-    }
-    EXPECT_EQ(mismatches, 0) << GetParam() << " output " << o << ": worst excess " << worst;
-  }
+  test::expectMatchesInterpreter(got, sample.want, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(NineSamples, CpuSamples,
-                         ::testing::Values("bert", "resnext50", "resnet50", "nasnet_a", "nasrnn", "inception_v3", "squeezenet",
-                                           "vgg19", "mobilenet_v2"));
+INSTANTIATE_TEST_SUITE_P(NineSamples, CpuSamples, TESSERA_NINE_SAMPLES);
