@@ -69,9 +69,14 @@ std::unique_ptr<CostModel> makeModel(const std::string& spec, std::string& note)
 
 } // namespace
 
-std::vector<CostChoice> costChoices() {
+std::vector<CostChoice> analyticCostChoices() {
   std::vector<CostChoice> choices;
   for (const DeviceProfile& device : deviceProfiles()) choices.push_back({"analytic:" + device.name, device.description, {}});
+  return choices;
+}
+
+std::vector<CostChoice> measuredCostChoices() {
+  std::vector<CostChoice> choices;
 #ifdef TESSERA_HAVE_PLUGINS
   for (const plugins::PluginRecord& plugin : plugins::PluginHost::global().plugins()) {
     if (!plugin.loaded || plugin.name.empty()) continue;

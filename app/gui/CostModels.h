@@ -18,8 +18,11 @@ struct CostChoice {
   std::string unavailable; // why it cannot be used now; empty when it can
 };
 
-// The analytic profiles, then measured:<name> for every backend plugin found (usable or not).
-std::vector<CostChoice> costChoices();
+// The analytic profiles: known at once.
+std::vector<CostChoice> analyticCostChoices();
+// measured:<name> for every backend plugin found (usable or not). The first call loads the plugins
+// (cuDNN and cuBLAS take seconds from a cold disk): call it off the UI thread.
+std::vector<CostChoice> measuredCostChoices();
 
 // The shared model for `spec`. A measured spec whose backend is unusable answers with
 // analytic:h200 (its spec() says so, and fallbackNote() why). Throws tessera::Error for a spec

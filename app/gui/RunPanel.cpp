@@ -2,6 +2,10 @@
 
 #include "CostModels.h"
 
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -24,18 +28,18 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     strategy_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.description)),
                        QString::fromStdString(s.name));
   cost_ = new QComboBox(this);
-  for (const CostChoice& choice : costChoices()) {
-    QString spec = QString::fromStdString(choice.spec);
-    cost_->addItem(spec, spec);
-    const int row = cost_->count() - 1;
-    if (choice.unavailable.empty()) {
-      cost_->setItemData(row, QString::fromStdString(choice.description), Qt::ToolTipRole);
-      continue;
-    }
-    // Listed, so the user sees the backend exists and why it cannot be chosen.
-    cost_->setItemData(row, tr("Unavailable: %1").arg(QString::fromStdString(choice.unavailable)), Qt::ToolTipRole);
-    if (auto* items = qobject_cast<QStandardItemModel*>(cost_->model())) items->item(row)->setEnabled(false);
-  }
+  addCostChoices(analyticCostChoices());
+  // The measured backends join when the plugins have loaded, off the UI thread (seconds when
+  // cuDNN and cuBLAS come from a cold disk).
+  auto* discovery = new QFutureWatcher<std::vector<CostChoice>>(this);
+  connect(discovery, &QFutureWatcherBase::finished, this, [this, discovery] {
+    discovery->deleteLater();
+    addCostChoices(discovery->result());
+    emit costChoicesLoaded();
+  });
+  // Started once the event loop runs: loading them next to Qt's own start-up (platform plugin,
+  // fonts) stalled the first frame behind the dynamic loader.
+  QTimer::singleShot(0, discovery, [discovery] { discovery->setFuture(QtConcurrent::run(measuredCostChoices)); });
   cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
   nodeLimit_ = new QSpinBox(this);
   nodeLimit_->setRange(0, 5'000'000);
@@ -137,10 +141,31 @@ RunSettings RunPanel::settings() const {
   return s;
 }
 
+void RunPanel::addCostChoices(const std::vector<CostChoice>& choices) {
+  for (const CostChoice& choice : choices) {
+    QString spec = QString::fromStdString(choice.spec);
+    cost_->addItem(spec, spec);
+    const int row = cost_->count() - 1;
+    if (choice.unavailable.empty()) {
+      cost_->setItemData(row, QString::fromStdString(choice.description), Qt::ToolTipRole);
+      continue;
+    }
+    // Listed, so the user sees the backend exists and why it cannot be chosen.
+    cost_->setItemData(row, tr("Unavailable: %1").arg(QString::fromStdString(choice.unavailable)), Qt::ToolTipRole);
+    if (auto* items = qobject_cast<QStandardItemModel*>(cost_->model())) items->item(row)->setEnabled(false);
+  }
+  // A saved measured choice is selected once its backend is listed.
+  if (const int wanted = cost_->findData(wantedCost_); !wantedCost_.isEmpty() && wanted >= 0) {
+    cost_->setCurrentIndex(wanted);
+    wantedCost_.clear();
+  }
+}
+
 void RunPanel::setSettings(const RunSettings& s) {
   selectStrategy(s.strategy);
   int cost = cost_->findData(QString::fromStdString(s.costSpec));
   if (cost >= 0) cost_->setCurrentIndex(cost);
+  else wantedCost_ = QString::fromStdString(s.costSpec); // a backend not discovered yet
   nodeLimit_->setValue(static_cast<int>(std::min<size_t>(s.nodeLimit, 5'000'000)));
   iterationLimit_->setValue(s.iterationLimit);
   timeLimit_->setValue(s.timeLimitSeconds);

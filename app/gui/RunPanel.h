@@ -2,6 +2,7 @@
 // Step and Stop; a progress bar and the last progress line.
 #pragma once
 
+#include "CostModels.h"
 #include "RunSettings.h"
 
 #include <QWidget>
@@ -40,9 +41,12 @@ signals:
   void resumeRequested();
   void stepRequested();
   void costModelChanged(const QString& spec);
+  // The measured backends of the plugins are listed (they load off the UI thread).
+  void costChoicesLoaded();
 
 private:
   void updateButtons();
+  void addCostChoices(const std::vector<CostChoice>& choices);
 
   QComboBox* strategy_;
   QComboBox* cost_;
@@ -62,6 +66,7 @@ private:
   bool modelLoaded_ = false;
   bool running_ = false;
   bool paused_ = false;
+  QString wantedCost_; // a cost spec to select once its backend is listed
 };
 
 } // namespace tessera::gui

@@ -80,6 +80,9 @@ PluginHost::PluginHost(const std::vector<PluginDirectory>& directories) : direct
         continue;
       }
       QObject* instance = loader->instance();
+      // The host may be first used from a worker (the GUI discovers plugins off its UI thread):
+      // the plugin's root object belongs with the application, not with a pool thread.
+      if (instance && QCoreApplication::instance()) instance->moveToThread(QCoreApplication::instance()->thread());
       Backend* backend = instance ? qobject_cast<Backend*>(instance) : nullptr;
       if (!backend) {
         record.problem = instance ? "its root object does not implement " TESSERA_BACKEND_IID
