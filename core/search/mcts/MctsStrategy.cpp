@@ -177,17 +177,16 @@ bool MctsRun::rebase(int step) {
   Candidate best = recorder_.candidate(egraph_, std::move(extracted), input_.cost, step);
   if (!(best.costMs < epochStartCost_ * (1 - 1e-9))) return false; // this epoch found nothing cheaper
   epochStartCost_ = best.costMs;
-  const Graph graph = best.graph;
-  const std::vector<NodeOrigin> origins = best.origins;
   addCandidate(std::move(best));
+  const Candidate& seed = result_.candidates.back(); // nothing is added to the list until the seeding is done
 
   egraph_ = EGraph();
   recorder_.beginRebase();
   egraph_.setListener(&recorder_);
-  seed_ = seedEGraph(egraph_, graph);
+  seed_ = seedEGraph(egraph_, seed.graph);
   egraph_.rebuild();
   egraph_.setListener(nullptr);
-  recorder_.finishRebase(step, seed_, origins);
+  recorder_.finishRebase(step, seed_, seed.origins);
   coster_.forgetStates();
   bestStateCost_ = coster_.price(egraph_, seed_);
   ++rebases_;
