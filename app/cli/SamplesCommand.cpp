@@ -1,4 +1,5 @@
-// `tessera-cli samples --out DIR`: writes the nine benchmark models of the TASO/TENSAT/PACT'24 suite.
+// `tessera-cli samples [--suite corrected|tensat] --out DIR`: writes the nine benchmark models of the
+// TASO/TENSAT/PACT'24 suite, corrected (samples/) or as TENSAT builds them (samples/tensat/).
 #include "CommandContext.h"
 #include "Commands.h"
 
@@ -19,6 +20,7 @@ namespace {
 struct SamplesOptions {
   std::string outDir;
   std::vector<std::string> models;
+  std::string suite = "corrected";
   bool list = false;
 };
 
@@ -28,13 +30,14 @@ int runSamples(const SamplesOptions& options) {
     for (const std::string& name : benchmarkModelNames()) std::printf("%s\n", name.c_str());
     return 0;
   }
+  BenchmarkSuite suite = parseBenchmarkSuite(options.suite);
   if (options.outDir.empty()) throw Error("samples: --out DIR is required");
   std::error_code ec;
   std::filesystem::create_directories(options.outDir, ec);
   if (ec) throw errorInFile(options.outDir, "cannot create directory: " + ec.message());
   for (size_t i = 0; i < names.size(); ++i) {
     reportProgress("[" + std::to_string(i + 1) + "/" + std::to_string(names.size()) + "] " + names[i]);
-    Graph graph = buildBenchmarkModel(names[i]);
+    Graph graph = buildBenchmarkModel(names[i], suite);
     std::string path = (std::filesystem::path(options.outDir) / (names[i] + ".onnx")).string();
     onnx_io::exportOnnxFile(graph, path);
     std::printf("%s: %zu ops -> %s (%ju bytes)\n", names[i].c_str(), graph.opCount(), path.c_str(),
@@ -50,6 +53,8 @@ void addSamplesCommand(CLI::App& app, CommandContext& context) {
   CLI::App* command = app.add_subcommand("samples", "Write the benchmark models (BERT, ResNeXt-50, ... MobileNet-v2) as ONNX files");
   command->add_option("--out", options->outDir, "Output directory");
   command->add_option("--model", options->models, "Only these models (repeatable)");
+  command->add_option("--suite", options->suite,
+                      "corrected (samples/, the default) or tensat (the graphs TENSAT and PACT'24 report on, samples/tensat/)");
   command->add_flag("--list", options->list, "List the model names");
   command->callback([options, &context] { context.exitCode = runSamples(*options); });
 }

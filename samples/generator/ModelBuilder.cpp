@@ -67,9 +67,16 @@ ValueRef ModelBuilder::conv(const std::string& name, ValueRef x, int64_t outChan
   const Shape& in = shapeOf(x);
   assert(in.size() == 4 && groups >= 1 && in[1] % groups == 0 && "conv input channels split into the groups");
   ValueRef w = weight(name + ".weight", {outChannels, in[1] / groups, kernel.h, kernel.w});
+  return conv(name, x, w, stride, padding);
+}
+
+ValueRef ModelBuilder::conv(const std::string& name, ValueRef x, ValueRef weight, Window stride, Padding padding) {
+  const Shape& in = shapeOf(x);
+  const Shape& w = shapeOf(weight);
+  assert(in.size() == 4 && w.size() == 4 && in[1] % w[1] == 0 && "conv input channels split into the groups");
   Attributes attrs{{"strides", std::vector<int64_t>{stride.h, stride.w}},
-                   {"pads", windowPads(padding, in, kernel, stride)}};
-  return node(OpKind::Conv, name, {x, w}, std::move(attrs));
+                   {"pads", windowPads(padding, in, Window(w[2], w[3]), stride)}};
+  return node(OpKind::Conv, name, {x, weight}, std::move(attrs));
 }
 
 ValueRef ModelBuilder::pool(OpKind kind, const std::string& name, ValueRef x, Window kernel, Window stride,
@@ -86,6 +93,11 @@ ValueRef ModelBuilder::maxPool(const std::string& name, ValueRef x, Window kerne
 
 ValueRef ModelBuilder::averagePool(const std::string& name, ValueRef x, Window kernel, Window stride, Padding padding) {
   return pool(OpKind::AveragePool, name, x, kernel, stride, padding);
+}
+
+ValueRef ModelBuilder::batchNorm(const std::string& name, ValueRef x, ValueRef scale, ValueRef bias, ValueRef mean,
+                                 ValueRef variance) {
+  return node(OpKind::BatchNorm, name, {x, scale, bias, mean, variance});
 }
 
 ValueRef ModelBuilder::relu(const std::string& name, ValueRef x) { return node(OpKind::Relu, name, {x}); }

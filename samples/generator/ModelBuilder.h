@@ -37,10 +37,14 @@ public:
   // Conv without bias or fused activation; the weight is "<name>.weight", [outC, inC/groups, kh, kw].
   ValueRef conv(const std::string& name, ValueRef x, int64_t outChannels, Window kernel, Window stride,
                 Padding padding, int64_t groups = 1);
+  // Conv with a weight made elsewhere ([outC, inC/groups, kh, kw]); the groups follow from its shape.
+  ValueRef conv(const std::string& name, ValueRef x, ValueRef weight, Window stride, Padding padding);
   ValueRef maxPool(const std::string& name, ValueRef x, Window kernel, Window stride, Padding padding);
   // Pads are excluded from the average (cuDNN's COUNT_EXCLUDE_PADDING, TASO's choice; ONNX's default).
   ValueRef averagePool(const std::string& name, ValueRef x, Window kernel, Window stride, Padding padding);
 
+  // Inference batch norm over channels (axis 1) with [C] scale, bias, mean and variance.
+  ValueRef batchNorm(const std::string& name, ValueRef x, ValueRef scale, ValueRef bias, ValueRef mean, ValueRef variance);
   ValueRef relu(const std::string& name, ValueRef x);
   ValueRef sigmoid(const std::string& name, ValueRef x);
   ValueRef tanh(const std::string& name, ValueRef x);

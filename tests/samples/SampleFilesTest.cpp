@@ -1,5 +1,6 @@
-// The committed samples/<name>.onnx files: regenerating them gives the same bytes, each stays
-// under 1 MB (splat weights as ConstantOfShape), and importing one gives back the built graph.
+// The committed samples/<name>.onnx (corrected suite) and samples/tensat/<name>.onnx (TENSAT's
+// graphs) files: regenerating them gives the same bytes, each stays under 1 MB (splat weights as
+// ConstantOfShape), and importing one gives back the built graph.
 #include "generator/BenchmarkModels.h"
 
 #include "ir/GraphHash.h"
@@ -14,7 +15,23 @@
 namespace tessera {
 namespace {
 
-std::string samplePath(const std::string& name) { return std::string(TESSERA_SOURCE_DIR) + "/samples/" + name + ".onnx"; }
+struct SampleCase {
+  BenchmarkSuite suite;
+  std::string name;
+};
+
+std::string sampleDir(BenchmarkSuite suite) {
+  return std::string(TESSERA_SOURCE_DIR) + (suite == BenchmarkSuite::Tensat ? "/samples/tensat/" : "/samples/");
+}
+
+std::string samplePath(const SampleCase& sample) { return sampleDir(sample.suite) + sample.name + ".onnx"; }
+
+std::vector<SampleCase> everySample() {
+  std::vector<SampleCase> cases;
+  for (BenchmarkSuite suite : {BenchmarkSuite::Corrected, BenchmarkSuite::Tensat})
+    for (const std::string& name : benchmarkModelNames()) cases.push_back({suite, name});
+  return cases;
+}
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -23,15 +40,18 @@ std::string readFile(const std::string& path) {
   return bytes.str();
 }
 
-class SampleFile : public ::testing::TestWithParam<std::string> {};
+class SampleFile : public ::testing::TestWithParam<SampleCase> {
+protected:
+  Graph build() const { return buildBenchmarkModel(GetParam().name, GetParam().suite); }
+};
 
 TEST_P(SampleFile, RegeneratingGivesTheCommittedBytes) {
   std::string committed = readFile(samplePath(GetParam()));
   ASSERT_FALSE(committed.empty()) << samplePath(GetParam()) << " is missing";
-  std::string fresh = onnx_io::exportOnnxBytes(buildBenchmarkModel(GetParam()));
-  EXPECT_EQ(fresh, onnx_io::exportOnnxBytes(buildBenchmarkModel(GetParam()))) << "export is not deterministic";
-  EXPECT_TRUE(fresh == committed) << samplePath(GetParam())
-                                  << " is stale: regenerate with `tessera-generate-samples samples` (" << fresh.size()
+  std::string fresh = onnx_io::exportOnnxBytes(build());
+  EXPECT_EQ(fresh, onnx_io::exportOnnxBytes(build())) << "export is not deterministic";
+  EXPECT_TRUE(fresh == committed) << samplePath(GetParam()) << " is stale: regenerate with `tessera-generate-samples "
+                                  << sampleDir(GetParam().suite) << " " << benchmarkSuiteName(GetParam().suite) << "` (" << fresh.size()
                                   << " bytes now, " << committed.size() << " committed)";
 }
 
@@ -42,7 +62,7 @@ TEST_P(SampleFile, StaysUnderOneMegabyte) {
 }
 
 TEST_P(SampleFile, ImportsAsTheBuiltGraph) {
-  Graph built = buildBenchmarkModel(GetParam());
+  Graph built = build();
   Graph imported = onnx_io::importOnnxFile(samplePath(GetParam()));
   EXPECT_EQ(imported.size(), built.size());
   EXPECT_EQ(imported.opCount(), built.opCount());
@@ -62,8 +82,10 @@ TEST_P(SampleFile, ImportsAsTheBuiltGraph) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Samples, SampleFile, ::testing::ValuesIn(benchmarkModelNames()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Samples, SampleFile, ::testing::ValuesIn(everySample()),
+                         [](const ::testing::TestParamInfo<SampleCase>& info) {
+                           return std::string(benchmarkSuiteName(info.param.suite)) + "_" + info.param.name;
+                         });
 
 } // namespace
 } // namespace tessera
