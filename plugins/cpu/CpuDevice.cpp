@@ -1,10 +1,10 @@
 #include "CpuDevice.h"
 
+#include "HostCpu.h"
 #include "OpTimer.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 
 #ifdef _OPENMP
@@ -14,19 +14,6 @@
 namespace tessera::cpu {
 
 namespace {
-
-std::string cpuModelName() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) != 0) continue;
-    auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string name = line.substr(colon + 1);
-    name.erase(0, name.find_first_not_of(" \t"));
-    if (!name.empty()) return name;
-  }
-  return "unknown CPU";
-}
 
 double timeSignatureMs(const dnnl::engine& engine, const OpSignature& signature) {
   auto op = DnnlOp::lower(engine, signature, DnnlOp::Purpose::Measure);
@@ -63,7 +50,7 @@ void useCpuThreads() {
 
 std::string cpuDeviceKey() {
   const int threads = cpuThreads();
-  return "cpu:" + cpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
+  return "cpu:" + plugins::hostCpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
 }
 
 DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {

@@ -1,0 +1,87 @@
+#include "OrtProfiler.h"
+
+#include "SingleOpGraph.h"
+#include "Timings.h"
+
+#include "onnx/OnnxExport.h"
+#include "support/Error.h"
+
+#include <nlohmann/json.hpp>
+
+
+namespace tessera::ort {
+
+namespace {
+
+// TASO's counts (the CPU plugin's too): 8 warm-up and 32 timed runs; slow ops get 2 and 8.
+constexpr int kWarmup = 8, kRuns = 32, kSlowWarmup = 2, kSlowRuns = 8;
+constexpr double kSlowMs = 25;
+// An op never costs less than this once the call overhead is taken off.
+constexpr double kFloorMs = 0.001;
+
+} // namespace
+
+OrtProfiler::OrtProfiler(const OrtInstall& install, std::string device) : worker_(install), device_(std::move(device)) {}
+
+bool OrtProfiler::canMeasure(const OpSignature& signature) {
+  const std::string key = signature.key();
+  if (auto it = loaded_.find(key); it != loaded_.end()) return !it->second.empty();
+  std::string& path = loaded_[key];
+  // Measured costs are float32 timings; ops Tessera cannot rebuild or write as ONNX are estimated.
+  for (const TensorType& t : signature.inputs)
+    if (t.dtype != DType::Float32) return false;
+  const std::string file = (worker_.scratch() / ("op" + std::to_string(modelsWritten_++) + ".onnx")).string();
+  try {
+    onnx_io::exportOnnxFile(singleOpGraph(signature), file);
+  } catch (const Error&) {
+    return false;
+  }
+  try {
+    worker_.request({{"cmd", "load"}, {"model", file}});
+  } catch (const Error&) {
+    std::filesystem::remove(file);
+    // A model ORT refuses is estimated; a worker that died fails in measureMs, where the cost
+    // model hears of it and estimates from then on.
+    if (worker_.running()) return false;
+    path = file;
+    return true;
+  }
+  path = file;
+  return true;
+}
+
+double OrtProfiler::timeModelMs(const std::string& path) {
+  nlohmann::json reply = worker_.request({{"cmd", "time"}, {"model", path}, {"warmup", 1}, {"runs", 1}});
+  const bool slow = reply.at("ms").at(0).get<double>() > kSlowMs;
+  reply = worker_.request({{"cmd", "time"}, {"model", path}, {"warmup", slow ? kSlowWarmup : kWarmup}, {"runs", slow ? kSlowRuns : kRuns}});
+  worker_.request({{"cmd", "unload"}, {"model", path}});
+  return median(reply.at("ms").get<std::vector<double>>());
+}
+
+double OrtProfiler::callOverheadMs() {
+  if (overheadMs_) return *overheadMs_;
+  OpSignature relu{OpKind::Relu, {TensorType{DType::Float32, {1}}}, {TensorType{DType::Float32, {1}}}, {}};
+  const std::string path = (worker_.scratch() / "overhead.onnx").string();
+  onnx_io::exportOnnxFile(singleOpGraph(relu), path);
+  overheadMs_ = timeModelMs(path);
+  return *overheadMs_;
+}
+
+double OrtProfiler::measureMs(const OpSignature& signature) {
+  if (!canMeasure(signature)) throw Error("measured:ort cannot time " + signature.key());
+  auto it = loaded_.find(signature.key());
+  const std::string path = it->second;
+  loaded_.erase(it); // measured once; the cost cache remembers the result
+  double ms;
+  try {
+    const double overhead = callOverheadMs();
+    ms = std::max(timeModelMs(path) - overhead, kFloorMs);
+  } catch (const Error& e) {
+    std::filesystem::remove(path);
+    throw Error("ONNX Runtime failed while timing " + signature.key() + ": " + e.what());
+  }
+  std::filesystem::remove(path);
+  return ms;
+}
+
+} // namespace tessera::ort

@@ -1,0 +1,60 @@
+#include "SingleOpGraph.h"
+
+#include "interp/TestData.h"
+#include "support/Error.h"
+
+namespace tessera::ort {
+
+namespace {
+
+bool isParameter(const OpSignature& signature, size_t operand) {
+  if (operand == 0) return false;
+  switch (signature.kind) {
+  case OpKind::Conv:
+  case OpKind::Gemm:
+  case OpKind::BatchNorm:
+  case OpKind::LayerNorm:
+  case OpKind::ScalarMul:
+    return true;
+  case OpKind::MatMul:
+    return signature.inputs[operand].shape.size() == 2;
+  case OpKind::Add:
+  case OpKind::Sub:
+  case OpKind::Mul:
+  case OpKind::Div:
+  case OpKind::Pow:
+    return !signature.outputs.empty() && signature.inputs[operand].numel() < signature.outputs[0].numel();
+  default:
+    return false;
+  }
+}
+
+Tensor parameterValue(const OpSignature& signature, size_t operand) {
+  const TensorType& type = signature.inputs[operand];
+  // An exponent or scale of one element keeps a value that computes something ordinary.
+  if (type.numel() == 1) return Tensor::splat(type, signature.kind == OpKind::Pow ? 2.0 : 0.5);
+  const std::string name = "w" + std::to_string(operand);
+  // Batch-norm variances stay positive.
+  if (signature.kind == OpKind::BatchNorm && operand == 4) return randomTensor(type, 7, name, 0.5f, 1.5f);
+  return randomTensor(type, 7, name);
+}
+
+} // namespace
+
+Graph singleOpGraph(const OpSignature& signature) {
+  Graph graph;
+  std::vector<ValueRef> operands;
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    const NodeId id = isParameter(signature, i) ? graph.addWeight("w" + std::to_string(i), parameterValue(signature, i))
+                                                : graph.addInput("x" + std::to_string(i), signature.inputs[i]);
+    operands.push_back({id, 0});
+  }
+  const NodeId op = graph.addNode(signature.kind, operands, signature.attrs, "op");
+  const Node& node = graph.node(op);
+  if (node.outputTypes != signature.outputs)
+    throw Error("the op rebuilt from " + signature.key() + " infers other output types");
+  for (uint32_t port = 0; port < node.outputTypes.size(); ++port) graph.addOutput({op, port}, "y" + std::to_string(port));
+  return graph;
+}
+
+} // namespace tessera::ort

@@ -1,0 +1,189 @@
+// Tessera's ONNX Runtime worker: the measured:ort plugin runs it with Node.js and talks to it over
+// stdin/stdout, one JSON request per line and one JSON reply per line. ONNX Runtime comes from
+// npm's onnxruntime-node (its CPU runtime); Debian packages no ONNX Runtime to link against.
+//
+//   node ort_worker.js MODULES_DIR            serve requests (what the plugin does)
+//   node ort_worker.js MODULES_DIR compare ORIG.onnx OPT.onnx [ROUNDS]
+//                                             interleaved timing of two model files, JSON on stdout
+//
+// Sessions use every graph optimisation and ORT_THREADS intra-op threads (default 1), sequential
+// execution, the CPU execution provider. Timings are wall-clock milliseconds of session.run.
+'use strict';
+
+const fs = require('fs');
+const readline = require('readline');
+
+const modulesDir = process.argv[2];
+if (!modulesDir) {
+  process.stderr.write('usage: node ort_worker.js MODULES_DIR [compare ORIG.onnx OPT.onnx [ROUNDS]]\n');
+  process.exit(2);
+}
+
+let ort, ortVersion;
+try {
+  const entry = require.resolve('onnxruntime-node', { paths: [modulesDir] });
+  ort = require(entry);
+  ortVersion = require(require.resolve('onnxruntime-node/package.json', { paths: [modulesDir] })).version;
+} catch (e) {
+  process.stderr.write(`onnxruntime-node cannot be loaded from ${modulesDir}: ${e.message}\n`);
+  process.exit(3);
+}
+
+const threads = Math.max(1, parseInt(process.env.ORT_THREADS || '1', 10) || 1);
+const sessionOptions = {
+  executionProviders: ['cpu'],
+  graphOptimizationLevel: 'all',
+  executionMode: 'sequential',
+  intraOpNumThreads: threads,
+  interOpNumThreads: 1,
+};
+
+const typedArrays = {
+  float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array,
+  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
+};
+
+// A loaded model: its session and dummy feeds (arange(n)/n for float inputs, zeros otherwise,
+// as Tessera's dummyInputs), so that timing feeds what the plugin's executor would.
+const sessions = new Map();
+
+function dummyFeeds(session) {
+  const feeds = {};
+  session.inputNames.forEach((name, i) => {
+    const meta = session.inputMetadata[i];
+    if (!meta.isTensor) throw new Error(`input '${name}' is not a tensor`);
+    const dims = meta.shape.map((d) => {
+      if (typeof d !== 'number') throw new Error(`input '${name}' has a symbolic dimension '${d}'`);
+      return d;
+    });
+    const n = dims.reduce((a, b) => a * b, 1);
+    const Array = typedArrays[meta.type];
+    if (!Array) throw new Error(`input '${name}' has type ${meta.type}, which the worker cannot feed`);
+    const data = new Array(n);
+    if (meta.type === 'float32' || meta.type === 'float64') for (let k = 0; k < n; ++k) data[k] = k / n;
+    feeds[name] = new ort.Tensor(meta.type, data, dims);
+  });
+  return feeds;
+}
+
+async function load(path) {
+  let entry = sessions.get(path);
+  if (entry) return entry;
+  if (!fs.existsSync(path)) throw new Error(`${path}: no such file`);
+  let session;
+  try {
+    session = await ort.InferenceSession.create(path, sessionOptions);
+  } catch (e) {
+    throw new Error(`${path}: ONNX Runtime cannot load the model: ${e.message}`);
+  }
+  entry = { session, feeds: null };
+  sessions.set(path, entry);
+  return entry;
+}
+
+async function timeRuns(entry, count, times) {
+  if (!entry.feeds) entry.feeds = dummyFeeds(entry.session);
+  for (let i = 0; i < count; ++i) {
+    const start = process.hrtime.bigint();
+    await entry.session.run(entry.feeds);
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (times) times.push(ms);
+  }
+}
+
+function describe(session, names, metadata) {
+  return names.map((name, i) => ({ name, type: metadata[i].type, dims: metadata[i].shape }));
+}
+
+async function handle(request) {
+  switch (request.cmd) {
+    case 'info':
+      return { version: ortVersion, threads, node: process.version };
+    case 'load': {
+      const { session } = await load(request.model);
+      return {
+        inputs: describe(session, session.inputNames, session.inputMetadata),
+        outputs: describe(session, session.outputNames, session.outputMetadata),
+      };
+    }
+    case 'unload': {
+      const entry = sessions.get(request.model);
+      sessions.delete(request.model);
+      if (entry) await entry.session.release();
+      return {};
+    }
+    case 'time': {
+      const entry = await load(request.model);
+      await timeRuns(entry, request.warmup | 0, null);
+      const ms = [];
+      await timeRuns(entry, Math.max(1, request.runs | 0), ms);
+      return { ms };
+    }
+    case 'compare': {
+      // Interleaved: each round runs both models, the order alternating (ABBA), so drift in the
+      // machine's load falls on both alike.
+      const entries = [];
+      for (const model of request.models) entries.push(await load(model));
+      for (const entry of entries) await timeRuns(entry, request.warmup | 0, null);
+      const ms = entries.map(() => []);
+      for (let round = 0; round < Math.max(1, request.rounds | 0); ++round) {
+        const order = entries.map((_, i) => i);
+        if (round % 2) order.reverse();
+        for (const i of order) await timeRuns(entries[i], 1, ms[i]);
+      }
+      return { ms };
+    }
+    case 'run': {
+      // Inputs and outputs travel as raw little-endian float32 files.
+      const { session } = await load(request.model);
+      const feeds = {};
+      session.inputNames.forEach((name, i) => {
+        const given = request.inputs[name];
+        if (!given) throw new Error(`no value given for input '${name}'`);
+        const bytes = fs.readFileSync(given.file);
+        const data = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+        if (session.inputMetadata[i].type !== 'float32') throw new Error(`input '${name}' is not float32`);
+        feeds[name] = new ort.Tensor('float32', Float32Array.from(data), given.dims);
+      });
+      const results = await session.run(feeds);
+      const outputs = session.outputNames.map((name, i) => {
+        const tensor = results[name];
+        if (tensor.type !== 'float32') throw new Error(`output '${name}' is ${tensor.type}, not float32`);
+        const file = `${request.out_dir}/output_${i}.f32`;
+        fs.writeFileSync(file, Buffer.from(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength));
+        return { name, dims: tensor.dims, file };
+      });
+      return { outputs };
+    }
+    default:
+      throw new Error(`unknown request '${request.cmd}'`);
+  }
+}
+
+async function serve() {
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let reply;
+    try {
+      reply = { ok: true, ...(await handle(JSON.parse(line))) };
+    } catch (e) {
+      reply = { ok: false, error: e.message };
+    }
+    process.stdout.write(JSON.stringify(reply) + '\n');
+  }
+}
+
+async function compareFiles(original, optimized, rounds) {
+  const reply = await handle({ cmd: 'compare', models: [original, optimized], warmup: 10, rounds });
+  process.stdout.write(JSON.stringify({ version: ortVersion, threads, original, optimized, ms: reply.ms }) + '\n');
+}
+
+if (process.argv[3] === 'compare') {
+  compareFiles(process.argv[4], process.argv[5], parseInt(process.argv[6] || '30', 10)).catch((e) => {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  });
+} else {
+  serve();
+}

@@ -1,0 +1,191 @@
+// The ONNX Runtime backend (measured:ort) without Qt: locating its install, the worker, the op
+// profiler on one-op models, and the executor against the reference interpreter. Needs npm's
+// onnxruntime-node, which .ci/install-deps.sh installs; without it the tests that run ORT skip and
+// say what is missing.
+#include "OrtDevice.h"
+#include "OrtExecutor.h"
+#include "OrtInstall.h"
+#include "OrtProfiler.h"
+#include "SampleExecution.h"
+
+#include "interp/TestData.h"
+#include "support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace tessera;
+using Ints = std::vector<int64_t>;
+
+namespace {
+
+TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
+
+// Skips the calling test, naming what is missing, when ONNX Runtime cannot run here.
+#define REQUIRE_ORT(install)                                                        \
+  const ort::OrtInstall install = ort::findOrtInstall();                            \
+  if (!install.usable()) GTEST_SKIP() << "ONNX Runtime unavailable: " << install.problem
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// conv+relu -> reshape -> gemm -> softmax, and a second output straight from the reshape.
+Graph smallGraph() {
+  Graph g;
+  const NodeId x = g.addInput("x", f32({2, 3, 8, 8}));
+  const NodeId w = g.addWeight("w", randomTensor(f32({4, 3, 3, 3}), 3, "w"));
+  const NodeId conv = g.addNode(OpKind::Conv, {{x}, {w}}, {{"pads", Ints{1, 1, 1, 1}}, {"activation", int64_t{2}}}, "conv");
+  const NodeId flat = g.addNode(OpKind::Reshape, {{conv}}, {{"shape", Ints{2, 256}}}, "flat");
+  const NodeId wt = g.addWeight("wt", randomTensor(f32({256, 10}), 4, "wt"));
+  const NodeId bias = g.addWeight("b", randomTensor(f32({10}), 5, "b"));
+  const NodeId gemm = g.addNode(OpKind::Gemm, {{flat}, {wt}, {bias}}, {}, "gemm");
+  const NodeId softmax = g.addNode(OpKind::Softmax, {{gemm}}, {}, "softmax");
+  g.addOutput({softmax}, "probabilities");
+  g.addOutput({flat}, "features");
+  return g;
+}
+
+} // namespace
+
+TEST(OrtInstall, AMissingPackageIsNamedWithWhereItWasLookedFor) {
+  const std::filesystem::path empty = std::filesystem::temp_directory_path() / "tessera-ort-test-empty-prefix";
+  std::filesystem::create_directories(empty);
+  ScopedEnv prefix("TESSERA_ORT_PREFIX", empty.string());
+  const ort::OrtInstall install = ort::findOrtInstall();
+  EXPECT_FALSE(install.usable());
+  // Without Node.js the first problem is Node.js itself; with it, the package.
+  if (!install.node.empty()) {
+    EXPECT_NE(install.problem.find("onnxruntime-node is not installed in " + empty.string()), std::string::npos) << install.problem;
+    EXPECT_NE(install.problem.find("install-deps"), std::string::npos) << install.problem;
+  }
+  try {
+    ort::OrtWorker worker(install);
+    FAIL() << "a worker started without onnxruntime-node";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ONNX Runtime is unavailable"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OrtWorker, AWorkerThatCannotLoadOnnxRuntimeSaysWhat) {
+  REQUIRE_ORT(install);
+  // A prefix that looks installed but whose package has no code: the worker exits at start.
+  const std::filesystem::path fake = std::filesystem::temp_directory_path() / "tessera-ort-test-fake-prefix";
+  const std::filesystem::path bin = fake / "node_modules/onnxruntime-node/bin/napi-v6/linux/x64";
+  std::filesystem::create_directories(bin);
+  std::ofstream(fake / "node_modules/onnxruntime-node/package.json") << R"({"name": "onnxruntime-node", "main": "missing.js"})";
+  std::ofstream(bin / "libonnxruntime.so.1") << "not a library";
+  ort::OrtInstall broken = install;
+  broken.prefix = fake.string();
+  try {
+    ort::OrtWorker worker(broken);
+    FAIL() << "a worker started over a broken onnxruntime-node";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("onnxruntime-node cannot be loaded from " + fake.string()), std::string::npos) << e.what();
+  }
+}
+
+TEST(OrtProfiler, TimesOneOpModelsAndRefusesWhatItCannotBuild) {
+  REQUIRE_ORT(install);
+  ort::OrtWorker probe(install);
+  ort::OrtProfiler profiler(install, ort::ortDeviceKey(probe.version(), install.threads));
+  EXPECT_EQ(profiler.device().rfind("ort:onnxruntime " + probe.version() + " on ", 0), 0u) << profiler.device();
+
+  const OpSignature conv{OpKind::Conv, {f32({1, 16, 28, 28}), f32({32, 16, 3, 3})}, {f32({1, 32, 28, 28})}, {{"pads", Ints{1, 1, 1, 1}}}};
+  ASSERT_TRUE(profiler.canMeasure(conv));
+  const double convMs = profiler.measureMs(conv);
+  EXPECT_GT(convMs, 0.0);
+  EXPECT_LT(convMs, 1000.0);
+  // A conv with four times the output channels does about four times the work.
+  const OpSignature wider{OpKind::Conv, {f32({1, 16, 28, 28}), f32({128, 16, 3, 3})}, {f32({1, 128, 28, 28})}, {{"pads", Ints{1, 1, 1, 1}}}};
+  ASSERT_TRUE(profiler.canMeasure(wider));
+  EXPECT_GT(profiler.measureMs(wider), convMs);
+  EXPECT_GT(profiler.callOverheadMs(), 0.0);
+
+  // Integer operands are not timed as float kernels; output types the op does not infer are refused.
+  const OpSignature gather{OpKind::Gather, {f32({10, 4}), {DType::Int64, {3}}}, {f32({3, 4})}, {{"axis", int64_t{0}}}};
+  EXPECT_FALSE(profiler.canMeasure(gather));
+  const OpSignature inconsistent{OpKind::Relu, {f32({4})}, {f32({5})}, {}};
+  EXPECT_FALSE(profiler.canMeasure(inconsistent));
+  EXPECT_THROW(profiler.measureMs(inconsistent), Error);
+}
+
+TEST(OrtProfiler, CalibratesARooflineInOnnxRuntime) {
+  REQUIRE_ORT(install);
+  ort::OrtProfiler profiler(install, "ort:test");
+  const DeviceProfile profile = ort::calibrateOrtProfile(profiler);
+  EXPECT_GT(profile.peakGflops, 0.1);
+  EXPECT_GT(profile.bandwidthGBs, 0.1);
+  EXPECT_GT(profile.launchOverheadUs, 0.0);
+}
+
+TEST(OrtExecutor, RunsAGraphLikeTheInterpreterAndTimesIt) {
+  REQUIRE_ORT(install);
+  ort::OrtExecutor executor(install, "ort:test");
+  const Graph graph = smallGraph();
+  const TensorMap inputs = randomInputs(graph, 9);
+  test::expectMatchesInterpreter(executor.run(graph, inputs), runGraph(graph, inputs), "small graph in ONNX Runtime");
+  // Other inputs to the same graph reuse its session and still give the interpreter's outputs.
+  const TensorMap others = randomInputs(graph, 10);
+  test::expectMatchesInterpreter(executor.run(graph, others), runGraph(graph, others), "small graph, second inputs");
+  const double ms = executor.measureLatencyMs(graph, 2, 5);
+  EXPECT_GT(ms, 0.0);
+  EXPECT_LT(ms, 1000.0);
+  EXPECT_THROW(executor.measureLatencyMs(graph, 0, 0), Error);
+}
+
+TEST(OrtExecutor, RunsASampleModelLikeTheInterpreter) {
+  REQUIRE_ORT(install);
+  ort::OrtExecutor executor(install, "ort:test");
+  const test::SampleRun sample = test::sampleRun("squeezenet");
+  test::expectMatchesInterpreter(executor.run(sample.graph, sample.inputs), sample.want, "squeezenet in ONNX Runtime");
+}
+
+TEST(OrtExecutor, BadInputsAndMalformedModelsGetErrorsAndTheWorkerGoesOn) {
+  REQUIRE_ORT(install);
+  ort::OrtExecutor executor(install, "ort:test");
+  const Graph graph = smallGraph();
+  EXPECT_THROW(executor.run(graph, {}), Error);
+  TensorMap wrongShape{{"x", randomTensor(f32({1, 3, 8, 8}), 1, "x")}};
+  EXPECT_THROW(executor.run(graph, wrongShape), Error);
+
+  const std::filesystem::path malformed = std::filesystem::temp_directory_path() / "tessera-ort-test-malformed.onnx";
+  std::ofstream(malformed, std::ios::binary) << "this is not a protobuf";
+  try {
+    executor.compareFiles(malformed.string(), malformed.string(), 1, 1);
+    FAIL() << "a malformed model was timed";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(malformed.string()), std::string::npos) << message;
+    EXPECT_NE(message.find("ONNX Runtime cannot load the model"), std::string::npos) << message;
+  }
+  // The worker survived and still runs graphs.
+  const TensorMap inputs = randomInputs(graph, 3);
+  test::expectMatchesInterpreter(executor.run(graph, inputs), runGraph(graph, inputs), "after a malformed model");
+}
+
+TEST(OrtExecutor, ComparesTwoModelFilesInterleaved) {
+  REQUIRE_ORT(install);
+  ort::OrtExecutor executor(install, "ort:test");
+  const std::string model = std::string(TESSERA_SOURCE_DIR) + "/samples/squeezenet.onnx";
+  const auto [first, second] = executor.compareFiles(model, model, 1, 3);
+  EXPECT_EQ(first.size(), 3u);
+  EXPECT_EQ(second.size(), 3u);
+  for (double ms : first) EXPECT_GT(ms, 0.0);
+}
