@@ -28,7 +28,7 @@ std::unique_ptr<CostModel> fallBack(const std::string& spec, const std::string& 
 std::unique_ptr<CostModel> makeCliCostModel(const std::string& spec) {
   if (spec.rfind("measured:", 0) != 0) return makeCostModel(spec);
   const std::string backendName = spec.substr(std::string("measured:").size());
-  if (backendName.empty()) throw Error("cost spec 'measured:' names no backend (use measured:cpu or measured:cuda)");
+  if (backendName.empty()) throw Error("cost spec 'measured:' names no backend (use measured:cpu, measured:cuda or measured:ort)");
 #ifndef TESSERA_HAVE_PLUGINS
   return fallBack(spec, "this tessera-cli was built without plugin support (Qt 6 Core was not found)");
 #else

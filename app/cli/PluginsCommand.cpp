@@ -63,7 +63,7 @@ int runPlugins(const PluginsOptions& options) {
 
 void addPluginsCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<PluginsOptions>();
-  CLI::App* command = app.add_subcommand("plugins", "List backend plugins (measured:cpu, measured:cuda) and why any did not load");
+  CLI::App* command = app.add_subcommand("plugins", "List backend plugins (measured:cpu, measured:cuda, measured:ort) and why any did not load");
   command->add_option("--json", options->json, "Also write the report as JSON to this file");
   command->callback([options, &context] { context.exitCode = runPlugins(*options); });
 }

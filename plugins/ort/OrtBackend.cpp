@@ -34,7 +34,7 @@ std::string OrtBackend::unavailableReason() {
 
 std::string OrtBackend::device() {
   probe();
-  return ortDeviceKey(version_, install_.threads);
+  return ortDeviceKey(version_, install_);
 }
 
 std::optional<DeviceProfile> OrtBackend::fallbackProfile() {

@@ -4,9 +4,9 @@
 
 namespace tessera::ort {
 
-std::string ortDeviceKey(const std::string& version, int threads) {
-  return "ort:onnxruntime " + version + " on " + plugins::hostCpuModelName() + " (" + std::to_string(threads) +
-         (threads == 1 ? " thread)" : " threads)");
+std::string ortDeviceKey(const std::string& version, const OrtInstall& install) {
+  return "ort:onnxruntime " + version + " on " + plugins::hostCpuModelName() + " (" + std::to_string(install.threads) +
+         (install.threads == 1 ? " thread" : " threads") + (install.cpuClock ? ", CPU time)" : ")");
 }
 
 DeviceProfile calibrateOrtProfile(OrtProfiler& profiler) {

@@ -10,8 +10,9 @@
 
 namespace tessera::ort {
 
-// "ort:onnxruntime <version> on <CPU model> (<N> threads)": timings depend on all three.
-std::string ortDeviceKey(const std::string& version, int threads);
+// "ort:onnxruntime <version> on <CPU model> (<N> threads)": timings depend on all three
+// (", CPU time" inside the parentheses when runs are timed by CPU time).
+std::string ortDeviceKey(const std::string& version, const OrtInstall& install);
 
 // Peak from a 512^3 MatMul, bandwidth from a ReLU over 16 MiB, overhead from a 16-element ReLU,
 // all run in ONNX Runtime through `profiler`. Throws tessera::Error when the worker fails.

@@ -40,6 +40,7 @@ OrtInstall findOrtInstall() {
   if (install.prefix.empty()) install.prefix = TESSERA_ORT_DEFAULT_PREFIX;
   install.script = environment("TESSERA_ORT_WORKER");
   if (install.script.empty()) install.script = TESSERA_ORT_DEFAULT_WORKER;
+  install.cpuClock = environment("TESSERA_ORT_CLOCK") == "cpu";
   if (std::string threads = environment("TESSERA_ORT_THREADS"); !threads.empty()) install.threads = std::max(1, std::atoi(threads.c_str()));
 
   const std::string setup = " (.ci/install-deps.sh installs it; TESSERA_ORT_PREFIX names another npm prefix)";

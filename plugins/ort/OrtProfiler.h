@@ -22,7 +22,7 @@ public:
   bool canMeasure(const OpSignature& signature) override;
   double measureMs(const OpSignature& signature) override;
 
-  // Median milliseconds of one run of an ONNX model file (warm-up and timed runs as for ops).
+  // Milliseconds of one run of an ONNX model file: the fastest of the timed runs after warm-up.
   double timeModelMs(const std::string& path);
   // The fixed cost of one session.run, measured on first use.
   double callOverheadMs();

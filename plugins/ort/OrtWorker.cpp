@@ -64,8 +64,9 @@ OrtWorker::OrtWorker(const OrtInstall& install) : threads_(install.threads) {
 
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "ORT_THREADS=", 12) != 0) env.emplace_back(*e);
+    if (std::strncmp(*e, "ORT_THREADS=", 12) != 0 && std::strncmp(*e, "ORT_CLOCK=", 10) != 0) env.emplace_back(*e);
   env.push_back("ORT_THREADS=" + std::to_string(install.threads));
+  env.push_back(std::string("ORT_CLOCK=") + (install.cpuClock ? "cpu" : "wall"));
   std::vector<char*> envp;
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -80,7 +81,12 @@ OrtWorker::OrtWorker(const OrtInstall& install) : threads_(install.threads) {
     stop();
     throw Error("ONNX Runtime worker: cannot start " + node + ": " + std::strerror(spawned));
   }
-  version_ = request({{"cmd", "info"}}, 60).value("version", "");
+  try {
+    version_ = request({{"cmd", "info"}}, 60).value("version", "");
+  } catch (const Error&) {
+    stop(); // no destructor runs after a throwing constructor
+    throw;
+  }
 }
 
 OrtWorker::~OrtWorker() { stop(); }

@@ -81,6 +81,7 @@ TEST(OrtInstall, AMissingPackageIsNamedWithWhereItWasLookedFor) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("ONNX Runtime is unavailable"), std::string::npos) << e.what();
   }
+  std::filesystem::remove_all(empty);
 }
 
 TEST(OrtWorker, AWorkerThatCannotLoadOnnxRuntimeSaysWhat) {
@@ -99,12 +100,13 @@ TEST(OrtWorker, AWorkerThatCannotLoadOnnxRuntimeSaysWhat) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("onnxruntime-node cannot be loaded from " + fake.string()), std::string::npos) << e.what();
   }
+  std::filesystem::remove_all(fake);
 }
 
 TEST(OrtProfiler, TimesOneOpModelsAndRefusesWhatItCannotBuild) {
   REQUIRE_ORT(install);
   ort::OrtWorker probe(install);
-  ort::OrtProfiler profiler(install, ort::ortDeviceKey(probe.version(), install.threads));
+  ort::OrtProfiler profiler(install, ort::ortDeviceKey(probe.version(), install));
   EXPECT_EQ(profiler.device().rfind("ort:onnxruntime " + probe.version() + " on ", 0), 0u) << profiler.device();
 
   const OpSignature conv{OpKind::Conv, {f32({1, 16, 28, 28}), f32({32, 16, 3, 3})}, {f32({1, 32, 28, 28})}, {{"pads", Ints{1, 1, 1, 1}}}};
@@ -175,6 +177,7 @@ TEST(OrtExecutor, BadInputsAndMalformedModelsGetErrorsAndTheWorkerGoesOn) {
     EXPECT_NE(message.find(malformed.string()), std::string::npos) << message;
     EXPECT_NE(message.find("ONNX Runtime cannot load the model"), std::string::npos) << message;
   }
+  std::filesystem::remove(malformed);
   // The worker survived and still runs graphs.
   const TensorMap inputs = randomInputs(graph, 3);
   test::expectMatchesInterpreter(executor.run(graph, inputs), runGraph(graph, inputs), "after a malformed model");

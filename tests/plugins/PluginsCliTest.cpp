@@ -174,3 +174,30 @@ TEST_F(PluginsCli, BadTablesAndEmptyCachesGetClearErrors) {
   EXPECT_NE(empty.output.find("holds no measured costs"), std::string::npos) << empty.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/nothing.json"));
 }
+
+#if TESSERA_HAVE_ORT_PLUGIN
+TEST_F(PluginsCli, MeasuredOrtWithoutOnnxRuntimeFallsBackAndSaysWhatIsMissing) {
+  const std::string prefix = dir_ + "/no-ort";
+  setenv("TESSERA_ORT_PREFIX", prefix.c_str(), 1);
+  const CliResult listed = runCli("plugins");
+  const CliResult result = runCli("costs profile " + kSamples + "squeezenet.onnx --cost measured:ort --json " + dir_ + "/r.json");
+  unsetenv("TESSERA_ORT_PREFIX");
+  EXPECT_NE(listed.output.find("onnxruntime-node is not installed in " + prefix), std::string::npos) << listed.output;
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("measured:ort is unavailable: npm's onnxruntime-node is not installed in " + prefix), std::string::npos)
+      << result.output;
+  EXPECT_EQ(readJson(dir_ + "/r.json")["cost"], "analytic:h200");
+}
+
+TEST_F(PluginsCli, MeasuredOrtProfilesAModelInOnnxRuntime) {
+  const CliResult listed = runCli("plugins");
+  if (listed.output.find("ort    available") == std::string::npos)
+    GTEST_SKIP() << "measured:ort is unavailable here (.ci/install-deps.sh installs it):\n" << listed.output;
+  const CliResult result = runCli("costs profile " + kSamples + "squeezenet.onnx --cost measured:ort --json " + dir_ + "/r.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  const nlohmann::json report = readJson(dir_ + "/r.json");
+  EXPECT_EQ(report["cost"], "measured:ort");
+  EXPECT_GT(report["measured"].get<int>(), 5);
+  EXPECT_GT(report["models"][0]["total_ms"].get<double>(), 0.0);
+}
+#endif
