@@ -1,10 +1,13 @@
-// `tessera-cli bench [--models DIR|FILES] [--strategies LIST] [--cost SPEC] [--time-limit S] ...`:
+// `tessera-cli bench [--models DIR|FILES] [--strategies LIST] [--cost SPEC] [--seeds N] ...`:
 // every strategy on every model with the same cost model, one table (original cost, each
-// strategy's speedup, time and e-nodes) and, with --json, the same as a list of rows. With --e2e and
-// a measured cost spec, each original and optimised graph is also timed end to end on the device.
+// strategy's speedup, time and e-nodes, PACT'24's published speedups beside the paper suite's
+// models) and, with --json, the same as a list of rows. With --seeds N each cell is the mean over
+// seeds seed..seed+N-1 with its spread. With --e2e and a measured cost spec, each original and
+// optimised graph is also timed end to end on the device.
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
+#include "PublishedResults.h"
 #include "SearchSetup.h"
 
 #include "generator/BenchmarkModels.h"
@@ -17,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -29,12 +33,14 @@ namespace {
 
 struct BenchOptions {
   std::vector<std::string> models; // a directory, ONNX files, or names of the built-in suite
+  std::string suite = "corrected"; // the built-in suite named models come from
   std::vector<std::string> strategies{"greedy", "taso", "eqsat", "mcts"};
   std::string cost = "analytic:h200";
   double timeLimitSeconds = 60;
   size_t nodeLimit = 0;
   std::string extract = "dag";
   uint64_t seed = 1;
+  int seeds = 1; // runs per model and strategy, seeds seed..seed+seeds-1
   std::vector<std::string> parameters; // STRATEGY.NAME=VALUE
   std::string json;
   std::string session;
@@ -50,10 +56,10 @@ struct BenchModel {
   Graph graph;
 };
 
-std::vector<BenchModel> loadModels(const std::vector<std::string>& specs) {
+std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, BenchmarkSuite suite) {
   std::vector<BenchModel> models;
   if (specs.empty()) {
-    for (const std::string& name : benchmarkModelNames()) models.push_back({name, {}, buildBenchmarkModel(name)});
+    for (const std::string& name : benchmarkModelNames()) models.push_back({name, {}, buildBenchmarkModel(name, suite)});
     return models;
   }
   std::vector<std::string> files;
@@ -71,7 +77,7 @@ std::vector<BenchModel> loadModels(const std::vector<std::string>& specs) {
       std::vector<std::string> names = benchmarkModelNames();
       if (std::find(names.begin(), names.end(), spec) == names.end())
         throw Error(spec + ": no such file, directory or built-in model");
-      models.push_back({spec, {}, buildBenchmarkModel(spec)});
+      models.push_back({spec, {}, buildBenchmarkModel(spec, suite)});
     }
   }
   for (const std::string& file : files)
@@ -93,6 +99,7 @@ std::map<std::string, std::string> parametersFor(const std::string& strategy, co
   return parseParameters(mine);
 }
 
+// One model and strategy: one run, or the mean over --seeds runs (with the per-seed speedups).
 struct Row {
   std::string model, strategy;
   double originalMs = 0, optimizedMs = 0, speedupPct = 0, seconds = 0;
@@ -102,12 +109,62 @@ struct Row {
   bool verificationRun = false, verified = false;
   std::optional<double> e2eOriginalMs, e2eOptimizedMs; // --e2e
   std::string error;
+  std::vector<double> seedSpeedups; // one per seed, in seed order
+  double speedupStd = 0;            // sample standard deviation over seeds (0 for one seed)
+  double secondsMax = 0;
 
   std::optional<double> e2eSpeedupPct() const {
     if (!e2eOriginalMs || !e2eOptimizedMs || *e2eOriginalMs <= 0) return std::nullopt;
     return (*e2eOriginalMs - *e2eOptimizedMs) / *e2eOriginalMs * 100.0;
   }
 };
+
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0 : sum / static_cast<double>(values.size());
+}
+
+double sampleStd(const std::vector<double>& values) {
+  if (values.size() < 2) return 0;
+  const double m = mean(values);
+  double squares = 0;
+  for (double v : values) squares += (v - m) * (v - m);
+  return std::sqrt(squares / static_cast<double>(values.size() - 1));
+}
+
+// The runs of one model and strategy, one per seed, as one row: means, the speedup's spread, the
+// slowest run's time; verified only when every run verified; the first error fails the row.
+Row combineSeeds(const std::vector<Row>& runs) {
+  Row row{runs.front().model, runs.front().strategy};
+  std::vector<double> optimized, seconds, enodes, steps, e2eOptimized;
+  for (const Row& run : runs) {
+    if (!run.error.empty() && row.error.empty()) row.error = run.error;
+    if (!run.error.empty()) continue;
+    row.originalMs = run.originalMs;
+    row.seedSpeedups.push_back(run.speedupPct);
+    optimized.push_back(run.optimizedMs);
+    seconds.push_back(run.seconds);
+    enodes.push_back(static_cast<double>(run.enodes));
+    steps.push_back(run.steps);
+    row.secondsMax = std::max(row.secondsMax, run.seconds);
+    if (row.stopReason.find(run.stopReason) == std::string::npos)
+      row.stopReason += (row.stopReason.empty() ? "" : ",") + run.stopReason;
+    row.verificationRun = row.verificationRun || run.verificationRun;
+    row.e2eOriginalMs = run.e2eOriginalMs;
+    if (run.e2eOptimizedMs) e2eOptimized.push_back(*run.e2eOptimizedMs);
+  }
+  if (row.seedSpeedups.empty()) return row;
+  row.verified = row.verificationRun && std::all_of(runs.begin(), runs.end(), [](const Row& r) { return r.verified; });
+  row.speedupPct = mean(row.seedSpeedups);
+  row.speedupStd = sampleStd(row.seedSpeedups);
+  row.optimizedMs = mean(optimized);
+  row.seconds = mean(seconds);
+  row.enodes = static_cast<size_t>(std::llround(mean(enodes)));
+  row.steps = static_cast<int>(std::lround(mean(steps)));
+  if (!e2eOptimized.empty()) row.e2eOptimizedMs = mean(e2eOptimized);
+  return row;
+}
 
 nlohmann::json toJson(const Row& row) {
   nlohmann::json j{{"model", row.model},
@@ -120,7 +177,11 @@ nlohmann::json toJson(const Row& row) {
                    {"steps", row.steps},
                    {"stop_reason", row.stopReason},
                    {"verified", row.verified},
-                   {"verification_run", row.verificationRun}};
+                   {"verification_run", row.verificationRun},
+                   {"seeds", row.seedSpeedups.size()},
+                   {"speedup_pct_std", row.speedupStd},
+                   {"speedup_pct_per_seed", row.seedSpeedups},
+                   {"optimize_seconds_max", row.secondsMax}};
   if (row.e2eOriginalMs) j["e2e_original_ms"] = *row.e2eOriginalMs;
   if (row.e2eOptimizedMs) j["e2e_optimized_ms"] = *row.e2eOptimizedMs;
   if (std::optional<double> e2e = row.e2eSpeedupPct()) j["e2e_speedup_pct"] = *e2e;
@@ -128,16 +189,30 @@ nlohmann::json toJson(const Row& row) {
   return j;
 }
 
+// "12.34%" for one seed, "12.34±0.56%" (mean ± sample standard deviation) for several.
+std::string formatSpeedup(const Row& row, bool seeded) {
+  char text[48];
+  if (seeded) std::snprintf(text, sizeof text, "%6.2f±%4.2f%%", row.speedupPct, row.speedupStd);
+  else std::snprintf(text, sizeof text, "%6.2f%%", row.speedupPct);
+  return text;
+}
+
 void printTable(const std::vector<BenchModel>& models, const std::vector<std::string>& strategies,
-                const std::vector<Row>& rows, bool e2e) {
+                const std::vector<Row>& rows, bool e2e, bool seeded) {
+  const int speedupWidth = seeded ? 13 : 7;
+  bool anyPublished = false;
+  for (const BenchModel& model : models) anyPublished = anyPublished || pact24Result(model.name);
   std::printf("\n%-14s %12s", "model", "original ms");
   if (e2e) std::printf(" %10s", "e2e ms");
   for (const std::string& s : strategies) {
-    std::printf(" | %-8s %7s %7s %7s", s.c_str(), "speedup", "time s", "enodes");
+    std::printf(" | %-8s %*s %7s %7s", s.c_str(), speedupWidth, "speedup", "time s", "enodes");
     if (e2e) std::printf(" %7s", "e2e");
   }
+  if (anyPublished) std::printf(" | PACT'24: %7s %7s %7s", "TENSAT", "OCF/ILP", "ILP/ILP");
   std::printf("\n");
   std::map<std::string, std::pair<double, int>> sums, e2eSums;
+  double publishedSums[3] = {0, 0, 0};
+  int publishedCount = 0;
   for (const BenchModel& model : models) {
     double original = 0;
     std::optional<double> e2eOriginal;
@@ -152,12 +227,12 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
     for (const std::string& s : strategies) {
       auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.model == model.name && r.strategy == s; });
       if (it == rows.end() || !it->error.empty()) {
-        std::printf(" | %-8s %7s %7s %7s", "", "error", "", "");
+        std::printf(" | %-8s %*s %7s %7s", "", speedupWidth, "error", "", "");
         if (e2e) std::printf(" %7s", "");
         continue;
       }
-      std::printf(" | %-8s %6.2f%% %7.2f %7zu", it->verificationRun && !it->verified ? "UNVERIF" : "", it->speedupPct,
-                  it->seconds, it->enodes);
+      std::printf(" | %-8s %*s %7.2f %7zu", it->verificationRun && !it->verified ? "UNVERIF" : "", speedupWidth,
+                  formatSpeedup(*it, seeded).c_str(), it->seconds, it->enodes);
       sums[s].first += it->speedupPct;
       ++sums[s].second;
       if (!e2e) continue;
@@ -169,16 +244,79 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
         std::printf(" %7s", "-");
       }
     }
+    if (const PublishedResult* paper = pact24Result(model.name)) {
+      std::printf(" |          %6.2f%% %6.2f%% %6.2f%%", paper->tensatPct, paper->ocfIlpPct, paper->ilpIlpPct);
+      publishedSums[0] += paper->tensatPct;
+      publishedSums[1] += paper->ocfIlpPct;
+      publishedSums[2] += paper->ilpIlpPct;
+      ++publishedCount;
+    } else if (anyPublished) {
+      std::printf(" | %33s", "");
+    }
     std::printf("\n");
   }
   std::printf("%-14s %12s", "mean", "");
   if (e2e) std::printf(" %10s", "");
   for (const std::string& s : strategies) {
-    std::printf(" | %-8s %6.2f%% %7s %7s", "", sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
+    std::printf(" | %-8s %*.2f%% %7s %7s", "", speedupWidth - 1, sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
     if (e2e) std::printf(" %6.2f%%", e2eSums[s].second ? e2eSums[s].first / e2eSums[s].second : 0.0);
   }
+  if (publishedCount)
+    std::printf(" |          %6.2f%% %6.2f%% %6.2f%%", publishedSums[0] / publishedCount, publishedSums[1] / publishedCount,
+                publishedSums[2] / publishedCount);
   std::printf("\n");
+  if (seeded) std::printf("speedup: mean ± sample standard deviation over seeds; time s: mean per run\n");
+  if (publishedCount)
+    std::printf("PACT'24: published speedups on TENSAT's graphs (mean of 5 seeds, node limit 2000, TASO's cuDNN costs on "
+                "their GPU); compare with samples/tensat models\n");
   if (e2e) std::printf("speedup: by the cost model; e2e: measured whole-graph latency, original vs optimised\n");
+}
+
+// One run of one strategy on one model with one seed; errors are kept in the row.
+Row runOnce(const BenchOptions& options, const BenchModel& model, const std::string& strategyName, uint64_t seed,
+            const ActiveRules& rules, CostModel& cost, GraphExecutor* executor, std::optional<double> e2eOriginalMs,
+            int e2eWarmup, int e2eRuns) {
+  Row row{model.name, strategyName};
+  try {
+    SearchOptions search;
+    search.seed = seed;
+    search.timeLimitSeconds = options.timeLimitSeconds;
+    search.extractMethod = options.extract;
+    if (strategyName == "eqsat" || strategyName == "mcts") search.nodeLimit = options.nodeLimit;
+    search.parameters = parametersFor(strategyName, options.parameters);
+    std::unique_ptr<Strategy> strategy = makeStrategy(strategyName);
+    strategy->validate(search);
+    Control control;
+    EventStream events;
+    std::unique_ptr<SessionRecording> recording;
+    if (!options.session.empty()) {
+      recording = std::make_unique<SessionRecording>(options.session, model.path.empty() ? model.name + ".onnx" : model.path,
+                                                     model.graph, events);
+      recording->begin(strategyName, search, cost.spec());
+    }
+    SearchResult result = strategy->run({model.graph, rules.list, cost, control, events, search});
+    if (!options.noVerify) verifySearchResult(model.graph, result, 1, seed);
+    if (recording) recording->finish(result, cost);
+    row.originalMs = result.originalCostMs;
+    row.optimizedMs = result.bestCostMs;
+    row.speedupPct = result.speedupPct;
+    row.seconds = result.searchSeconds + result.extractionSeconds;
+    row.enodes = result.enodes;
+    row.steps = result.steps;
+    row.stopReason = result.stopReason;
+    row.verificationRun = result.verificationRun;
+    row.verified = result.verified;
+    if (executor) {
+      row.e2eOriginalMs = e2eOriginalMs;
+      row.e2eOptimizedMs = executor->measureLatencyMs(result.best, e2eWarmup, e2eRuns);
+    }
+    reportProgress("  " + model.name + " " + strategyName + ": " + std::to_string(row.speedupPct) + " % in " +
+                   std::to_string(row.seconds) + " s (" + row.stopReason + ")");
+  } catch (const Error& e) {
+    row.error = e.what();
+    reportProgress("  " + model.name + " " + strategyName + " failed: " + row.error);
+  }
+  return row;
 }
 
 int runBench(const BenchOptions& options) {
@@ -194,11 +332,12 @@ int runBench(const BenchOptions& options) {
     if (e2eWarmup < 0) e2eWarmup = backend == "cuda" ? 100 : 10;
     if (e2eRuns < 0) e2eRuns = backend == "cuda" ? 100 : 20;
   }
-  std::vector<BenchModel> models = loadModels(options.models);
+  std::vector<BenchModel> models = loadModels(options.models, parseBenchmarkSuite(options.suite));
   ActiveRules rules = loadActiveRules({});
 
   std::vector<Row> rows;
-  const size_t total = models.size() * options.strategies.size();
+  const size_t total = models.size() * options.strategies.size() * static_cast<size_t>(options.seeds);
+  size_t done = 0;
   bool failed = false;
   for (const BenchModel& model : models) {
     std::optional<double> e2eOriginalMs;
@@ -207,57 +346,25 @@ int runBench(const BenchOptions& options) {
       e2eOriginalMs = executor->measureLatencyMs(model.graph, e2eWarmup, e2eRuns);
     }
     for (const std::string& strategyName : options.strategies) {
-      reportProgress("[" + std::to_string(rows.size() + 1) + "/" + std::to_string(total) + "] " + model.name + " " +
-                     strategyName);
-      Row row{model.name, strategyName};
-      try {
-        SearchOptions search;
-        search.seed = options.seed;
-        search.timeLimitSeconds = options.timeLimitSeconds;
-        search.extractMethod = options.extract;
-        if (strategyName == "eqsat" || strategyName == "mcts") search.nodeLimit = options.nodeLimit;
-        search.parameters = parametersFor(strategyName, options.parameters);
-        std::unique_ptr<Strategy> strategy = makeStrategy(strategyName);
-        strategy->validate(search);
-        Control control;
-        EventStream events;
-        std::unique_ptr<SessionRecording> recording;
-        if (!options.session.empty()) {
-          recording = std::make_unique<SessionRecording>(options.session, model.path.empty() ? model.name + ".onnx" : model.path,
-                                                         model.graph, events);
-          recording->begin(strategyName, search, cost->spec());
-        }
-        SearchResult result = strategy->run({model.graph, rules.list, *cost, control, events, search});
-        if (!options.noVerify) verifySearchResult(model.graph, result, 1, options.seed);
-        if (recording) recording->finish(result, *cost);
-        row.originalMs = result.originalCostMs;
-        row.optimizedMs = result.bestCostMs;
-        row.speedupPct = result.speedupPct;
-        row.seconds = result.searchSeconds + result.extractionSeconds;
-        row.enodes = result.enodes;
-        row.steps = result.steps;
-        row.stopReason = result.stopReason;
-        row.verificationRun = result.verificationRun;
-        row.verified = result.verified;
-        if (row.verificationRun && !row.verified) failed = true;
-        if (executor) {
-          row.e2eOriginalMs = e2eOriginalMs;
-          row.e2eOptimizedMs = executor->measureLatencyMs(result.best, e2eWarmup, e2eRuns);
-        }
-        reportProgress("  " + model.name + " " + strategyName + ": " + std::to_string(row.speedupPct) + " % in " +
-                       std::to_string(row.seconds) + " s (" + row.stopReason + ")");
-      } catch (const Error& e) {
-        row.error = e.what();
-        failed = true;
-        reportProgress("  " + model.name + " " + strategyName + " failed: " + row.error);
+      std::vector<Row> runs;
+      for (int i = 0; i < options.seeds; ++i) {
+        const uint64_t seed = options.seed + static_cast<uint64_t>(i);
+        reportProgress("[" + std::to_string(++done) + "/" + std::to_string(total) + "] " + model.name + " " +
+                       strategyName + (options.seeds > 1 ? " seed " + std::to_string(seed) : ""));
+        Row run = runOnce(options, model, strategyName, seed, rules, *cost, executor.get(), e2eOriginalMs, e2eWarmup, e2eRuns);
+        if (!run.error.empty() || (run.verificationRun && !run.verified)) failed = true;
+        runs.push_back(std::move(run));
       }
-      rows.push_back(std::move(row));
+      rows.push_back(combineSeeds(runs));
     }
   }
-  std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, seed %llu\n", cost->spec().c_str(),
+  std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, seed %llu", cost->spec().c_str(),
               options.timeLimitSeconds, options.nodeLimit ? std::to_string(options.nodeLimit).c_str() : "strategy default",
               options.extract.c_str(), static_cast<unsigned long long>(options.seed));
-  printTable(models, options.strategies, rows, options.e2e);
+  if (options.seeds > 1) std::printf("..%llu (%d seeds)", static_cast<unsigned long long>(options.seed + options.seeds - 1), options.seeds);
+  for (const std::string& parameter : options.parameters) std::printf(", %s", parameter.c_str());
+  std::printf("\n");
+  printTable(models, options.strategies, rows, options.e2e, options.seeds > 1);
   if (executor) std::printf("e2e: median of %d runs after %d warm-up on %s\n", e2eRuns, e2eWarmup, executor->device().c_str());
   if (std::string summary = costModelSummary(*cost); !summary.empty()) std::printf("%s\n", summary.c_str());
   if (!options.json.empty()) {
@@ -275,6 +382,10 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
   CLI::App* command = app.add_subcommand("bench", "Run every strategy on every model with one cost model and compare");
   command->add_option("--models", options->models,
                       "A directory of .onnx files, model files, or built-in model names (default: the nine built-in benchmark models)");
+  command->add_option("--suite", options->suite,
+                      "Built-in suite for model names: corrected (samples/) or tensat (TENSAT's graphs, samples/tensat/)")
+      ->check(CLI::IsMember({"corrected", "tensat"}))
+      ->capture_default_str();
   command->add_option("--strategies", options->strategies, "Strategies to run (comma-separated)")
       ->delimiter(',')
       ->capture_default_str();
@@ -285,7 +396,10 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--extract", options->extract, "Final extraction of e-graph strategies")
       ->check(CLI::IsMember({"tree", "ocf", "dag", "ilp"}))
       ->capture_default_str();
-  command->add_option("--seed", options->seed, "Seed of every run")->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed of every run (the first seed with --seeds)")->capture_default_str();
+  command->add_option("--seeds", options->seeds, "Runs per model and strategy, with seeds seed, seed+1, ...: mean and spread")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   command->add_option("--param", options->parameters, "Strategy parameter [STRATEGY.]NAME=VALUE (repeatable)");
   command->add_option("--session", options->session, "Record every run in this session file");
   command->add_option("--json", options->json, "Write the rows as JSON");

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -92,6 +93,30 @@ TEST(SearchCli, BenchWritesOneRowPerModelAndStrategy) {
   EXPECT_EQ(rows[0]["model"], "squeezenet");
   EXPECT_EQ(rows[2]["model"], "vgg19");
   expectCleanError(runCli("bench --models no-such-model"), "no-such-model");
+}
+
+// --seeds N: one row per model and strategy with the mean, the spread and each seed's speedup;
+// the paper suite's models get PACT'24's published speedups beside them.
+TEST(SearchCli, BenchWithSeedsReportsTheMeanAndSpreadBesidePact24) {
+  std::string dir = makeTempDir("bench-seeds");
+  auto result = runCli("bench --suite tensat --models nasrnn --strategies greedy --seeds 2 --time-limit 10 --json " + dir +
+                       "/bench.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("PACT'24"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("10.22%"), std::string::npos) << result.output; // TENSAT's NASRNN in the paper
+  EXPECT_NE(result.output.find("±"), std::string::npos) << result.output;
+  nlohmann::json rows = readJson(dir + "/bench.json");
+  ASSERT_EQ(rows.size(), 1u);
+  const nlohmann::json& row = rows[0];
+  EXPECT_EQ(row["seeds"], 2);
+  ASSERT_EQ(row["speedup_pct_per_seed"].size(), 2u);
+  const double first = row["speedup_pct_per_seed"][0], second = row["speedup_pct_per_seed"][1];
+  EXPECT_NEAR(row["speedup_pct"].get<double>(), (first + second) / 2, 1e-9);
+  EXPECT_NEAR(row["speedup_pct_std"].get<double>(), std::abs(first - second) / std::sqrt(2.0), 1e-9);
+  EXPECT_TRUE(row["verified"].get<bool>()) << row.dump();
+  tessera::test::CliResult refused = runCli("bench --models nasrnn --strategies greedy --seeds 0");
+  EXPECT_NE(refused.exitCode, 0);
+  EXPECT_NE(refused.output.find("--seeds"), std::string::npos) << refused.output;
 }
 
 TEST(SearchCli, SessionRecordsRunsWhereAVetoedRuleNeverAppears) {

@@ -26,8 +26,9 @@ int wholeNumber(const SearchOptions& options, const std::string& name, int fallb
 } // namespace
 
 MctsParameters MctsParameters::from(const SearchOptions& options) {
-  static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration",   "gamma",
-                                           "max_steps",   "rollout",       "reward_extract", "rebase"};
+  static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration",  "gamma",
+                                           "max_steps",   "rollout",       "reward_extract", "extract_main",
+                                           "extract_final", "rebase"};
   checkParameterNames(options, "mcts", kKnown);
 
   MctsParameters p;
@@ -49,9 +50,18 @@ MctsParameters MctsParameters::from(const SearchOptions& options) {
   }
   if (!known) throw Error("parameter rollout=" + rollout + " is not a rollout policy (use random, pruned, heavy or lookahead)");
 
-  p.rewardExtract = textParameter(options, "reward_extract", p.rewardExtract);
+  if (options.parameters.count("reward_extract") && options.parameters.count("extract_main") &&
+      options.parameters.at("reward_extract") != options.parameters.at("extract_main"))
+    throw Error("parameters reward_extract and extract_main name the same extraction and disagree");
+  const std::string mainName = options.parameters.count("extract_main") ? "extract_main" : "reward_extract";
+  p.rewardExtract = textParameter(options, mainName, p.rewardExtract);
   if (!extract::parseExtractionMethod(p.rewardExtract))
-    throw Error("parameter reward_extract=" + p.rewardExtract + " is not an extraction method (use tree, ocf, dag or ilp)");
+    throw Error("parameter " + mainName + "=" + p.rewardExtract + " is not an extraction method (use tree, ocf, dag or ilp)");
+  p.finalExtract = textParameter(options, "extract_final", options.extractMethod);
+  if (!extract::parseExtractionMethod(p.finalExtract))
+    throw Error((options.parameters.count("extract_final") ? "parameter extract_final=" + p.finalExtract + " is not an extraction method"
+                                                             : "unknown extraction method '" + p.finalExtract + "'") +
+                " (use tree, ocf, dag or ilp)");
   p.rebase = wholeNumber(options, "rebase", p.rebase ? 1 : 0, 0) != 0;
   if (options.nodeLimit) p.nodeLimit = options.nodeLimit;
   return p;

@@ -25,7 +25,11 @@ struct MctsParameters {
   double gamma = 0.99;                         // discount per action ("gamma")
   int maxSteps = 200;                          // committed actions ("max_steps")
   RolloutKind rollout = RolloutKind::Heavy;    // ("rollout": random, pruned, heavy, lookahead)
-  std::string rewardExtract = "dag";           // extractor pricing states ("reward_extract")
+  // PACT'24's "main/final" pair: the extraction pricing states inside the search ("extract_main",
+  // or its older name "reward_extract") and the one giving the result ("extract_final", default the
+  // search's --extract). PACT'24 ran OCF/ILP, ILP/ILP and DAG/DAG.
+  std::string rewardExtract = "dag";
+  std::string finalExtract;
   size_t nodeLimit = 2000;                     // SearchOptions::nodeLimit, 0 meaning this default
   // When the e-graph reaches the node limit, continue in a fresh e-graph seeded with the best graph
   // so far, as long as each such epoch finds something cheaper ("rebase": 1 or 0). The node limit

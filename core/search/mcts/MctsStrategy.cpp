@@ -40,11 +40,7 @@ std::string format(const char* pattern, double value) {
 class MctsStrategy : public Strategy {
 public:
   std::string_view name() const override { return "mcts"; }
-  void validate(const SearchOptions& options) const override {
-    MctsParameters::from(options);
-    if (!extract::parseExtractionMethod(options.extractMethod))
-      throw Error("unknown extraction method '" + options.extractMethod + "' (use tree, ocf, dag or ilp)");
-  }
+  void validate(const SearchOptions& options) const override { MctsParameters::from(options); }
   SearchResult run(const SearchInput& input) override;
 };
 
@@ -98,12 +94,10 @@ MctsRun::MctsRun(const SearchInput& input)
       coster_(input.cost, *extract::parseExtractionMethod(params_.rewardExtract)),
       rollout_(params_.rollout, input.rules.size()) {
   if (input.rules.size() >= kRebaseTreeAction) throw Error("mcts: a rule pack of " + std::to_string(input.rules.size()) + " rules is too large");
-  if (!extract::parseExtractionMethod(input.options.extractMethod))
-    throw Error("unknown extraction method '" + input.options.extractMethod + "' (use tree, ocf, dag or ilp)");
   const double budget = input.options.timeLimitSeconds;
   deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget));
   // The time limit covers the final extraction: keep a slice for it (the ILP gets a fixed share).
-  const double reserve = input.options.extractMethod == "ilp" ? 0.3 * budget : 0.05 * budget;
+  const double reserve = params_.finalExtract == "ilp" ? 0.3 * budget : 0.05 * budget;
   searchDeadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget - reserve));
   rulesVersion_ = input.control.rulesVersion();
   space_ = ActionSpace::arrange(input.rules, input.control);
@@ -172,7 +166,7 @@ bool MctsRun::rebase(int step) {
   // warm-started from the greedy, so it is never worse).
   const double left = secondsBetween(Clock::now(), searchDeadline_);
   if (left <= 0) return false;
-  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), input_.options.extractMethod,
+  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.finalExtract,
                                           std::min(input_.options.extractTimeLimitSeconds, 0.2 * left));
   Candidate best = recorder_.candidate(egraph_, std::move(extracted), input_.cost, step);
   if (!(best.costMs < epochStartCost_ * (1 - 1e-9))) return false; // this epoch found nothing cheaper
@@ -317,10 +311,10 @@ SearchResult MctsRun::run() {
 
   // Final extraction, inside what is left of the time limit.
   const double left = std::max(0.1, secondsBetween(searchEnd, deadline_));
-  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), options.extractMethod,
+  ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.finalExtract,
                                           std::min(options.extractTimeLimitSeconds, left));
   result_.extractionSeconds = extracted.seconds;
-  say("extracted with " + options.extractMethod + " in " + format("%.2f s", extracted.seconds));
+  say("extracted with " + params_.finalExtract + " in " + format("%.2f s", extracted.seconds));
   addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, result_.steps));
   settleBest(result_, input_.original);
   input_.events.publish(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});

@@ -317,7 +317,8 @@ TEST(MctsStrategy, EveryRolloutPolicyRuns) {
 TEST(MctsStrategy, RejectsBadParameters) {
   for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
            {"simulation", "3"}, {"simulations", "0"}, {"simulations", "ten"}, {"gamma", "1.5"},
-           {"rollout", "greedy"}, {"reward_extract", "best"}, {"exploration", "-1"}}) {
+           {"rollout", "greedy"}, {"reward_extract", "best"}, {"exploration", "-1"}, {"extract_main", "lp"},
+           {"extract_final", "exact"}}) {
     Fixture f(false);
     f.options.parameters = {{name, value}};
     try {
@@ -327,6 +328,22 @@ TEST(MctsStrategy, RejectsBadParameters) {
       EXPECT_NE(std::string(error.what()).find(name), std::string::npos) << error.what();
     }
   }
+}
+
+// PACT'24's main/final pair: the final candidate comes from extract_final, whatever --extract says,
+// and extract_main is reward_extract by its paper name.
+TEST(MctsStrategy, ExtractMainAndFinalChooseTheTwoExtractions) {
+  Fixture f(false);
+  f.options.extractMethod = "dag";
+  f.options.parameters = {{"simulations", "4"}, {"extract_main", "ocf"}, {"extract_final", "tree"}, {"rebase", "0"}};
+  SearchResult result = f.run(branches());
+  ASSERT_GE(result.candidates.size(), 2u) << "a committed step that improved, then the final extraction";
+  EXPECT_EQ(result.candidates.back().method, "tree");
+  for (size_t i = 0; i + 1 < result.candidates.size(); ++i) EXPECT_EQ(result.candidates[i].method, "ocf") << i;
+
+  Fixture g(false);
+  g.options.parameters = {{"reward_extract", "dag"}, {"extract_main", "ocf"}};
+  EXPECT_THROW(g.run(branches()), Error);
 }
 
 TEST(MctsStrategy, HonoursTheTimeLimitIncludingExtraction) {
