@@ -71,11 +71,20 @@ std::string ExportWriter::fresh(const std::string& base) {
   }
 }
 
+std::string ExportWriter::uniqueNodeName(const std::string& name) {
+  if (nodeNames_.insert(name).second) return name;
+  size_t& next = nextNodeSuffix_[name];
+  for (;;) {
+    std::string candidate = name + "_" + std::to_string(++next);
+    if (nodeNames_.insert(candidate).second) return candidate;
+  }
+}
+
 onnx::NodeProto& ExportWriter::addNode(const std::string& opType, std::vector<std::string> inputs, std::vector<std::string> outputs,
                                        const std::string& name) {
   onnx::NodeProto& node = *proto_->add_node();
   node.set_op_type(opType);
-  if (!name.empty()) node.set_name(name);
+  if (!name.empty()) node.set_name(uniqueNodeName(name));
   for (std::string& input : inputs) node.add_input(std::move(input));
   for (std::string& output : outputs) node.add_output(std::move(output));
   return node;

@@ -44,6 +44,9 @@ public:
 
 private:
   bool claim(const std::string& name) { return !name.empty() && claimed_.insert(name).second; }
+  // Node names are unique in a file too: the checker allows repeats, ONNX Runtime refuses the model
+  // ("two nodes with same node name"), and rewrites give several nodes the name of the one they replace.
+  std::string uniqueNodeName(const std::string& name);
 
   const Graph& graph_;
   onnx::GraphProto* proto_;
@@ -52,6 +55,8 @@ private:
   std::unordered_set<std::string> wanted_;  // every name the graph carries
   std::unordered_set<std::string> claimed_; // names given out
   std::unordered_map<std::string, size_t> nextSuffix_; // per base, for fresh()
+  std::unordered_set<std::string> nodeNames_;
+  std::unordered_map<std::string, size_t> nextNodeSuffix_; // per name, for uniqueNodeName()
 };
 
 // Writes the ONNX form of one IR node (nothing for Input; an initializer or ConstantOfShape

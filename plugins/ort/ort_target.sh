@@ -28,11 +28,15 @@ for model in "$@"; do
       --out "$opt" --json "$out/$name.$strategy.json" > "$out/$name.$strategy.log" 2>&1 || { echo "$name $strategy: optimize failed, see $out/$name.$strategy.log" >&2; continue; }
     verified=true
     "$cli" verify "$model" "$opt" > "$out/$name.$strategy.verify.log" 2>&1 || verified=false
-    ORT_CLOCK=${TESSERA_ORT_CLOCK:-wall} node "$root/plugins/ort/ort_worker.js" "$prefix" compare "$model" "$opt" "${ROUNDS:-40}" |
-      node -e "
-        const r = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-        delete r.ms;
-        console.log(JSON.stringify({ model: '$name', strategy: '$strategy', verified: $verified, ...r }));" >> "$results"
+    if ! ORT_CLOCK=${TESSERA_ORT_CLOCK:-wall} node "$root/plugins/ort/ort_worker.js" "$prefix" compare "$model" "$opt" "${ROUNDS:-40}" \
+        > "$out/$name.$strategy.ort.json" 2> "$out/$name.$strategy.ort.log"; then
+      echo "$name $strategy: ONNX Runtime failed: $(cat "$out/$name.$strategy.ort.log")" >&2
+      continue
+    fi
+    node -e "
+      const r = JSON.parse(require('fs').readFileSync('$out/$name.$strategy.ort.json', 'utf8'));
+      delete r.ms;
+      console.log(JSON.stringify({ model: '$name', strategy: '$strategy', verified: $verified, ...r }));" >> "$results"
   done
 done
 
