@@ -99,7 +99,8 @@ public:
   // extraction. Filters are undone by rollback like any other change.
   void filterNode(const ENode& node);
   bool isFiltered(const ENode& node) const;
-  size_t numFiltered() const { return filtered_.size(); }
+  // Distinct filtered e-nodes (counted in numNodes(): they stay in the hashcons).
+  size_t numFiltered() const { return filteredCanonical_.size(); }
 
   // Nodes of the seeded model. They never form a cycle among themselves, so the cycle filter
   // never needs to (and never does) filter them.

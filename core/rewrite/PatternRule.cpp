@@ -2,10 +2,12 @@
 
 #include "egraph/GraphConversion.h"
 #include "ir/CanonicalAttributes.h"
+#include "rewrite/MultiPatternJoin.h"
 #include "support/Error.h"
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -14,7 +16,8 @@ namespace tessera {
 
 namespace {
 
-constexpr EClassId kUnbound = ~EClassId(0);
+constexpr EClassId kUnbound = kUnboundClass;
+static_assert(kUnboundClass == kUnboundAttribute, "one marker for unbound variables of both kinds");
 
 [[noreturn]] void failAt(const Pattern& pattern, const std::string& message) {
   throw Error("line " + std::to_string(pattern.location.line) + ", column " + std::to_string(pattern.location.column) + ": " +
@@ -281,20 +284,51 @@ private:
   std::map<const CompiledPattern*, std::vector<EClassId>> concatOperands_;
 };
 
-std::vector<RuleMatch> searchSide(const EGraph& egraph, const CompiledPattern& lhs, size_t variableCount,
-                                  size_t attributeCount, size_t limit) {
-  std::vector<RuleMatch> matches;
+// Every match of one source pattern, up to `limit`.
+SideMatches searchSide(const EGraph& egraph, const CompiledPattern& lhs, size_t variableCount, size_t attributeCount,
+                       size_t limit) {
+  SideMatches matches;
+  matches.variableCount = variableCount;
+  matches.attributeCount = attributeCount;
   std::vector<EClassId> bindings(variableCount, kUnbound);
   std::vector<uint32_t> attributes(attributeCount, kUnbound);
   Matcher matcher(egraph, bindings, attributes);
   OpKind rootOp = lhs.kind == CompiledPattern::Kind::NativeOp ? lhs.native : lhs.op->kind;
   for (EClassId root : egraph.classesWithOp(rootOp)) {
     if (matches.size() >= limit) break;
+    const EClassId canonical = egraph.find(root);
     matcher.match(lhs, root, [&] {
-      if (matches.size() < limit) matches.push_back({{egraph.find(root)}, bindings, attributes});
+      if (matches.size() < limit) matches.add(canonical, bindings, attributes);
     });
   }
   return matches;
+}
+
+std::vector<RuleMatch> unflatten(const SideMatches& side) {
+  std::vector<RuleMatch> matches;
+  matches.reserve(side.size());
+  for (size_t i = 0; i < side.size(); ++i) {
+    std::span<const EClassId> bindings = side.bindingsOf(i);
+    std::span<const uint32_t> attributes = side.attributesOf(i);
+    matches.push_back({{side.roots[i]}, {bindings.begin(), bindings.end()}, {attributes.begin(), attributes.end()}});
+  }
+  return matches;
+}
+
+// Are two patterns one pattern with the variables renamed (TENSAT's canonical patterns)?
+bool sameUpToRenaming(const CompiledPattern& a, const CompiledPattern& b, std::map<int, int>& aToB, std::map<int, int>& bToA) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == CompiledPattern::Kind::Variable) {
+    auto [forward, newA] = aToB.try_emplace(a.variable, b.variable);
+    auto [backward, newB] = bToA.try_emplace(b.variable, a.variable);
+    return forward->second == b.variable && backward->second == a.variable;
+  }
+  if (a.op != b.op || a.native != b.native || a.numbers != b.numbers || !(a.attributes == b.attributes) ||
+      (a.attributeVariable < 0) != (b.attributeVariable < 0) || a.tensors.size() != b.tensors.size())
+    return false;
+  for (size_t i = 0; i < a.tensors.size(); ++i)
+    if (!sameUpToRenaming(a.tensors[i], b.tensors[i], aToB, bToA)) return false;
+  return true;
 }
 
 // The shapes verification tries for pattern variables: small, and mutually compatible often
@@ -309,10 +343,6 @@ const std::vector<Shape>& candidateShapes() {
 }
 
 } // namespace
-
-bool Rule::hasLabel(const std::string& label) const {
-  return std::find(labels_.begin(), labels_.end(), label) != labels_.end();
-}
 
 PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std::vector<std::pair<Pattern, Pattern>> sides,
                          std::vector<std::pair<Pattern, Pattern>> sameTypeGuards)
@@ -331,6 +361,10 @@ PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std:
     sameTypeGuards_.emplace_back(x.variable, y.variable);
     guardText_ += (guardText_.empty() ? " where " : " and ") + std::string("type(") + a.toString() + ") == type(" + b.toString() + ")";
   }
+  if (isMulti() && hasLabel("symmetric")) {
+    std::map<int, int> forward, backward;
+    symmetric_ = sameUpToRenaming(sides_[0].lhs, sides_[1].lhs, forward, backward);
+  }
 }
 
 std::string PatternRule::describe() const {
@@ -342,44 +376,37 @@ std::string PatternRule::describe() const {
   return s + guardText_;
 }
 
+bool PatternRule::guardsHoldFor(const EGraph& egraph, const RuleMatch& match) const {
+  if (sameTypeGuards_.empty()) return true;
+  std::vector<TensorType> types;
+  for (EClassId id : match.bindings) types.push_back(egraph.data(id).type);
+  return guardsHold(types);
+}
+
 std::vector<RuleMatch> PatternRule::search(const EGraph& egraph, size_t limit) const {
-  std::vector<RuleMatch> matches = searchUnguarded(egraph, limit);
-  if (sameTypeGuards_.empty()) return matches;
-  std::erase_if(matches, [&](const RuleMatch& match) {
-    std::vector<TensorType> types;
-    for (EClassId id : match.bindings) types.push_back(egraph.data(id).type);
-    return !guardsHold(types);
-  });
+  if (isMulti()) {
+    // The join sees every match of both sides; only what it yields counts toward the limit.
+    std::vector<RuleMatch> matches;
+    std::unique_ptr<MatchStream> joined = stream(egraph);
+    RuleMatch match;
+    while (matches.size() < limit && joined->next(match)) matches.push_back(match);
+    return matches;
+  }
+  std::vector<RuleMatch> matches =
+      unflatten(searchSide(egraph, sides_[0].lhs, variables_.size(), attributeVariables_.size(), limit));
+  std::erase_if(matches, [&](const RuleMatch& match) { return !guardsHoldFor(egraph, match); });
   return matches;
 }
 
-std::vector<RuleMatch> PatternRule::searchUnguarded(const EGraph& egraph, size_t limit) const {
-  const size_t attributeCount = attributeVariables_.size();
-  if (!isMulti()) return searchSide(egraph, sides_[0].lhs, variables_.size(), attributeCount, limit);
-  // Multi-pattern: match both sources separately, then join on the variables they share.
-  std::vector<RuleMatch> first = searchSide(egraph, sides_[0].lhs, variables_.size(), attributeCount, limit);
-  std::vector<RuleMatch> second = searchSide(egraph, sides_[1].lhs, variables_.size(), attributeCount, limit);
-  std::vector<RuleMatch> joined;
-  for (const RuleMatch& a : first) {
-    for (const RuleMatch& b : second) {
-      if (a.roots[0] == b.roots[0]) continue; // the same value twice gains nothing
-      RuleMatch combined{{a.roots[0], b.roots[0]}, a.bindings, a.attributes};
-      for (size_t v = 0; v < attributeCount; ++v)
-        if (combined.attributes[v] == kUnbound) combined.attributes[v] = b.attributes[v];
-      bool agree = true;
-      for (size_t v = 0; v < variables_.size() && agree; ++v) {
-        if (b.bindings[v] == kUnbound) continue;
-        if (combined.bindings[v] == kUnbound)
-          combined.bindings[v] = b.bindings[v];
-        else
-          agree = egraph.find(combined.bindings[v]) == egraph.find(b.bindings[v]);
-      }
-      if (!agree) continue;
-      joined.push_back(std::move(combined));
-      if (joined.size() >= limit) return joined;
-    }
-  }
-  return joined;
+std::unique_ptr<MatchStream> PatternRule::stream(const EGraph& egraph) const {
+  if (!isMulti()) return Rule::stream(egraph);
+  const size_t unlimited = std::numeric_limits<size_t>::max();
+  SideMatches first = searchSide(egraph, sides_[0].lhs, variables_.size(), attributeVariables_.size(), unlimited);
+  SideMatches second = searchSide(egraph, sides_[1].lhs, variables_.size(), attributeVariables_.size(), unlimited);
+  JoinSettings settings;
+  settings.symmetric = symmetric_;
+  if (!sameTypeGuards_.empty()) settings.accept = [this, &egraph](const RuleMatch& match) { return guardsHoldFor(egraph, match); };
+  return joinSideMatches(egraph, std::move(first), std::move(second), std::move(settings));
 }
 
 RuleApplication PatternRule::apply(EGraph& egraph, const RuleMatch& match) const {

@@ -35,16 +35,20 @@ public:
               std::vector<std::pair<Pattern, Pattern>> sameTypeGuards = {});
 
   bool isMulti() const override { return sides_.size() == 2; }
+  // Labelled `symmetric` (TENSAT marks its learned multi-pattern rules so) and both sources one
+  // pattern up to renaming.
+  bool isSymmetric() const override { return symmetric_; }
   std::string describe() const override;
   std::vector<RuleMatch> search(const EGraph& egraph, size_t limit) const override;
+  std::unique_ptr<MatchStream> stream(const EGraph& egraph) const override;
   RuleApplication apply(EGraph& egraph, const RuleMatch& match) const override;
   std::vector<VerificationCase> verificationCases(uint64_t seed, int count) const override;
 
   const std::vector<std::string>& variables() const { return variables_; }
 
 private:
-  std::vector<RuleMatch> searchUnguarded(const EGraph& egraph, size_t limit) const;
   bool guardsHold(const std::vector<TensorType>& types) const;
+  bool guardsHoldFor(const EGraph& egraph, const RuleMatch& match) const;
   // Does the rule match a graph made of its left-hand side(s) at the graph's outputs?
   bool matchesAsWhole(const Graph& before) const;
 
@@ -57,6 +61,7 @@ private:
   std::vector<std::string> attributeVariables_;
   std::vector<std::pair<int, int>> sameTypeGuards_;
   std::string guardText_;
+  bool symmetric_ = false;
 };
 
 } // namespace tessera

@@ -146,7 +146,7 @@ RuleSet parseRules(std::string_view text, const std::string& sourceName, RuleFil
         pendingLine = lineNumber;
         continue;
       }
-      rules.add(makeRule(stem + "-" + std::to_string(pendingLine), {"tensat", "multi"}, std::move(pendingPair), sourceName));
+      rules.add(makeRule(stem + "-" + std::to_string(pendingLine), {"tensat", "multi", "symmetric"}, std::move(pendingPair), sourceName));
       pendingPair.clear();
       continue;
     }

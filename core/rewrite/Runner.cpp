@@ -3,6 +3,8 @@
 #include "rewrite/CycleFilter.h"
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <unordered_map>
 
 namespace tessera {
@@ -10,6 +12,45 @@ namespace tessera {
 namespace {
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+enum class MultiPhaseEnd { Done, NodeLimit, Interrupted };
+
+// TENSAT's hook: every multi-pattern rule searched on the clean e-graph first, then each pair
+// applied as its join yields it, until the e-graph holds `nodeLimit` e-nodes. Leaves it clean.
+MultiPhaseEnd applyMultiPatternRules(EGraph& egraph, std::span<const EClassId> roots, const std::vector<const Rule*>& active,
+                                     const RunnerLimits& limits, const RunnerHooks& hooks, const std::function<bool()>& interrupted,
+                                     IterationReport& it, RunReport& report) {
+  const auto start = Clock::now();
+  std::vector<std::pair<const Rule*, std::unique_ptr<MatchStream>>> streams;
+  for (const Rule* rule : active)
+    if (rule->isMulti()) streams.emplace_back(rule, rule->stream(egraph));
+  MultiPhaseEnd end = MultiPhaseEnd::Done;
+  RuleMatch match;
+  for (auto& [rule, stream] : streams) {
+    while (end == MultiPhaseEnd::Done && stream->next(match)) {
+      if (egraph.numNodes() >= limits.nodeLimit) {
+        end = MultiPhaseEnd::NodeLimit;
+        break;
+      }
+      ++it.multiMatches;
+      RuleApplication application = rule->apply(egraph, match);
+      if (application.changed) {
+        ++it.multiApplied;
+        ++report.rulesApplied[rule->name()];
+      }
+      if (hooks.ruleApplied && application.typeChecked) hooks.ruleApplied(*rule, match, application);
+      if (it.multiMatches % 256 == 0 && interrupted()) end = MultiPhaseEnd::Interrupted;
+    }
+    if (end != MultiPhaseEnd::Done) break;
+  }
+  streams.clear();
+  egraph.rebuild();
+  it.filtered += filterCycles(egraph, roots);
+  it.matches += it.multiMatches;
+  it.applied += it.multiApplied;
+  it.multiSeconds = secondsSince(start);
+  return end;
+}
 } // namespace
 
 std::string_view stopReasonName(StopReason reason) {
@@ -54,11 +95,20 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     it.index = iteration;
     const size_t nodesBefore = egraph.numNodes(), classesBefore = egraph.numClasses();
 
+    bool hitNodeLimit = false, interrupted = false;
+    if (multiAllowed(iteration)) {
+      MultiPhaseEnd end = applyMultiPatternRules(egraph, roots, active, limits, hooks,
+                                                 [&] { return outOfTime() || stopRequested(); }, it, report);
+      hitNodeLimit = end == MultiPhaseEnd::NodeLimit;
+      interrupted = end == MultiPhaseEnd::Interrupted;
+    }
+
     // Search on the clean e-graph; matching never mutates.
     auto phase = Clock::now();
     std::vector<std::pair<const Rule*, std::vector<RuleMatch>>> found;
     for (const Rule* rule : active) {
-      if (rule->isMulti() && !multiAllowed(iteration)) continue;
+      if (hitNodeLimit || interrupted) break;
+      if (rule->isMulti()) continue;
       Backoff& state = backoff[rule];
       if (limits.backoffMatchLimit && iteration < state.bannedUntil) {
         ++it.banned;
@@ -79,7 +129,6 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
 
     // Apply; stop adding once the node limit is reached.
     phase = Clock::now();
-    bool hitNodeLimit = false;
     for (const auto& [rule, matches] : found) {
       for (const RuleMatch& match : matches) {
         if (egraph.numNodes() >= limits.nodeLimit) {
@@ -99,9 +148,10 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
 
     phase = Clock::now();
     egraph.rebuild();
-    it.filtered = filterCycles(egraph, roots);
+    it.filtered += filterCycles(egraph, roots);
     it.rebuildSeconds = secondsSince(phase);
     it.enodes = egraph.numNodes();
+    it.filteredEnodes = egraph.numFiltered();
     it.eclasses = egraph.numClasses();
     report.iterations.push_back(it);
     if (hooks.iterationDone) hooks.iterationDone(it);

@@ -1,7 +1,10 @@
 // Equality saturation (egg's Runner, TENSAT's settings): search every rule, apply every match,
-// rebuild, filter cycles; repeat until saturated or a limit is hit. Multi-pattern rules run only
-// in k_multi iterations: the first ones (TENSAT), or the ones after the single-pattern rules reach
-// a fixpoint. Every run says why it stopped and reports each iteration.
+// rebuild, filter cycles; repeat until saturated or a limit is hit. Multi-pattern rules run as
+// TENSAT's hook runs them: at the start of each of their k_multi iterations, all of them searched
+// on the clean e-graph and each pair applied as the join yields it, outside the backoff scheduler
+// and the per-rule match cap, until the e-graph reaches the node limit. Their iterations are the
+// first ones (TENSAT), or the ones after the single-pattern rules reach a fixpoint. Every run says
+// why it stopped and reports each iteration.
 #pragma once
 
 #include "egraph/EGraph.h"
@@ -30,7 +33,7 @@ struct RunnerLimits {
   // rules change nothing more, then goes on with the single rules.
   enum class MultiSchedule { First, Late };
   MultiSchedule multiSchedule = MultiSchedule::First;
-  size_t matchLimitPerRule = 20000;
+  size_t matchLimitPerRule = 20000; // single-pattern rules; SIZE_MAX: none (TENSAT)
   // egg's BackoffScheduler: a rule whose matches exceed backoffMatchLimit << (times banned) is
   // banned for backoffBanLength << (times banned) iterations and its matches dropped, so a few
   // explosive rules cannot fill the node budget before the useful ones run. 0 turns it off
@@ -41,15 +44,21 @@ struct RunnerLimits {
 
 struct IterationReport {
   int index = 0;
-  size_t enodes = 0;
+  size_t enodes = 0;              // all e-nodes, filtered ones included (egg's total_size)
+  size_t filteredEnodes = 0;      // of those, filtered by the cycle filter so far
   size_t eclasses = 0;
-  size_t matches = 0;
+  size_t matches = 0;             // single-pattern matches found plus multi-pattern pairs taken
   size_t applied = 0;             // applications that changed the e-graph
-  size_t filtered = 0;            // e-nodes filtered to break cycles
+  size_t multiMatches = 0;        // multi-pattern pairs taken from the joins
+  size_t multiApplied = 0;        // of the applications, multi-pattern ones
+  size_t filtered = 0;            // e-nodes filtered to break cycles in this iteration
   size_t banned = 0;              // rules the backoff scheduler skipped this iteration
+  double multiSeconds = 0;        // multi-pattern search and application
   double searchSeconds = 0;
   double applySeconds = 0;
   double rebuildSeconds = 0;
+
+  size_t liveEnodes() const { return enodes - filteredEnodes; }
 };
 
 struct RunReport {

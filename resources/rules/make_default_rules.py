@@ -42,7 +42,7 @@ with open(f"{tensat}/converted_multi.txt") as f:
     multis = [l.strip() for l in f if l.strip()]
 for i in range(0, len(multis), 2):
     (l1, r1), (l2, r2) = multis[i].split("=>"), multis[i + 1].split("=>")
-    lines.append(f"tensat-m{i // 2 + 1:02d} [{','.join(['tensat', 'multi'] + labels_of(l1, r1, l2, r2))}]: "
+    lines.append(f"tensat-m{i // 2 + 1:02d} [{','.join(['tensat', 'multi', 'symmetric'] + labels_of(l1, r1, l2, r2))}]: "
                  f"{l1} => {r1} && {l2} => {r2}")
 
 lines += ["", "# --- TASO's predefined rules ---",

@@ -1,5 +1,6 @@
 #include "egraph/GraphConversion.h"
 #include "rewrite/CycleFilter.h"
+#include "rewrite/DefaultRules.h"
 #include "rewrite/RuleSet.h"
 #include "rewrite/Runner.h"
 
@@ -151,4 +152,101 @@ TEST(Runner, BackoffBansAnExplosiveRuleAndStillSaturates) {
   EXPECT_GT(backoff.iterations.size(), simple.iterations.size());
   EXPECT_EQ(scheduled.numClasses(), plain.numClasses());
   EXPECT_EQ(scheduled.numNodes(), plain.numNodes());
+}
+
+namespace {
+// `count` relus of independent inputs: a symmetric relu merge joins every pair of them.
+Graph manyRelus(int count) {
+  Graph g;
+  for (int i = 0; i < count; ++i) g.addOutput({g.addNode(OpKind::Relu, {{g.addInput("x" + std::to_string(i), f32({2, 4}))}})});
+  return g;
+}
+
+RuleSet reluMerge() {
+  return parseRules("merge [multi,symmetric]: (relu ?a) => (split_0 (split 0 (relu (concat 0 2 ?a ?b)))) && "
+                    "(relu ?b) => (split_1 (split 0 (relu (concat 0 2 ?a ?b))))",
+                    "multi.rules", RuleFileFormat::Tessera);
+}
+} // namespace
+
+TEST(Runner, ExplodingMultiPatternRulesStopAtTheNodeBudget) {
+  // 600 relus make 179,700 pairs, each adding four e-nodes: far past the budget, which stops the
+  // join as it goes (the pairs are never all built).
+  RuleSet rules = reluMerge();
+  auto list = all(rules);
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, manyRelus(600));
+  RunnerLimits limits;
+  limits.nodeLimit = 3000;
+  limits.backoffMatchLimit = 1000;
+  RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+  EXPECT_EQ(report.stopReason, StopReason::NodeLimit);
+  EXPECT_GE(egraph.numNodes(), 3000u);
+  EXPECT_LE(egraph.numNodes(), 3000u + 4u);
+  ASSERT_EQ(report.iterations.size(), 1u);
+  EXPECT_GT(report.iterations[0].multiApplied, 100u);
+  EXPECT_LT(report.iterations[0].multiMatches, 1000u);
+  EXPECT_EQ(report.iterations[0].banned, 0u); // the scheduler never sees multi-pattern rules
+}
+
+TEST(Runner, MultiPatternRulesBypassTheBackoffSchedulerAndTheMatchCap) {
+  RuleSet rules = reluMerge();
+  auto list = all(rules);
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, manyRelus(6));
+  RunnerLimits limits;
+  limits.backoffMatchLimit = 1; // would ban any single-pattern rule with two matches
+  limits.matchLimitPerRule = 2;
+  RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+  EXPECT_EQ(report.rulesApplied["merge"], 15u); // 6 choose 2, each unordered pair once
+  EXPECT_EQ(report.stopReason, StopReason::Saturated);
+}
+
+TEST(Runner, ReportsLiveAndFilteredENodes) {
+  // relu(a) => relu(relu(a)) puts relu(C) into C itself: a cycle the filter sets aside.
+  Graph g;
+  NodeId x = g.addInput("x", f32({4, 4}));
+  g.addOutput({g.addNode(OpKind::Relu, {{x}})});
+  RuleSet rules = parseRules("grow: (relu ?a) => (relu (relu ?a))", "grow.rules", RuleFileFormat::Tessera);
+  auto list = all(rules);
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, g);
+  RunnerLimits limits;
+  limits.iterationLimit = 3;
+  RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+  ASSERT_FALSE(report.iterations.empty());
+  const IterationReport& last = report.iterations.back();
+  EXPECT_EQ(last.enodes, egraph.numNodes());
+  EXPECT_EQ(last.filteredEnodes, egraph.numFiltered());
+  EXPECT_GT(last.filteredEnodes, 0u);
+  EXPECT_EQ(last.liveEnodes() + last.filteredEnodes, last.enodes);
+}
+
+TEST(Runner, TensatQkvMergeFiresOnABertLikeGraph) {
+  // Two attention-like layers: q, k, v projections of each layer's input, the next layer's input
+  // made from the last matmul (as TENSAT's bert.rs chains them).
+  Graph g;
+  ValueRef input = {g.addInput("x", f32({8, 16}))};
+  for (int layer = 0; layer < 2; ++layer) {
+    auto weight = [&](const char* name) {
+      return ValueRef{g.addWeight(std::string(name) + std::to_string(layer), Tensor::splat(f32({16, 16}), 0.01))};
+    };
+    ValueRef q = {g.addNode(OpKind::MatMul, {input, weight("wq")})};
+    ValueRef k = {g.addNode(OpKind::MatMul, {input, weight("wk")})};
+    ValueRef v = {g.addNode(OpKind::MatMul, {input, weight("wv")})};
+    ValueRef scores = {g.addNode(OpKind::MatMul, {q, {g.addNode(OpKind::Transpose, {k}, {{"perm", std::vector<int64_t>{1, 0}}})}})};
+    input = {g.addNode(OpKind::MatMul, {scores, v})};
+  }
+  g.addOutput(input);
+  RuleSet rules = defaultRules();
+  std::vector<const Rule*> list = all(rules);
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, g);
+  RunnerLimits limits; // TENSAT's: multi-pattern rules first, egg's backoff scheduler
+  limits.backoffMatchLimit = 1000;
+  limits.multiIterations = 2;
+  RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+  // Each layer's three projections pair up three ways, once each: at least those six merges.
+  EXPECT_GE(report.rulesApplied["tensat-m05"], 6u);
+  EXPECT_EQ(egraph.checkInvariants(), "");
 }
