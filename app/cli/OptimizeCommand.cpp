@@ -67,6 +67,8 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
           {"stop_reason", result.stopReason},
           {"steps", result.steps},
           {"enodes", result.enodes},
+          {"enodes_filtered", result.enodesFiltered},
+          {"enodes_live", result.enodes - result.enodesFiltered},
           {"eclasses", result.eclasses},
           {"candidates", result.candidates.size()},
           {"verified", result.verified},

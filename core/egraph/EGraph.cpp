@@ -348,7 +348,12 @@ void EGraph::filterNode(const ENode& node) {
 }
 
 bool EGraph::isFiltered(const ENode& node) const {
-  return !filteredCanonical_.empty() && filteredCanonical_.count(canonicalize(node)) > 0;
+  if (filteredCanonical_.empty()) return false;
+  // The e-matcher asks about every node it visits, and those of a rebuilt e-graph are canonical:
+  // look them up without the copy canonicalize() makes.
+  const bool canonical = std::all_of(node.children.begin(), node.children.end(), [&](EClassId child) { return find(child) == child; });
+  if (canonical) return filteredCanonical_.count(node) > 0;
+  return filteredCanonical_.count(canonicalize(node)) > 0;
 }
 
 void EGraph::markOriginal(const ENode& node) {

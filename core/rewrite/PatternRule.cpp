@@ -9,6 +9,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
+#include <type_traits>
 #include <numeric>
 #include <random>
 
@@ -150,13 +152,28 @@ bool satisfiesAttributes(const EGraph& egraph, const ENode& node, const Compiled
   }
 }
 
+// A non-owning reference to a callable: the matcher's continuations live on its stack, and a
+// std::function would allocate for each of them.
+class Continuation {
+public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, Continuation>)
+  Continuation(F&& f) // NOLINT(google-explicit-constructor): lambdas convert implicitly
+      : object_(static_cast<void*>(std::addressof(f))), call_([](void* object) { (*static_cast<std::remove_reference_t<F>*>(object))(); }) {}
+  void operator()() const { call_(object_); }
+
+private:
+  void* object_;
+  void (*call_)(void*);
+};
+
 // Backtracking e-matcher: calls `found` for every way `pattern` matches class `eclass`.
 class Matcher {
 public:
   Matcher(const EGraph& egraph, std::vector<EClassId>& bindings, std::vector<uint32_t>& attributes)
       : egraph_(egraph), bindings_(bindings), attributes_(attributes) {}
 
-  void match(const CompiledPattern& pattern, EClassId eclass, const std::function<void()>& found) {
+  void match(const CompiledPattern& pattern, EClassId eclass, Continuation found) {
     eclass = egraph_.find(eclass);
     if (pattern.kind == CompiledPattern::Kind::Variable) {
       EClassId& slot = bindings_[pattern.variable];
@@ -189,13 +206,14 @@ public:
       return;
     }
     for (const ENode& node : egraph_.eclass(eclass).nodes) {
-      if (!matchesTensatOp(egraph_, node, *pattern.op, pattern.numbers) || egraph_.isFiltered(node)) continue;
+      if (node.op != pattern.op->kind || !matchesTensatOp(egraph_, node, *pattern.op, pattern.numbers) || egraph_.isFiltered(node))
+        continue;
       matchChildren(pattern, node, 0, found);
     }
   }
 
 private:
-  void matchChildren(const CompiledPattern& pattern, const ENode& node, size_t i, const std::function<void()>& found) {
+  void matchChildren(const CompiledPattern& pattern, const ENode& node, size_t i, Continuation found) {
     if (i == pattern.tensors.size()) {
       found();
       return;

@@ -11,6 +11,7 @@
 #include "support/Error.h"
 
 #include <cstdio>
+#include <limits>
 
 namespace tessera {
 
@@ -31,15 +32,37 @@ void recordDecisions(Control& control, EventStream& events, int step) {
     events.publish(std::move(decision));
   }
 }
+
+bool tensatPreset(const SearchOptions& options) { return numericParameter(options, "tensat", 0) != 0; }
+
+// The run's limits: the options' own, the parameters given, and the preset's defaults for the rest.
+RunnerLimits runnerLimits(const SearchOptions& options) {
+  const bool tensat = tensatPreset(options);
+  RunnerLimits limits;
+  limits.nodeLimit = options.nodeLimit ? options.nodeLimit : 50000;
+  limits.iterationLimit = options.iterationLimit;
+  limits.timeLimitSeconds = options.timeLimitSeconds;
+  limits.multiIterations = options.multiIterations;
+  // egg's Runner has no per-rule match cap; its BackoffScheduler (1,000 matches, 5 iterations) is
+  // the default TENSAT ran its single-pattern rules under.
+  const double matchLimit = numericParameter(options, "match_limit", tensat ? 0 : 20000);
+  limits.matchLimitPerRule = matchLimit > 0 ? static_cast<size_t>(matchLimit) : std::numeric_limits<size_t>::max();
+  limits.backoffMatchLimit = static_cast<size_t>(numericParameter(options, "backoff_match_limit", 1000));
+  limits.backoffBanLength = static_cast<int>(numericParameter(options, "backoff_ban_length", 5));
+  limits.multiSchedule = textParameter(options, "multi_schedule", tensat ? "first" : "late") == "first"
+                             ? RunnerLimits::MultiSchedule::First
+                             : RunnerLimits::MultiSchedule::Late;
+  return limits;
+}
 } // namespace
 
 void EqsatStrategy::validate(const SearchOptions& options) const {
   static constexpr const char* kParameters[] = {"match_limit", "egraph_json", "backoff_match_limit", "backoff_ban_length",
-                                                "multi_schedule"};
+                                                "multi_schedule", "tensat"};
   checkParameterNames(options, name(), kParameters);
   if (const std::string schedule = textParameter(options, "multi_schedule", "late"); schedule != "late" && schedule != "first")
     throw Error("parameter multi_schedule must be late or first, not '" + schedule + "'");
-  for (const char* numeric : {"match_limit", "backoff_match_limit", "backoff_ban_length"})
+  for (const char* numeric : {"match_limit", "backoff_match_limit", "backoff_ban_length", "tensat"})
     if (numericParameter(options, numeric, 0) < 0) throw Error(std::string("parameter ") + numeric + " must be >= 0");
   if (!extract::parseExtractionMethod(options.extractMethod))
     throw Error("unknown extraction method '" + options.extractMethod + "' (use tree, ocf, dag or ilp)");
@@ -59,16 +82,11 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   SeededGraph seed = seedEGraph(egraph, input.original);
   provenance.originalSeeded();
 
-  RunnerLimits limits;
-  limits.nodeLimit = options.nodeLimit ? options.nodeLimit : 50000;
-  limits.iterationLimit = options.iterationLimit;
-  limits.timeLimitSeconds = options.timeLimitSeconds;
-  limits.multiIterations = options.multiIterations;
-  limits.matchLimitPerRule = static_cast<size_t>(numericParameter(options, "match_limit", 20000));
-  limits.backoffMatchLimit = static_cast<size_t>(numericParameter(options, "backoff_match_limit", 1000));
-  limits.backoffBanLength = static_cast<int>(numericParameter(options, "backoff_ban_length", 5));
-  limits.multiSchedule = textParameter(options, "multi_schedule", "late") == "first" ? RunnerLimits::MultiSchedule::First
-                                                                                     : RunnerLimits::MultiSchedule::Late;
+  const RunnerLimits limits = runnerLimits(options);
+  if (tensatPreset(options))
+    say(options, "TENSAT's settings: multi-pattern rules in the first " + std::to_string(limits.multiIterations) +
+                     " iteration(s), " + std::to_string(limits.nodeLimit) + " e-nodes, " + std::to_string(limits.iterationLimit) +
+                     " iterations, egg's backoff scheduler, no match cap");
 
   int step = 0;
   RunnerHooks hooks;
@@ -89,9 +107,10 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   };
   hooks.iterationDone = [&](const IterationReport& it) {
     input.events.publish(StepCommitted{it.index, "iteration", 0, 0, 0, it.enodes, it.eclasses});
-    say(options, "iteration " + std::to_string(it.index + 1) + ": " + std::to_string(it.enodes) + " e-nodes, " +
-                     std::to_string(it.eclasses) + " e-classes, " + std::to_string(it.applied) + " rewrites, " +
-                     std::to_string(it.filtered) + " filtered");
+    say(options, "iteration " + std::to_string(it.index + 1) + ": " + std::to_string(it.enodes) + " e-nodes (" +
+                     std::to_string(it.liveEnodes()) + " live, " + std::to_string(it.filteredEnodes) + " filtered), " +
+                     std::to_string(it.eclasses) + " e-classes, " + std::to_string(it.applied) + " rewrites (" +
+                     std::to_string(it.multiApplied) + " multi-pattern), " + std::to_string(it.filtered) + " newly filtered");
   };
   RunReport run = runSaturation(egraph, seed.outputs, input.rules, limits, hooks);
   egraph.setListener(nullptr);
@@ -100,6 +119,7 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   result.stopReason = std::string(stopReasonName(run.stopReason));
   result.rulesApplied = run.rulesApplied;
   result.enodes = egraph.numNodes();
+  result.enodesFiltered = egraph.numFiltered();
   result.eclasses = egraph.numClasses();
   say(options, "saturation stopped (" + result.stopReason + ") after " + seconds(result.searchSeconds));
 

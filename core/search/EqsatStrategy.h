@@ -1,8 +1,10 @@
 // TENSAT's optimiser behind the Strategy interface: seed an e-graph with the model, saturate it
 // with the rules under limits (one step per iteration), extract the cheapest graph. Scheduling is
-// egg's default BackoffScheduler (parameters backoff_match_limit = 1000, backoff_ban_length = 5);
-// backoff_match_limit=0 gives TENSAT's simple scheduler, which lets explosive rules (associativity,
-// multi-pattern concat rules) fill the node budget before fusions run.
+// egg's default BackoffScheduler (parameters backoff_match_limit = 1000, backoff_ban_length = 5;
+// 0 turns it off) with a cap of match_limit = 20,000 matches per rule and iteration; multi-pattern
+// rules run outside both (Runner.h), in k_multi iterations after the single-pattern fixpoint
+// (multi_schedule=late) or first (multi_schedule=first). `tensat=1` is TENSAT's own run: first,
+// no match cap, backoff as egg's default.
 #pragma once
 
 #include "search/Strategy.h"

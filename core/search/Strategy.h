@@ -67,6 +67,7 @@ struct SearchResult {
   std::string stopReason;        // saturated, node_limit, iteration_limit, time_limit, stopped_by_user, budget, steps
   int steps = 0;
   size_t enodes = 0;             // final e-graph size (graphs explored, for taso/greedy)
+  size_t enodesFiltered = 0;     // of `enodes`, those the cycle filter set aside (eqsat)
   size_t eclasses = 0;
   std::map<std::string, size_t> rulesApplied; // rule name -> applications that changed something
   double searchSeconds = 0;

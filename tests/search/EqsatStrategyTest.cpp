@@ -102,6 +102,34 @@ TEST(EqsatStrategy, LateMultiPatternIterationsSeeWhatSingleRewritesMade) {
   EXPECT_THROW(f.run(branches(), bad), Error);
 }
 
+// Three projections of one input: TENSAT's QKV merge (tensat-m05) pairs them up.
+Graph projections() {
+  Graph g;
+  NodeId x = g.addInput("x", f32({64, 128}));
+  for (const char* w : {"wq", "wk", "wv"})
+    g.addOutput({g.addNode(OpKind::MatMul, {{x}, {g.addWeight(w, Tensor::splat(f32({128, 128}), 0.01))}})}, std::string("y") + w);
+  return g;
+}
+
+TEST(EqsatStrategy, TensatPresetMergesTheProjectionsInTheFirstIterations) {
+  Fixture f;
+  SearchOptions options;
+  options.parameters["tensat"] = "1";
+  options.multiIterations = 2;
+  SearchResult result = f.run(projections(), options);
+  // Three unordered pairs in iteration 0 (a symmetric rule), then pairs with the merged matmuls.
+  EXPECT_GE(result.rulesApplied["tensat-m05"], 3u);
+  EXPECT_LE(result.enodesFiltered, result.enodes);
+  EXPECT_LT(result.bestCostMs, result.originalCostMs);
+  verifySearchResult(projections(), result, 1, 7);
+  EXPECT_TRUE(result.verified) << result.verifyProblem;
+
+  Fixture g;
+  SearchOptions bad;
+  bad.parameters["tensat"] = "-1";
+  EXPECT_THROW(g.run(projections(), bad), Error);
+}
+
 TEST(EqsatStrategy, ReturnsTheOriginalWhenNothingIsCheaper) {
   Graph g;
   NodeId x = g.addInput("x", f32({4}));
