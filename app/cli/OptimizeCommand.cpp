@@ -74,6 +74,7 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
           {"verified", result.verified},
           {"verification_run", result.verificationRun},
           {"max_abs_err", result.maxAbsError},
+          {"verify_metric", result.verifyMetric},
           {"rules_applied", result.rulesApplied},
           {"rules_used", rulesUsed},
           {"pinned", options.rules.pins},

@@ -21,6 +21,7 @@ struct VerifyCommandOptions {
   std::string candidate;
   VerifyOptions verify;
   bool ownWeights = false;
+  std::string metric{metricName(VerifyOptions{}.metric)};
   std::string json;
 };
 
@@ -29,21 +30,24 @@ int runVerify(const VerifyCommandOptions& options) {
   Graph candidate = onnx_io::importOnnxFile(options.candidate);
   VerifyOptions verify = options.verify;
   verify.randomizeWeights = !options.ownWeights;
+  verify.metric = *parseMetric(options.metric); // CLI11 checked the name
   VerifyResult result = verifyEquivalent(original, candidate, verify);
 
   nlohmann::json report{{"original", options.original},   {"candidate", options.candidate},
                         {"verified", result.equivalent},  {"max_abs_err", result.maxAbsError},
                         {"max_rel_err", result.maxRelError}, {"trials", verify.trials},
-                        {"rtol", verify.rtol},            {"atol", verify.atol}};
+                        {"rtol", verify.rtol},            {"atol", verify.atol},
+                        {"verify_metric", result.metric}, {"noise_to_signal", result.noiseToSignal}};
   if (!result.equivalent) report["worst"] = result.worst;
   if (!options.json.empty()) writeJsonReport(report, options.json);
 
   if (result.equivalent) {
-    std::printf("equivalent: %d trials, max abs error %.3g, max rel error %.3g\n", verify.trials, result.maxAbsError,
-                result.maxRelError);
+    std::printf("equivalent: %d trials, max abs error %.3g, max rel error %.3g\n  metric %s\n", verify.trials,
+                result.maxAbsError, result.maxRelError, result.metric.c_str());
     return 0;
   }
-  std::printf("NOT equivalent: %s (max abs error %.3g)\n", result.worst.c_str(), result.maxAbsError);
+  std::printf("NOT equivalent: %s (max abs error %.3g)\n  metric %s\n", result.worst.c_str(), result.maxAbsError,
+              result.metric.c_str());
   return 1;
 }
 
@@ -58,6 +62,11 @@ void addVerifyCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--rtol", options->verify.rtol, "Relative tolerance")->check(CLI::NonNegativeNumber)->capture_default_str();
   command->add_option("--atol", options->verify.atol, "Absolute tolerance")->check(CLI::NonNegativeNumber)->capture_default_str();
   command->add_option("--seed", options->verify.seed, "Seed for inputs and weights")->capture_default_str();
+  command->add_option("--metric", options->metric, "elementwise, or noise-scaled (also allows the float32 noise of the original)")
+      ->check(CLI::IsMember({std::string(metricName(VerifyMetric::Elementwise)), std::string(metricName(VerifyMetric::NoiseScaled))}))
+      ->capture_default_str();
+  command->add_option("--noise-factor", options->verify.noiseFactor, "noise-scaled: multiple of the noise allowed")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   command->add_flag("--own-weights", options->ownWeights, "Use each model's stored weights instead of shared random ones");
   command->add_option("--json", options->json, "Also write a JSON report");
   command->callback([options, &context] { context.exitCode = runVerify(*options); });

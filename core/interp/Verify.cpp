@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <random>
 
 namespace tessera {
 
@@ -64,10 +65,81 @@ std::string interfaceMismatch(const Graph& original, const Graph& candidate) {
   return {};
 }
 
+// Every float element scaled by (1 + u * r), r uniform in [-1, 1). Scalars keep their values: they
+// are exponents and epsilons, and Pow(x, 2.00001) of a negative x is NaN.
+TensorMap perturbed(const TensorMap& tensors, double u, uint64_t seed) {
+  std::mt19937_64 random(seed ^ 0x5deece66dULL);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  TensorMap result;
+  for (const auto& [name, tensor] : tensors) {
+    if (!tensor.holdsFloats() || tensor.numel() <= 1) {
+      result.emplace(name, tensor);
+      continue;
+    }
+    Tensor copy = tensor.materialized();
+    for (float& value : copy.mutableFloats()) value = static_cast<float>(value * (1.0 + u * unit(random)));
+    result.emplace(name, std::move(copy));
+  }
+  return result;
+}
+
+// The graph's own float weights by name, for perturbing them when the check uses each graph's own.
+TensorMap ownWeights(const Graph& graph) {
+  TensorMap weights;
+  for (NodeId id = 0; id < graph.size(); ++id) {
+    const Node& node = graph.node(id);
+    if (node.kind == OpKind::Weight && node.weight && node.weight->holdsFloats()) weights.emplace(node.name, *node.weight);
+  }
+  return weights;
+}
+
+double rootMeanSquare(const Tensor& t) {
+  double sum = 0;
+  int64_t count = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double v = t.valueAt(i);
+    if (!std::isfinite(v)) continue;
+    sum += v * v;
+    ++count;
+  }
+  return count ? std::sqrt(sum / static_cast<double>(count)) : 0.0;
+}
+
+// RMS over the finite elements of (a - b).
+double rootMeanSquareDifference(const Tensor& a, const Tensor& b) {
+  double sum = 0;
+  int64_t count = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double d = a.valueAt(i) - b.valueAt(i);
+    if (!std::isfinite(d)) continue;
+    sum += d * d;
+    ++count;
+  }
+  return count ? std::sqrt(sum / static_cast<double>(count)) : 0.0;
+}
+
+// Per output of the original, how far float32-sized noise in its inputs and weights moves it.
+std::vector<double> noiseAllowances(const Graph& original, const TensorMap& inputs, const TensorMap& weights,
+                                    const std::vector<Tensor>& reference, const VerifyOptions& options, uint64_t seed,
+                                    VerifyResult& result) {
+  std::vector<double> allowance(reference.size(), 0.0);
+  if (options.metric != VerifyMetric::NoiseScaled) return allowance;
+  const TensorMap noisyInputs = perturbed(inputs, options.noisePerturbation, seed);
+  const TensorMap noisyWeights = perturbed(options.randomizeWeights ? weights : ownWeights(original), options.noisePerturbation, ~seed);
+  const std::vector<Tensor> noisy = runGraph(original, noisyInputs, noisyWeights);
+  for (size_t i = 0; i < reference.size(); ++i) {
+    const double sigma = rootMeanSquareDifference(noisy[i], reference[i]);
+    allowance[i] = options.noiseFactor * sigma;
+    const double signal = rootMeanSquare(reference[i]);
+    if (signal > 0) result.noiseToSignal = std::max(result.noiseToSignal, sigma / signal);
+  }
+  return allowance;
+}
+
 // Folds one output pair into the result; the worst element is the one furthest beyond its
 // tolerance (a NaN on one side only is infinitely far).
 void compareOutput(const Graph& original, size_t index, const Tensor& a, const Tensor& b, const VerifyOptions& options,
-                   VerifyResult& result, double& worstExcess) {
+                   double allowance, VerifyResult& result, double& worstExcess) {
   for (int64_t i = 0; i < a.numel(); ++i) {
     const double x = a.valueAt(i), y = b.valueAt(i);
     const bool nanX = std::isnan(x), nanY = std::isnan(y);
@@ -78,7 +150,7 @@ void compareOutput(const Graph& original, size_t index, const Tensor& a, const T
       result.maxAbsError = std::max(result.maxAbsError, diff);
       // Relative error only where the reference is not already inside the absolute tolerance.
       if (std::fabs(y) > options.atol) result.maxRelError = std::max(result.maxRelError, diff / std::fabs(y));
-      excess = diff / (options.atol + options.rtol * std::fabs(y));
+      excess = diff / (options.atol + options.rtol * std::fabs(y) + allowance);
     }
     if (excess > 1.0) result.equivalent = false;
     if (excess <= worstExcess) continue;
@@ -89,8 +161,27 @@ void compareOutput(const Graph& original, size_t index, const Tensor& a, const T
 
 } // namespace
 
+std::string_view metricName(VerifyMetric metric) {
+  return metric == VerifyMetric::Elementwise ? "elementwise" : "noise-scaled";
+}
+
+std::optional<VerifyMetric> parseMetric(std::string_view name) {
+  for (VerifyMetric metric : {VerifyMetric::Elementwise, VerifyMetric::NoiseScaled})
+    if (metricName(metric) == name) return metric;
+  return std::nullopt;
+}
+
+std::string describeMetric(const VerifyOptions& options) {
+  std::string text = std::string(metricName(options.metric)) + ": |a-b| <= " + formatValue(options.atol) + " + " +
+                     formatValue(options.rtol) + "*|b|";
+  if (options.metric == VerifyMetric::Elementwise) return text;
+  return text + " + " + formatValue(options.noiseFactor) + "*sigma (sigma: RMS change of b with inputs and weights scaled by 1 +- " +
+         formatValue(options.noisePerturbation) + ")";
+}
+
 VerifyResult verifyEquivalent(const Graph& original, const Graph& candidate, const VerifyOptions& options) {
   VerifyResult result;
+  result.metric = describeMetric(options);
   result.worst = interfaceMismatch(original, candidate);
   if (!result.worst.empty()) return result;
 
@@ -112,8 +203,10 @@ VerifyResult verifyEquivalent(const Graph& original, const Graph& candidate, con
     }
     const std::vector<Tensor> expected = runGraph(original, inputs, weights);
     const std::vector<Tensor> actual = runGraph(candidate, inputs, weights);
+    const std::vector<double> allowance = noiseAllowances(original, inputs, weights, expected, options, seed, result);
     // Output i of the candidate is compared against the original's (the reference, `b`).
-    for (size_t i = 0; i < expected.size(); ++i) compareOutput(original, i, actual[i], expected[i], options, result, worstExcess);
+    for (size_t i = 0; i < expected.size(); ++i)
+      compareOutput(original, i, actual[i], expected[i], options, allowance[i], result, worstExcess);
     if (!result.equivalent) return result;
   }
   return result;

@@ -66,6 +66,7 @@ void verifySearchResult(const Graph& original, SearchResult& result, int trials,
   result.verified = check.equivalent;
   result.maxAbsError = check.maxAbsError;
   result.verifyProblem = check.equivalent ? std::string() : check.worst;
+  result.verifyMetric = check.metric;
   result.verifySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -77,6 +77,7 @@ struct SearchResult {
   bool verified = false;
   double maxAbsError = 0;
   std::string verifyProblem;
+  std::string verifyMetric; // what "verified" meant (VerifyResult::metric)
   double verifySeconds = 0;
 };
 

@@ -116,6 +116,11 @@ TEST(Cli, VerifyAcceptsEquivalentAndCatchesTransposedWeights) {
   auto same = runCli("verify " + dir + "/a.onnx " + dir + "/b.onnx --json " + dir + "/ok.json");
   EXPECT_EQ(same.exitCode, 0) << same.output;
   EXPECT_TRUE(readJson(dir + "/ok.json")["verified"].get<bool>());
+  EXPECT_EQ(readJson(dir + "/ok.json")["verify_metric"].get<std::string>().rfind("noise-scaled: ", 0), 0u);
+  auto elementwise = runCli("verify " + dir + "/a.onnx " + dir + "/b.onnx --metric elementwise --json " + dir + "/el.json");
+  EXPECT_EQ(elementwise.exitCode, 0) << elementwise.output;
+  EXPECT_EQ(readJson(dir + "/el.json")["verify_metric"].get<std::string>().rfind("elementwise: ", 0), 0u);
+  EXPECT_NE(runCli("verify " + dir + "/a.onnx " + dir + "/b.onnx --metric loose").exitCode, 0);
 
   // Splat weights are symmetric, so only randomised weights expose the transpose.
   auto wrong = runCli("verify " + dir + "/a.onnx " + dir + "/wrong.onnx --trials 2 --json " + dir + "/bad.json");

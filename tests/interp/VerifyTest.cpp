@@ -129,9 +129,78 @@ TEST(VerifyTest, ToleranceIsRelativeToTheOriginal) {
   VerifyOptions strict;
   strict.rtol = 1e-5;
   strict.atol = 0;
+  strict.metric = VerifyMetric::Elementwise;
   VerifyResult tight = verifyEquivalent(scaled(1.0f), scaled(1.0001f), strict);
   EXPECT_FALSE(tight.equivalent);
   EXPECT_NEAR(tight.maxRelError, 1e-4, 1e-5);
+}
+
+// A chain of matmuls, x·W1·…·Wn, grouped from the left or from the right (TENSAT's matmul
+// associativity); `wrong` transposes one square weight or scales it by 1.01.
+enum class ChainFault { None, Transposed, Scaled };
+
+Graph matmulChain(int length, bool fromTheRight, ChainFault fault = ChainFault::None) {
+  const int64_t rows = 64, width = 256;
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {rows, width}});
+  std::vector<ValueRef> weights;
+  for (int i = 0; i < length; ++i) {
+    ValueRef w{g.addWeight("w" + std::to_string(i), Tensor::zeros({DType::Float32, {width, width}})), 0};
+    if (i == length / 2 && fault == ChainFault::Transposed) w = {g.addNode(OpKind::Transpose, {w}, {{"perm", std::vector<int64_t>{1, 0}}}), 0};
+    if (i == length / 2 && fault == ChainFault::Scaled)
+      w = {g.addNode(OpKind::ScalarMul, {w, {g.addWeight("s", Tensor::fromFloats({}, {1.01f})), 0}}), 0};
+    weights.push_back(w);
+  }
+  ValueRef out{x, 0};
+  if (fromTheRight) {
+    ValueRef product = weights.back();
+    for (int i = length - 2; i >= 0; --i) product = {g.addNode(OpKind::MatMul, {weights[i], product}), 0};
+    out = {g.addNode(OpKind::MatMul, {out, product}), 0};
+  } else {
+    for (const ValueRef& w : weights) out = {g.addNode(OpKind::MatMul, {out, w}), 0};
+  }
+  // Outputs in the hundreds, as an attention stack without softmax makes them: float32 rounding then
+  // exceeds the absolute tolerance, and elements near zero fail the relative one.
+  NodeId scale = g.addWeight("scale", Tensor::fromFloats({}, {1000.0f}));
+  g.addOutput({g.addNode(OpKind::ScalarMul, {out, {scale, 0}}), 0}, "y");
+  return g;
+}
+
+TEST(VerifyTest, DeepReassociatedChainVerifiesWithTheNoiseScaledMetric) {
+  const Graph original = matmulChain(12, false);
+  const Graph regrouped = matmulChain(12, true);
+  VerifyResult result = verifyEquivalent(original, regrouped);
+  EXPECT_TRUE(result.equivalent) << result.worst << " under " << result.metric;
+  EXPECT_GT(result.maxAbsError, 0) << "regrouping changes the rounding";
+  EXPECT_LT(result.noiseToSignal, 1e-3) << "the chain is well conditioned: the check stays sharp";
+  EXPECT_EQ(result.metric.rfind("noise-scaled: ", 0), 0u) << result.metric;
+  // The fixed elementwise tolerance mistakes that rounding for an error where terms cancel.
+  VerifyOptions elementwise;
+  elementwise.metric = VerifyMetric::Elementwise;
+  VerifyResult strict = verifyEquivalent(original, regrouped, elementwise);
+  EXPECT_FALSE(strict.equivalent) << "no cancellation left in the test chain: it no longer shows the problem";
+  EXPECT_EQ(strict.metric.rfind("elementwise: ", 0), 0u) << strict.metric;
+}
+
+TEST(VerifyTest, NoiseScaledMetricStillCatchesAWrongWeightInADeepChain) {
+  const Graph original = matmulChain(12, false);
+  for (ChainFault fault : {ChainFault::Transposed, ChainFault::Scaled}) {
+    VerifyResult result = verifyEquivalent(original, matmulChain(12, true, fault));
+    EXPECT_FALSE(result.equivalent) << "fault " << static_cast<int>(fault) << " passed under " << result.metric;
+  }
+}
+
+TEST(VerifyTest, NoiseScaledMetricHonoursTheGraphsOwnWeights) {
+  // With each graph's own weights, the perturbation reaches them too (a splat is materialised).
+  VerifyOptions own;
+  own.randomizeWeights = false;
+  VerifyResult result = verifyEquivalent(matmulChain(4, false), matmulChain(4, true), own);
+  EXPECT_TRUE(result.equivalent) << result.worst;
+}
+
+TEST(VerifyTest, MetricNamesRoundTrip) {
+  for (VerifyMetric metric : {VerifyMetric::Elementwise, VerifyMetric::NoiseScaled}) EXPECT_EQ(parseMetric(metricName(metric)), metric);
+  EXPECT_FALSE(parseMetric("loose").has_value());
 }
 
 TEST(VerifyTest, NanOnOneSideOnlyIsAMismatch) {
