@@ -2,6 +2,7 @@
 
 #include "Timings.h"
 
+#include "interp/TestData.h"
 #include "ir/GraphHash.h"
 #include "onnx/OnnxExport.h"
 #include "support/Error.h"
@@ -15,6 +16,20 @@ namespace tessera::ort {
 namespace {
 
 constexpr size_t kKeptModels = 4;
+constexpr uint64_t kWeightSeed = 13;
+
+// `graph` with every splat weight of more than one element replaced by seeded random values that
+// depend on its name and shape only, so that an original and its candidate get the same values.
+Graph withDistinctWeights(const Graph& graph) {
+  Graph copy = graph;
+  const TensorMap values = randomWeights(graph, kWeightSeed);
+  for (NodeId id : copy.weightNodes()) {
+    Node& node = copy.mutableNode(id);
+    auto it = values.find(node.name);
+    if (node.weight && node.weight->isSplat() && it != values.end()) node.weight = std::make_shared<const Tensor>(it->second);
+  }
+  return copy;
+}
 
 void writeFloats(const Tensor& value, const std::string& path) {
   const Tensor dense = value.materialized();
@@ -36,9 +51,9 @@ Tensor readFloats(const std::string& path, const Shape& shape) {
 
 OrtExecutor::OrtExecutor(const OrtInstall& install, std::string device) : worker_(install), device_(std::move(device)) {}
 
-const std::string& OrtExecutor::modelFile(const Graph& graph) {
+const std::string& OrtExecutor::modelFile(const Graph& graph, bool forTiming) {
   for (auto it = exported_.begin(); it != exported_.end(); ++it) {
-    if (!structurallyEqual(it->graph, graph)) continue;
+    if (it->forTiming != forTiming || !structurallyEqual(it->graph, graph)) continue;
     if (std::next(it) != exported_.end()) {
       Exported hit = std::move(*it);
       exported_.erase(it);
@@ -47,9 +62,9 @@ const std::string& OrtExecutor::modelFile(const Graph& graph) {
     return exported_.back().path;
   }
   const std::string path = (worker_.scratch() / ("graph" + std::to_string(filesWritten_++) + ".onnx")).string();
-  onnx_io::exportOnnxFile(graph, path);
+  onnx_io::exportOnnxFile(forTiming ? withDistinctWeights(graph) : graph, path);
   worker_.request({{"cmd", "load"}, {"model", path}});
-  exported_.push_back({graph, path});
+  exported_.push_back({graph, forTiming, path});
   if (exported_.size() > kKeptModels) {
     worker_.request({{"cmd", "unload"}, {"model", exported_.front().path}});
     std::filesystem::remove(exported_.front().path);
@@ -59,7 +74,7 @@ const std::string& OrtExecutor::modelFile(const Graph& graph) {
 }
 
 std::vector<Tensor> OrtExecutor::run(const Graph& graph, const TensorMap& inputs) {
-  const std::string& path = modelFile(graph);
+  const std::string& path = modelFile(graph, false);
   nlohmann::json given = nlohmann::json::object();
   for (NodeId id : graph.inputNodes()) {
     const Node& input = graph.node(id);
@@ -89,7 +104,7 @@ std::vector<Tensor> OrtExecutor::run(const Graph& graph, const TensorMap& inputs
 
 double OrtExecutor::measureLatencyMs(const Graph& graph, int warmup, int runs) {
   if (runs < 1) throw Error("measureLatencyMs needs at least one timed run, got " + std::to_string(runs));
-  const nlohmann::json reply = worker_.request({{"cmd", "time"}, {"model", modelFile(graph)}, {"warmup", warmup}, {"runs", runs}});
+  const nlohmann::json reply = worker_.request({{"cmd", "time"}, {"model", modelFile(graph, true)}, {"warmup", warmup}, {"runs", runs}});
   return median(reply.at("ms").get<std::vector<double>>());
 }
 

@@ -28,13 +28,18 @@ public:
                                                                    int rounds);
 
 private:
-  // The ONNX file of `graph` in the worker's scratch folder, loaded in the worker.
-  const std::string& modelFile(const Graph& graph);
+  // The ONNX file of `graph` in the worker's scratch folder, loaded in the worker. For timing,
+  // splat weights (the light-model convention) get seeded random values by name first: ORT folds
+  // equal constants and merges the ops they feed (nasrnn's 80 MatMuls ran as 9), so a light
+  // model would time as a different, smaller model, and a rewrite that keeps ORT from merging
+  // would look many times slower than it is with real weights.
+  const std::string& modelFile(const Graph& graph, bool forTiming);
 
   OrtWorker worker_;
   std::string device_;
   struct Exported {
     Graph graph;
+    bool forTiming = false;
     std::string path;
   };
   std::deque<Exported> exported_; // most recent last

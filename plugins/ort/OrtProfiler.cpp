@@ -17,7 +17,7 @@ namespace {
 // TASO's counts (the CPU plugin's too): 8 warm-up and 32 timed runs; slow ops get 2 and 8.
 constexpr int kWarmup = 8, kRuns = 32, kSlowWarmup = 2, kSlowRuns = 8;
 constexpr double kSlowMs = 25;
-// An op never costs less than this once the call overhead is taken off.
+// An op never costs less than this (a node ORT removes, such as a Relu fused into a Conv, shows no time).
 constexpr double kFloorMs = 0.001;
 
 } // namespace
@@ -52,23 +52,16 @@ bool OrtProfiler::canMeasure(const OpSignature& signature) {
 }
 
 double OrtProfiler::timeModelMs(const std::string& path) {
-  nlohmann::json reply = worker_.request({{"cmd", "time"}, {"model", path}, {"warmup", 1}, {"runs", 1}});
+  const std::string scratch = worker_.scratch().string();
+  nlohmann::json reply = worker_.request({{"cmd", "profile"}, {"model", path}, {"warmup", 1}, {"runs", 1}, {"out_dir", scratch}});
   const bool slow = reply.at("ms").at(0).get<double>() > kSlowMs;
-  reply = worker_.request({{"cmd", "time"}, {"model", path}, {"warmup", slow ? kSlowWarmup : kWarmup}, {"runs", slow ? kSlowRuns : kRuns}});
+  reply = worker_.request({{"cmd", "profile"}, {"model", path}, {"warmup", slow ? kSlowWarmup : kWarmup}, {"runs", slow ? kSlowRuns : kRuns},
+                           {"out_dir", scratch}});
   worker_.request({{"cmd", "unload"}, {"model", path}});
   // The fastest run, not the median: other processes only ever add time to a run, and on a shared
   // machine a median of sub-millisecond runs often measures them instead of the op.
   const std::vector<double> ms = reply.at("ms").get<std::vector<double>>();
-  return *std::min_element(ms.begin(), ms.end());
-}
-
-double OrtProfiler::callOverheadMs() {
-  if (overheadMs_) return *overheadMs_;
-  OpSignature relu{OpKind::Relu, {TensorType{DType::Float32, {1}}}, {TensorType{DType::Float32, {1}}}, {}};
-  const std::string path = (worker_.scratch() / "overhead.onnx").string();
-  onnx_io::exportOnnxFile(singleOpGraph(relu), path);
-  overheadMs_ = timeModelMs(path);
-  return *overheadMs_;
+  return std::max(*std::min_element(ms.begin(), ms.end()), kFloorMs);
 }
 
 double OrtProfiler::measureMs(const OpSignature& signature) {
@@ -78,8 +71,7 @@ double OrtProfiler::measureMs(const OpSignature& signature) {
   loaded_.erase(it); // measured once; the cost cache remembers the result
   double ms;
   try {
-    const double overhead = callOverheadMs();
-    ms = std::max(timeModelMs(path) - overhead, kFloorMs);
+    ms = timeModelMs(path);
   } catch (const Error& e) {
     std::filesystem::remove(path);
     throw Error("ONNX Runtime failed while timing " + signature.key() + ": " + e.what());

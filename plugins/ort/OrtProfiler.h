@@ -1,7 +1,8 @@
 // measured:ort's op profiler: each signature becomes a one-op ONNX model (SingleOpGraph.h) that
-// the worker loads with every graph optimisation and times. The fixed cost of one session.run
-// (Node.js's call into ORT, measured once on a one-element Relu) is taken off every op, so a
-// graph's summed op costs track its whole-graph latency rather than counting that call per op.
+// the worker loads with every graph optimisation and runs with ORT's profiler on. An op's cost is
+// the time ORT's own trace gives its nodes (the op, and what ORT adds around it, such as NCHWc
+// reorders of a conv), so the call from Node.js into ORT that wall-clock timing of session.run
+// includes is not counted once per op.
 #pragma once
 
 #include "OrtWorker.h"
@@ -10,7 +11,6 @@
 
 #include <map>
 #include <memory>
-#include <optional>
 
 namespace tessera::ort {
 
@@ -22,17 +22,15 @@ public:
   bool canMeasure(const OpSignature& signature) override;
   double measureMs(const OpSignature& signature) override;
 
-  // Milliseconds of one run of an ONNX model file: the fastest of the timed runs after warm-up.
+  // Milliseconds of one run of an ONNX model file's nodes: the fastest of the timed runs after
+  // warm-up, by ORT's profiler.
   double timeModelMs(const std::string& path);
-  // The fixed cost of one session.run, measured on first use.
-  double callOverheadMs();
 
 private:
   OrtWorker worker_;
   std::string device_;
   // Signature key -> its one-op model, written and loaded by canMeasure ("" when it cannot be).
   std::map<std::string, std::string> loaded_;
-  std::optional<double> overheadMs_;
   int modelsWritten_ = 0;
 };
 

@@ -49,6 +49,7 @@ const typedArrays = {
 // A loaded model: its session and dummy feeds (arange(n)/n for float inputs, zeros otherwise,
 // as Tessera's dummyInputs), so that timing feeds what the plugin's executor would.
 const sessions = new Map();
+let profiles = 0;
 
 function dummyFeeds(session) {
   const feeds = {};
@@ -121,6 +122,30 @@ async function handle(request) {
       await timeRuns(entry, request.warmup | 0, null);
       const ms = [];
       await timeRuns(entry, Math.max(1, request.runs | 0), ms);
+      return { ms };
+    }
+    case 'profile': {
+      // ORT's own per-node kernel times, summed per run: what the model's nodes cost inside ORT,
+      // without the call from Node.js into ORT that wall-clock timing of session.run includes.
+      // A session of its own, since profiling is fixed when a session is created.
+      const prefix = `${request.out_dir}/profile${++profiles}`;
+      const session = await ort.InferenceSession.create(request.model, { ...sessionOptions, enableProfiling: true, profileFilePrefix: prefix });
+      const entry = { session, feeds: null };
+      const warmup = request.warmup | 0, runs = Math.max(1, request.runs | 0);
+      try {
+        await timeRuns(entry, warmup + runs, null);
+      } finally {
+        session.endProfiling();
+        await session.release();
+      }
+      const dir = require('path').dirname(prefix), base = require('path').basename(prefix) + '_';
+      const file = fs.readdirSync(dir).find((f) => f.startsWith(base) && f.endsWith('.json'));
+      if (!file) throw new Error(`ONNX Runtime wrote no profile for ${request.model}`);
+      const events = JSON.parse(fs.readFileSync(`${dir}/${file}`, 'utf8'));
+      fs.unlinkSync(`${dir}/${file}`);
+      const windows = events.filter((e) => e.cat === 'Session' && e.name === 'model_run').sort((x, y) => x.ts - y.ts).slice(-runs);
+      const nodes = events.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time'));
+      const ms = windows.map((w) => nodes.filter((e) => e.ts >= w.ts && e.ts <= w.ts + w.dur).reduce((sum, e) => sum + e.dur, 0) / 1e3);
       return { ms };
     }
     case 'compare': {

@@ -118,7 +118,6 @@ TEST(OrtProfiler, TimesOneOpModelsAndRefusesWhatItCannotBuild) {
   const OpSignature wider{OpKind::Conv, {f32({1, 16, 28, 28}), f32({128, 16, 3, 3})}, {f32({1, 128, 28, 28})}, {{"pads", Ints{1, 1, 1, 1}}}};
   ASSERT_TRUE(profiler.canMeasure(wider));
   EXPECT_GT(profiler.measureMs(wider), convMs);
-  EXPECT_GT(profiler.callOverheadMs(), 0.0);
 
   // Integer operands are not timed as float kernels; output types the op does not infer are refused.
   const OpSignature gather{OpKind::Gather, {f32({10, 4}), {DType::Int64, {3}}}, {f32({3, 4})}, {{"axis", int64_t{0}}}};
