@@ -6,6 +6,12 @@
 # alternately (ABBA) with a 95 % bootstrap interval of the speedup. One JSON line per run goes to
 # OUT_DIR/results.jsonl, a table and the means to stdout.
 #
+# The files are timed as they are. A light model (weights as ConstantOfShape splats) is then not
+# what it stands for: ORT folds equal constants and merges the ops they feed (nasrnn's 80 MatMuls
+# run as 9), and a rewrite that stops the merging looks many times slower than it is with real
+# weights. For light models time through the executor instead, which gives splat weights seeded
+# random values by name: `tessera-cli bench --models M --cost measured:ort --e2e`.
+#
 #   plugins/ort/ort_target.sh OUT_DIR MODEL.onnx...
 #   env: STRATEGIES (eqsat,mcts), ROUNDS (40), TIME_LIMIT (60), COST (measured:ort),
 #        TESSERA_ORT_CLOCK=cpu to time by CPU time on a loaded machine, CLI (build/bin/tessera-cli)
