@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-svg-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
   libgraphviz-dev
-  libonnx-dev libprotobuf-dev protobuf-compiler
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   libsqlite3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libcbc-dev

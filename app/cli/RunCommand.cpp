@@ -80,7 +80,7 @@ void addRunCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand("run", "Run a model with the reference interpreter and write its outputs as TensorProto files");
   command->add_option("model", options->model, "ONNX model")->required();
-  auto* dummy = command->add_flag("--dummy-input", options->dummyInput, "Feed arange(n)/n to every float input");
+  auto* dummy = command->add_flag("--dummy-input", options->dummyInput, "Feed arange(n)/n to every float input, arange(n) within the valid range to integer ones");
   auto* input = command->add_option("--input", options->inputs, "NAME=FILE.pb (repeatable)");
   dummy->excludes(input);
   command->add_option("--output-dir", options->outputDir, "Directory for output_<i>.pb")->required();

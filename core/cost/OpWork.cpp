@@ -42,6 +42,12 @@ OpWork opWork(const OpSignature& s) {
     work.flops = 2.0 * out * static_cast<double>(w[1] * w[2] * w[3]);
     return work;
   }
+  case OpKind::ConvTranspose: {
+    // Every input element meets M/g * kh * kw weights.
+    const Shape& w = s.inputs[1].shape; // [C, M/g, kh, kw]
+    work.flops = 2.0 * numel(s.inputs[0]) * static_cast<double>(w[1] * w[2] * w[3]);
+    return work;
+  }
   case OpKind::MatMul: {
     const Shape& a = s.inputs[0].shape;
     double k = static_cast<double>(a.empty() ? 1 : a.back());
@@ -61,14 +67,57 @@ OpWork opWork(const OpSignature& s) {
     return work;
   }
   case OpKind::LRN: work.flops = out * static_cast<double>(s.attrs.getInt("size", 1) + 4); return work;
+  case OpKind::Resize: {
+    // Taps per output element: 1 (nearest), 2 (linear) or 4 (cubic) per resized axis.
+    const std::string mode = s.attrs.getString("mode", "nearest");
+    const double taps = mode == "cubic" ? 4.0 : mode == "linear" ? 2.0 : 1.0;
+    double perElement = 1.0;
+    for (size_t d = 0; d < s.inputs[0].shape.size() && d < s.outputs[0].shape.size(); ++d)
+      if (s.inputs[0].shape[d] != s.outputs[0].shape[d]) perElement *= taps;
+    work.flops = 2.0 * out * perElement;
+    return work;
+  }
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceL1:
+  case OpKind::ReduceL2:
+  case OpKind::ReduceLogSum:
+  case OpKind::ReduceSumSquare:
+  case OpKind::ArgMax:
+  case OpKind::ArgMin:
+  case OpKind::CumSum:
+  case OpKind::GlobalMaxPool: work.flops = numel(s.inputs[0]); return work; // one step per input element
+  case OpKind::ReduceLogSumExp: work.flops = 5.0 * numel(s.inputs[0]); return work;
   case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+  case OpKind::Hardmax:
+  case OpKind::InstanceNorm:
   case OpKind::LayerNorm:
   case OpKind::BatchNorm: work.flops = 5.0 * out; return work;
   case OpKind::Erf:
   case OpKind::Gelu:
   case OpKind::Tanh:
   case OpKind::Sigmoid:
-  case OpKind::Exp: work.flops = 4.0 * out; return work;
+  case OpKind::Exp:
+  case OpKind::Log:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Tan:
+  case OpKind::Asin:
+  case OpKind::Acos:
+  case OpKind::Atan:
+  case OpKind::Sinh:
+  case OpKind::Cosh:
+  case OpKind::Asinh:
+  case OpKind::Acosh:
+  case OpKind::Atanh:
+  case OpKind::Softplus:
+  case OpKind::Elu:
+  case OpKind::Selu:
+  case OpKind::Celu:
+  case OpKind::Mish: work.flops = 4.0 * out; return work; // a transcendental function per element
   default:
     // Element-wise and data movement: one operation per output element.
     work.flops = out;

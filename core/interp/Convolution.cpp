@@ -1,7 +1,8 @@
 // Conv with ONNX semantics on NCHW tensors: groups = C / W[1], strides, pads [t,l,b,r],
 // dilations, optional bias, fused activation. Each image and group is lowered to im2col + GEMM
 // (a 1x1, stride-1, unpadded conv multiplies the input in place); depthwise convolutions, whose
-// GEMMs would be a single row, run as direct loops.
+// GEMMs would be a single row, run as direct loops. ConvTranspose (the gradient of a conv) runs as
+// a direct scatter loop.
 #include "interp/FloatGemm.h"
 #include "interp/Kernels.h"
 
@@ -158,6 +159,45 @@ Tensor conv(const Node& node, KernelInputs in) {
     }
     applyActivation(activation, data, spatial);
   }
+  return y;
+}
+
+// Every input pixel adds its weighted kernel into the output at stride * position - pad:
+// y[n, g*Mg + m, h*s - pt + kh*d, ...] += x[n, g*Cg + c, h, w] * W[g*Cg + c, m, kh, kw].
+Tensor convTranspose(const Node& node, KernelInputs in) {
+  const Shape& x = in[0]->shape();
+  const Shape& w = in[1]->shape();
+  const int64_t group = node.attrs.getInt("group", 1);
+  const std::vector<int64_t> strides = intsOr(node, "strides", 1, 2);
+  const std::vector<int64_t> dilations = intsOr(node, "dilations", 1, 2);
+  const std::vector<int64_t> pads = intsOr(node, "pads", 0, 4);
+  Tensor y = allocateOutput(node);
+  const Shape& o = y.shape();
+  const int64_t inPerGroup = x[1] / group, outPerGroup = w[1];
+  const float* src = in[0]->floats().data();
+  const float* weight = in[1]->floats().data();
+  float* out = y.mutableFloats().data();
+  for (int64_t n = 0; n < x[0]; ++n)
+    for (int64_t c = 0; c < x[1]; ++c) {
+      const int64_t g = c / inPerGroup;
+      for (int64_t h = 0; h < x[2]; ++h)
+        for (int64_t v = 0; v < x[3]; ++v) {
+          const float value = src[((n * x[1] + c) * x[2] + h) * x[3] + v];
+          for (int64_t m = 0; m < outPerGroup; ++m)
+            for (int64_t kh = 0; kh < w[2]; ++kh) {
+              const int64_t oh = h * strides[0] - pads[0] + kh * dilations[0];
+              if (oh < 0 || oh >= o[2]) continue;
+              for (int64_t kw = 0; kw < w[3]; ++kw) {
+                const int64_t ow = v * strides[1] - pads[1] + kw * dilations[1];
+                if (ow < 0 || ow >= o[3]) continue;
+                out[((n * o[1] + g * outPerGroup + m) * o[2] + oh) * o[3] + ow] += value * weight[((c * w[1] + m) * w[2] + kh) * w[3] + kw];
+              }
+            }
+        }
+    }
+  if (in.size() == 3)
+    for (int64_t plane = 0; plane < o[0] * o[1]; ++plane)
+      for (int64_t i = 0; i < o[2] * o[3]; ++i) out[plane * o[2] * o[3] + i] += in[2]->floats()[static_cast<size_t>(plane % o[1])];
   return y;
 }
 

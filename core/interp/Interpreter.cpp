@@ -29,8 +29,68 @@ std::string typesToString(const std::vector<TensorType>& types) {
   throw Error("cannot execute opaque op " + node.name + " (" + domain + "::" + type + ")");
 }
 
+// The element types a kernel reads at input `i`: float32 storage, int64 storage (integers and
+// Bool), or either (kernels written for both).
+enum class Elements { Floats, Integers, Either };
+
+Elements acceptedElements(OpKind kind, size_t i) {
+  switch (kind) {
+  case OpKind::Gather: return i == 1 ? Elements::Integers : Elements::Either;
+  case OpKind::Where: return i == 0 ? Elements::Integers : Elements::Either;
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor:
+  case OpKind::Not: return Elements::Integers;
+  case OpKind::Reshape:
+  case OpKind::Flatten:
+  case OpKind::Unsqueeze:
+  case OpKind::Squeeze:
+  case OpKind::Dropout:
+  case OpKind::Identity:
+  case OpKind::Concat:
+  case OpKind::Split:
+  case OpKind::Transpose:
+  case OpKind::Slice:
+  case OpKind::Pad:
+  case OpKind::Expand:
+  case OpKind::Tile:
+  case OpKind::Trilu:
+  case OpKind::DepthToSpace:
+  case OpKind::SpaceToDepth:
+  case OpKind::Add:
+  case OpKind::Sub:
+  case OpKind::Mul:
+  case OpKind::Div:
+  case OpKind::Pow:
+  case OpKind::Sum:
+  case OpKind::Mean:
+  case OpKind::Min:
+  case OpKind::Max:
+  case OpKind::Mod:
+  case OpKind::Neg:
+  case OpKind::Abs:
+  case OpKind::Sign:
+  case OpKind::Equal:
+  case OpKind::Less:
+  case OpKind::LessOrEqual:
+  case OpKind::Greater:
+  case OpKind::GreaterOrEqual:
+  case OpKind::Cast:
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceSumSquare:
+  case OpKind::ReduceL1:
+  case OpKind::ArgMax:
+  case OpKind::ArgMin:
+  case OpKind::CumSum: return Elements::Either;
+  default: return Elements::Floats;
+  }
+}
+
 // Inputs must be what the node was built for: the shape rule, re-run on the actual input types,
-// must give the node's output types. Only Gather's indices may be integers.
+// must give the node's output types, and each input must hold what its kernel reads.
 void checkInputs(const Node& node, std::span<const Tensor* const> inputs) {
   if (inputs.size() != node.inputs.size())
     throw Error("expects " + std::to_string(node.inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
@@ -38,10 +98,13 @@ void checkInputs(const Node& node, std::span<const Tensor* const> inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i]) throw Error("input " + std::to_string(i) + " is missing");
     const TensorType& type = inputs[i]->type();
-    const bool indices = node.kind == OpKind::Gather && i == 1;
-    if (!indices && !isFloatingPoint(type.dtype))
-      throw Error("input " + std::to_string(i) + " is " + type.toString() +
-                  ": the interpreter computes in float32 and takes integers only as Gather indices");
+    const Elements accepted = acceptedElements(node.kind, i);
+    if (accepted == Elements::Floats && !isFloatingPoint(type.dtype))
+      throw Error("input " + std::to_string(i) + " is " + type.toString() + ": " + std::string(opName(node.kind)) + " computes on floats");
+    if (accepted == Elements::Integers && !isInteger(type.dtype))
+      throw Error("input " + std::to_string(i) + " is " + type.toString() + ": " + std::string(opName(node.kind)) + " takes integers or Bool there");
+    if (type.dtype == DType::String || type.dtype == DType::Undefined)
+      throw Error("input " + std::to_string(i) + " is " + type.toString() + ", which the interpreter cannot hold");
     types.push_back(type);
   }
   std::vector<TensorType> expected;
@@ -61,12 +124,16 @@ std::vector<Tensor> dispatch(const Node& node, KernelInputs in) {
   case OpKind::Weight:
   case OpKind::Opaque: break; // handled by evaluateNode
   case OpKind::Conv: return {conv(node, in)};
+  case OpKind::ConvTranspose: return {convTranspose(node, in)};
   case OpKind::Gemm: return {gemm(node, in)};
   case OpKind::MatMul: return {matMul(node, in)};
   case OpKind::BatchNorm: return {batchNorm(node, in)};
   case OpKind::LayerNorm: return {layerNorm(node, in)};
+  case OpKind::InstanceNorm: return {instanceNorm(node, in)};
   case OpKind::LRN: return {lrn(node, in)};
-  case OpKind::Softmax: return {softmax(node, in)};
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+  case OpKind::Hardmax: return {softmaxFamily(node, in)};
   case OpKind::Relu:
   case OpKind::Sigmoid:
   case OpKind::Tanh:
@@ -75,18 +142,78 @@ std::vector<Tensor> dispatch(const Node& node, KernelInputs in) {
   case OpKind::Sqrt:
   case OpKind::Exp:
   case OpKind::Neg:
-  case OpKind::Clip: return {unary(node, in)};
+  case OpKind::Clip:
+  case OpKind::Abs:
+  case OpKind::Sign:
+  case OpKind::Log:
+  case OpKind::Reciprocal:
+  case OpKind::Floor:
+  case OpKind::Ceil:
+  case OpKind::Round:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Tan:
+  case OpKind::Asin:
+  case OpKind::Acos:
+  case OpKind::Atan:
+  case OpKind::Sinh:
+  case OpKind::Cosh:
+  case OpKind::Asinh:
+  case OpKind::Acosh:
+  case OpKind::Atanh:
+  case OpKind::Softplus:
+  case OpKind::Softsign:
+  case OpKind::Elu:
+  case OpKind::Selu:
+  case OpKind::Celu:
+  case OpKind::LeakyRelu:
+  case OpKind::ThresholdedRelu:
+  case OpKind::HardSigmoid:
+  case OpKind::HardSwish:
+  case OpKind::Shrink:
+  case OpKind::Mish: return {unary(node, in)};
   case OpKind::Add:
   case OpKind::Sub:
   case OpKind::Mul:
   case OpKind::Div:
   case OpKind::Pow:
-  case OpKind::Sum: return {broadcastBinary(node, in)};
+  case OpKind::Sum:
+  case OpKind::Mean:
+  case OpKind::Min:
+  case OpKind::Max:
+  case OpKind::Mod:
+  case OpKind::PRelu: return {broadcastBinary(node, in)};
+  case OpKind::Equal:
+  case OpKind::Less:
+  case OpKind::LessOrEqual:
+  case OpKind::Greater:
+  case OpKind::GreaterOrEqual:
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor: return {compare(node, in)};
+  case OpKind::Not:
+  case OpKind::IsNaN:
+  case OpKind::IsInf: return {predicate(node, in)};
+  case OpKind::Where: return {where(node, in)};
+  case OpKind::Cast: return {cast(node, in)};
   case OpKind::ScalarMul: return {scalarMul(node, in)};
   case OpKind::MaxPool: return {maxPool(node, in)};
   case OpKind::AveragePool: return {averagePool(node, in)};
   case OpKind::GlobalAveragePool: return {globalAveragePool(node, in)};
-  case OpKind::ReduceMean: return {reduceMean(node, in)};
+  case OpKind::GlobalMaxPool: return {globalMaxPool(node, in)};
+  case OpKind::ReduceMean:
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceL1:
+  case OpKind::ReduceL2:
+  case OpKind::ReduceLogSum:
+  case OpKind::ReduceLogSumExp:
+  case OpKind::ReduceSumSquare: return {reduce(node, in)};
+  case OpKind::ArgMax:
+  case OpKind::ArgMin: return {argReduce(node, in)};
+  case OpKind::CumSum: return {cumSum(node, in)};
   case OpKind::Concat: return {concat(node, in)};
   case OpKind::Split: return split(node, in);
   case OpKind::Reshape:
@@ -99,6 +226,12 @@ std::vector<Tensor> dispatch(const Node& node, KernelInputs in) {
   case OpKind::Slice: return {slice(node, in)};
   case OpKind::Gather: return {gather(node, in)};
   case OpKind::Pad: return {pad(node, in)};
+  case OpKind::Resize: return {resize(node, in)};
+  case OpKind::Expand: return {expand(node, in)};
+  case OpKind::Tile: return {tile(node, in)};
+  case OpKind::Trilu: return {trilu(node, in)};
+  case OpKind::DepthToSpace:
+  case OpKind::SpaceToDepth: return {depthSpace(node, in)};
   case OpKind::Enlarge: return {enlarge(node, in)};
   case OpKind::MergeGroups: return {mergeGroups(node, in)};
   case OpKind::FoldBatchNormWeight: return {foldBatchNormWeight(node, in)};

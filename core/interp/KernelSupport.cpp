@@ -47,6 +47,31 @@ int parallelThreads() {
 #endif
 }
 
+int64_t wrapInteger(DType type, int64_t value) {
+  switch (type) {
+  case DType::Int8: return static_cast<int8_t>(value);
+  case DType::UInt8: return static_cast<uint8_t>(value);
+  case DType::Int32: return static_cast<int32_t>(value);
+  case DType::Bool: return value != 0 ? 1 : 0;
+  default: return value;
+  }
+}
+
+float roundToPrecision(DType type, float value) {
+  if (type != DType::Float16 && type != DType::BFloat16) return value;
+  if (!std::isfinite(value) || value == 0.0f) return value;
+  // Keep `bits` significant bits, rounding half to even (the default rounding mode); float16's
+  // subnormals (below 2^-14) keep fewer, and beyond 65504 it overflows.
+  int exponent = 0;
+  std::frexp(value, &exponent); // value = m * 2^exponent, 0.5 <= |m| < 1
+  int bits = type == DType::Float16 ? 11 : 8;
+  if (type == DType::Float16 && exponent - 1 < -14) bits -= -14 - (exponent - 1);
+  if (bits <= 0) return std::copysign(0.0f, value);
+  const float rounded = std::ldexp(std::nearbyint(std::ldexp(value, bits - exponent)), exponent - bits);
+  if (type == DType::Float16 && std::abs(rounded) > 65504.0f) return std::copysign(INFINITY, value);
+  return rounded;
+}
+
 Tensor allocateOutput(const Node& node, int port) {
   assert(port < node.numOutputs() && "the node must have that output");
   return Tensor::zeros(node.outputTypes[static_cast<size_t>(port)]);

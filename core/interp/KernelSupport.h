@@ -12,8 +12,8 @@
 
 namespace tessera::interp {
 
-// A kernel's inputs, already checked against the node: dense (splats expanded), float except
-// Gather's indices.
+// A kernel's inputs, already checked against the node: dense (splats expanded), each holding the
+// element storage (float or int64) its kernel reads there.
 using KernelInputs = std::span<const Tensor* const>;
 
 // Below this much work (elements, or multiply-adds) a loop runs on one thread. On two cores a
@@ -43,6 +43,19 @@ int64_t product(const Shape& shape, size_t begin, size_t end);
 
 // The node's ints attribute of the given length, or `fallback` repeated when absent.
 std::vector<int64_t> intsOr(const Node& node, const char* name, int64_t fallback, size_t count);
+
+// Calls body(T{}) with T = float for a tensor held as floats, int64_t for integers and Bool, so
+// that a kernel is written once for both storages.
+template <class Body> decltype(auto) withElementType(const Tensor& tensor, Body body) {
+  if (tensor.holdsFloats()) return body(float{});
+  return body(int64_t{});
+}
+
+// An int64 result stored into an element of `type`: wraps for Int8, UInt8 and Int32 as C++
+// (and ONNX's reference) does, 0/1 for Bool.
+int64_t wrapInteger(DType type, int64_t value);
+// A float32 result rounded to what `type` holds (float16 and bfloat16 keep fewer bits).
+float roundToPrecision(DType type, float value);
 
 // The fused `activation` attribute of Conv and MatMul (NONE=0 SIGMOID=1 RELU=2 TANH=3).
 Activation activationOf(const Node& node);

@@ -8,6 +8,7 @@ namespace tessera::interp {
 
 // Convolution.cpp
 Tensor conv(const Node& node, KernelInputs in);
+Tensor convTranspose(const Node& node, KernelInputs in);
 
 // Linear.cpp
 Tensor matMul(const Node& node, KernelInputs in);
@@ -17,20 +18,30 @@ Tensor gemm(const Node& node, KernelInputs in);
 Tensor batchNorm(const Node& node, KernelInputs in);
 Tensor layerNorm(const Node& node, KernelInputs in);
 Tensor lrn(const Node& node, KernelInputs in);
+Tensor instanceNorm(const Node& node, KernelInputs in);
 
 // Reduction.cpp
-Tensor softmax(const Node& node, KernelInputs in);
-Tensor reduceMean(const Node& node, KernelInputs in);
+Tensor softmaxFamily(const Node& node, KernelInputs in); // Softmax LogSoftmax Hardmax
+Tensor reduce(const Node& node, KernelInputs in);        // ReduceMean ReduceSum ... ReduceSumSquare
+Tensor argReduce(const Node& node, KernelInputs in);     // ArgMax ArgMin
+Tensor cumSum(const Node& node, KernelInputs in);
 
 // Elementwise.cpp
-Tensor unary(const Node& node, KernelInputs in); // Relu ... Clip
-Tensor broadcastBinary(const Node& node, KernelInputs in); // Add Sub Mul Div Pow, and variadic Sum
+Tensor unary(const Node& node, KernelInputs in); // Relu ... Mish (Neg, Abs, Sign on integers too)
+Tensor broadcastBinary(const Node& node, KernelInputs in); // Add Sub Mul Div Pow Mod PRelu, variadic Sum Mean Min Max
+
+// Logic.cpp
+Tensor compare(const Node& node, KernelInputs in);   // Equal Less ... GreaterOrEqual, And Or Xor: Bool out
+Tensor predicate(const Node& node, KernelInputs in); // Not IsNaN IsInf
+Tensor where(const Node& node, KernelInputs in);
+Tensor cast(const Node& node, KernelInputs in);
 Tensor scalarMul(const Node& node, KernelInputs in);
 
 // Pooling.cpp
 Tensor maxPool(const Node& node, KernelInputs in);
 Tensor averagePool(const Node& node, KernelInputs in);
 Tensor globalAveragePool(const Node& node, KernelInputs in);
+Tensor globalMaxPool(const Node& node, KernelInputs in);
 
 // Layout.cpp
 Tensor copyAsOutput(const Node& node, KernelInputs in); // Reshape Flatten Squeeze Unsqueeze Identity Dropout
@@ -40,6 +51,13 @@ Tensor transpose(const Node& node, KernelInputs in);
 Tensor slice(const Node& node, KernelInputs in);
 Tensor gather(const Node& node, KernelInputs in);
 Tensor pad(const Node& node, KernelInputs in);
+Tensor expand(const Node& node, KernelInputs in);
+Tensor tile(const Node& node, KernelInputs in);
+Tensor trilu(const Node& node, KernelInputs in);
+Tensor depthSpace(const Node& node, KernelInputs in); // DepthToSpace SpaceToDepth
+
+// Resize.cpp
+Tensor resize(const Node& node, KernelInputs in);
 
 // WeightTransforms.cpp
 Tensor enlarge(const Node& node, KernelInputs in);

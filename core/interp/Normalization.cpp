@@ -1,4 +1,5 @@
-// BatchNormalization (inference form), LayerNormalization and LRN, with ONNX semantics.
+// BatchNormalization (inference form), LayerNormalization, InstanceNormalization and LRN, with
+// ONNX semantics.
 // Statistics accumulate in double: the interpreter is the reference, not the fast path.
 #include "interp/Kernels.h"
 
@@ -70,6 +71,29 @@ Tensor layerNorm(const Node& node, KernelInputs in) {
     const double invStd = 1.0 / std::sqrt(squares / static_cast<double>(inner) + epsilon);
     for (int64_t i = 0; i < inner; ++i)
       out[row * inner + i] = static_cast<float>((src[i] - mean) * invStd) * scale[static_cast<size_t>(i)] + bias[static_cast<size_t>(i)];
+  }
+  return y;
+}
+
+// Each (image, channel) plane normalised by its own mean and variance, then scale[c] and bias[c].
+Tensor instanceNorm(const Node& node, KernelInputs in) {
+  const float epsilon = node.attrs.getFloat("epsilon", 1e-5f);
+  const Shape& shape = in[0]->shape();
+  const int64_t channels = shape[1];
+  const int64_t inner = product(shape, 2, shape.size());
+  const float* x = in[0]->floats().data();
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+  for (int64_t plane = 0; plane < shape[0] * channels; ++plane) {
+    const float* src = x + plane * inner;
+    double sum = 0.0, squares = 0.0;
+    for (int64_t i = 0; i < inner; ++i) sum += src[i];
+    const double mean = inner == 0 ? 0.0 : sum / static_cast<double>(inner);
+    for (int64_t i = 0; i < inner; ++i) squares += (src[i] - mean) * (src[i] - mean);
+    const double invStd = 1.0 / std::sqrt(squares / static_cast<double>(std::max<int64_t>(inner, 1)) + epsilon);
+    const int64_t c = plane % channels;
+    for (int64_t i = 0; i < inner; ++i)
+      out[plane * inner + i] = static_cast<float>((src[i] - mean) * invStd) * in[1]->floats()[static_cast<size_t>(c)] + in[2]->floats()[static_cast<size_t>(c)];
   }
   return y;
 }

@@ -5,6 +5,8 @@
 // reference and PyTorch).
 #include "interp/Kernels.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 
@@ -97,6 +99,17 @@ Tensor globalAveragePool(const Node& node, KernelInputs in) {
     for (int64_t i = 0; i < inner; ++i) sum += x[p * inner + i];
     out[p] = static_cast<float>(sum / static_cast<double>(inner));
   }
+  return y;
+}
+
+Tensor globalMaxPool(const Node& node, KernelInputs in) {
+  const Shape& shape = in[0]->shape();
+  const int64_t planes = shape[0] * shape[1];
+  const int64_t inner = product(shape, 2, shape.size());
+  const float* x = in[0]->floats().data();
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+  for (int64_t p = 0; p < planes; ++p) out[p] = *std::max_element(x + p * inner, x + (p + 1) * inner);
   return y;
 }
 

@@ -5,6 +5,7 @@
 
 #include "support/Error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string_view>
@@ -70,7 +71,47 @@ void collectVarianceNames(const Graph& graph, std::set<std::string>& names) {
   }
 }
 
+// The values an integer input may take so that every reader accepts them: [0, n) where some
+// Gather reads it (through shape-only ops and casts) as indices into an axis of size n, the
+// smallest such n; [0, 2) otherwise (masks, flags, Bool).
+int64_t integerInputBound(const Graph& graph, NodeId input) {
+  int64_t bound = -1;
+  std::vector<ValueRef> frontier = {{input, 0}};
+  std::set<NodeId> seen = {input};
+  while (!frontier.empty()) {
+    const ValueRef value = frontier.back();
+    frontier.pop_back();
+    for (NodeId id = 0; id < graph.size(); ++id) {
+      const Node& node = graph.node(id);
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        if (node.inputs[i] != value) continue;
+        if (node.kind == OpKind::Gather && i == 1) {
+          const Shape& data = graph.typeOf(node.inputs[0]).shape;
+          const int64_t axis = node.attrs.getInt("axis", 0);
+          const int64_t size = data[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(data.size()) : axis)];
+          bound = bound < 0 ? size : std::min(bound, size);
+          continue;
+        }
+        const bool passesValues = isDataView(node.kind) || node.kind == OpKind::Cast || node.kind == OpKind::Expand ||
+                                  node.kind == OpKind::Slice || node.kind == OpKind::Transpose || node.kind == OpKind::Concat;
+        if (passesValues && !isFloatingPoint(node.outputTypes[0].dtype) && seen.insert(id).second) frontier.push_back({id, 0});
+      }
+    }
+  }
+  return bound < 0 ? 2 : std::max<int64_t>(bound, 1);
+}
+
 } // namespace
+
+Tensor randomIntegerTensor(const TensorType& type, uint64_t seed, const std::string& name, int64_t low, int64_t high) {
+  if (!isInteger(type.dtype)) throw Error("random integer tensor '" + name + "' is " + type.toString());
+  if (high <= low) throw Error("random integer tensor '" + name + "' needs low < high");
+  SplitMix64 generator(fnv1a(name) ^ SplitMix64(seed).next());
+  Tensor t = Tensor::zeros(type);
+  const uint64_t span = static_cast<uint64_t>(high - low);
+  for (int64_t& v : t.mutableInts()) v = low + static_cast<int64_t>(generator.next() % span);
+  return t;
+}
 
 Tensor dummyTensor(const TensorType& type) {
   requireFloat(type, "dummy tensor");
@@ -98,8 +139,17 @@ TensorMap dummyInputs(const Graph& graph) {
   TensorMap inputs;
   for (NodeId id : graph.inputNodes()) {
     const Node& node = graph.node(id);
-    requireFloat(node.outputTypes[0], "input '" + node.name + "'");
-    inputs[node.name] = dummyTensor(node.outputTypes[0]);
+    const TensorType& type = node.outputTypes[0];
+    if (isInteger(type.dtype)) {
+      // arange(n) modulo the valid range, so that indices stay in range.
+      const int64_t bound = integerInputBound(graph, id);
+      std::vector<int64_t> values(static_cast<size_t>(type.numel()));
+      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i) % bound;
+      inputs[node.name] = Tensor::fromInts(type, std::move(values));
+      continue;
+    }
+    requireFloat(type, "input '" + node.name + "'");
+    inputs[node.name] = dummyTensor(type);
   }
   return inputs;
 }
@@ -108,8 +158,13 @@ TensorMap randomInputs(const Graph& graph, uint64_t seed) {
   TensorMap inputs;
   for (NodeId id : graph.inputNodes()) {
     const Node& node = graph.node(id);
-    requireFloat(node.outputTypes[0], "input '" + node.name + "'");
-    inputs[node.name] = randomTensor(node.outputTypes[0], seed, node.name);
+    const TensorType& type = node.outputTypes[0];
+    if (isInteger(type.dtype)) {
+      inputs[node.name] = randomIntegerTensor(type, seed, node.name, 0, integerInputBound(graph, id));
+      continue;
+    }
+    requireFloat(type, "input '" + node.name + "'");
+    inputs[node.name] = randomTensor(type, seed, node.name);
   }
   return inputs;
 }

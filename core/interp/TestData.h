@@ -14,9 +14,15 @@ Tensor dummyTensor(const TensorType& type);
 // Uniform in [low, high), determined by (seed, name); float types only (tessera::Error otherwise).
 Tensor randomTensor(const TensorType& type, uint64_t seed, const std::string& name, float low = -1.0f, float high = 1.0f);
 
-// Dummy data for every float Input; throws tessera::Error for a non-float input.
+// Uniform integers in [low, high), determined by (seed, name); integer and Bool types only.
+Tensor randomIntegerTensor(const TensorType& type, uint64_t seed, const std::string& name, int64_t low, int64_t high);
+
+// Integer and Bool inputs (token ids, masks) get values every reader accepts: [0, n) where a
+// Gather reads them as indices into an axis of size n (through reshapes and casts), else 0 or 1.
+// Dummy data for every Input: arange(n)/n for floats, arange(n) modulo that range for integers.
 TensorMap dummyInputs(const Graph& graph);
-// randomTensor(type, seed, name) for every Input; throws tessera::Error for a non-float input.
+// randomTensor(type, seed, name) for every float Input, randomIntegerTensor in that range for
+// integer ones.
 TensorMap randomInputs(const Graph& graph, uint64_t seed);
 // Random values for every float weight with more than one element (scalars are semantic
 // constants such as epsilons and exponents and keep their values); a weight used as a

@@ -55,6 +55,14 @@ Attributes canonicalAttributes(OpKind kind, const Attributes& original, std::spa
     dropIfInt(attrs, "activation", 0);
     break;
   case OpKind::MatMul: dropIfInt(attrs, "activation", 0); break;
+  case OpKind::ConvTranspose:
+    dropIfInts(attrs, "strides", 1);
+    dropIfInts(attrs, "dilations", 1);
+    dropIfInts(attrs, "pads", 0);
+    dropIfInts(attrs, "output_padding", 0);
+    dropIfInt(attrs, "group", 1);
+    break;
+  case OpKind::InstanceNorm: dropIfFloat(attrs, "epsilon", 1e-5f); break;
   case OpKind::MaxPool:
   case OpKind::AveragePool:
     attrs.erase("auto_pad");
@@ -89,7 +97,29 @@ Attributes canonicalAttributes(OpKind kind, const Attributes& original, std::spa
     dropIfFloat(attrs, "beta", 0.75f);
     dropIfFloat(attrs, "bias", 1.0f);
     break;
-  case OpKind::Softmax: normalizeAxisAttr(attrs, "axis", -1, rank); break;
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+  case OpKind::Hardmax: normalizeAxisAttr(attrs, "axis", -1, rank); break;
+  case OpKind::ArgMax:
+  case OpKind::ArgMin:
+    normalizeAxisAttr(attrs, "axis", 0, rank);
+    dropIfInt(attrs, "keepdims", 1);
+    dropIfInt(attrs, "select_last_index", 0);
+    break;
+  case OpKind::CumSum:
+    normalizeAxisAttr(attrs, "axis", 0, rank);
+    dropIfInt(attrs, "exclusive", 0);
+    dropIfInt(attrs, "reverse", 0);
+    break;
+  case OpKind::Trilu:
+    dropIfInt(attrs, "upper", 1);
+    dropIfInt(attrs, "k", 0);
+    break;
+  case OpKind::Mod: dropIfInt(attrs, "fmod", 0); break;
+  case OpKind::Expand:
+    // The static target replaces the requested shape, which may be smaller than the input.
+    attrs.set("shape", inferOutputTypes(kind, original, in)[0].shape);
+    break;
   case OpKind::Concat:
   case OpKind::Split: normalizeAxisAttr(attrs, "axis", 0, rank); break;
   case OpKind::Gather:
@@ -127,6 +157,15 @@ Attributes canonicalAttributes(OpKind kind, const Attributes& original, std::spa
     normalizeAxesAttr(attrs, "axes", rank);
     break;
   case OpKind::ReduceMean:
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceL1:
+  case OpKind::ReduceL2:
+  case OpKind::ReduceLogSum:
+  case OpKind::ReduceLogSumExp:
+  case OpKind::ReduceSumSquare:
     if (!attrs.getInts("axes").empty()) normalizeAxesAttr(attrs, "axes", rank);
     dropIfInt(attrs, "keepdims", 1);
     attrs.erase("noop_with_empty_axes");

@@ -351,6 +351,120 @@ TensorType layerNormOutput(const Attributes& attrs, std::span<const TensorType> 
   return in[0];
 }
 
+// Element-wise ops with several operands: one element type for all of them.
+void expectSameDtype(std::span<const TensorType> in) {
+  for (const TensorType& t : in)
+    if (t.dtype != in[0].dtype) fail("operands differ in element type: " + in[0].toString() + " and " + t.toString());
+}
+
+void expectDtype(const TensorType& type, DType dtype, const char* what) {
+  if (type.dtype != dtype) fail(std::string(what) + " must be " + std::string(dtypeName(dtype)) + ", got " + type.toString());
+}
+
+// Where: Bool condition, x and y of one type, all three broadcast together.
+TensorType whereOutput(std::span<const TensorType> in) {
+  expectDtype(in[0], DType::Bool, "where condition");
+  expectSameDtype(in.subspan(1));
+  return {in[1].dtype, broadcastShapes(broadcastShapes(in[0].shape, in[1].shape), in[2].shape)};
+}
+
+// Cast: `to` names the target element type (ir/DType.h's names: "f32", "i64", "bool", ...).
+TensorType castOutput(const Attributes& attrs, std::span<const TensorType> in) {
+  DType to = dtypeFromName(attrs.getString("to", ""));
+  if (to == DType::Undefined || to == DType::String) fail("cast needs a numeric target type, got '" + attrs.getString("to", "") + "'");
+  return {to, in[0].shape};
+}
+
+// ArgMax / ArgMin: int64 indices along `axis`, kept as a size-1 axis unless keepdims=0.
+TensorType argReduceOutput(const Attributes& attrs, std::span<const TensorType> in) {
+  int64_t axis = normalizeAxis(attrs.getInt("axis", 0), in[0].rank());
+  Shape out = in[0].shape;
+  if (attrs.getInt("keepdims", 1) != 0)
+    out[static_cast<size_t>(axis)] = 1;
+  else
+    out.erase(out.begin() + axis);
+  return {DType::Int64, out};
+}
+
+// Expand: broadcast of the input with `shape` (either may supply the larger dimension).
+TensorType expandOutput(const Attributes& attrs, std::span<const TensorType> in) {
+  return {in[0].dtype, broadcastShapes(in[0].shape, attrs.getInts("shape"))};
+}
+
+// Tile: `repeats` (one per axis, non-negative) multiplies each dimension.
+TensorType tileOutput(const Attributes& attrs, std::span<const TensorType> in) {
+  auto repeats = attrs.getInts("repeats");
+  if (static_cast<int64_t>(repeats.size()) != in[0].rank()) fail("tile needs one repeat per axis");
+  Shape out = in[0].shape;
+  for (size_t d = 0; d < out.size(); ++d) {
+    if (repeats[d] < 0) fail("tile repeats must be non-negative");
+    out[d] *= repeats[d];
+  }
+  return {in[0].dtype, out};
+}
+
+// DepthToSpace / SpaceToDepth: X[N,C,H,W] with `blocksize` b; DepthToSpace's `mode` DCR|CRD.
+TensorType depthToSpaceOutput(OpKind kind, const Attributes& attrs, std::span<const TensorType> in) {
+  expectRank(in[0], 4, "depth/space input");
+  int64_t b = attrs.getInt("blocksize", 0);
+  if (b < 1) fail("blocksize must be >= 1");
+  Shape x = in[0].shape;
+  if (kind == OpKind::DepthToSpace) {
+    std::string mode = attrs.getString("mode", "DCR");
+    if (mode != "DCR" && mode != "CRD") fail("unknown DepthToSpace mode '" + mode + "'");
+    if (x[1] % (b * b) != 0) fail("channels are not a multiple of blocksize^2");
+    return {in[0].dtype, {x[0], x[1] / (b * b), x[2] * b, x[3] * b}};
+  }
+  if (x[2] % b != 0 || x[3] % b != 0) fail("height and width must be multiples of blocksize");
+  return {in[0].dtype, {x[0], x[1] * b * b, x[2] / b, x[3] / b}};
+}
+
+// Trilu: the upper (`upper`=1, default) or lower triangle of the last two axes, offset by `k`.
+TensorType triluOutput(std::span<const TensorType> in) {
+  if (in[0].rank() < 2) fail("trilu input must have rank >= 2");
+  return in[0];
+}
+
+// ConvTranspose: X[N,C,H,W], W[C,M/g,kH,kW], optional B[M]; strides, pads [t,l,b,r],
+// dilations, group, output_padding (all explicit in the IR except defaults).
+TensorType convTransposeOutput(const Attributes& attrs, std::span<const TensorType> in) {
+  expectRank(in[0], 4, "conv-transpose input");
+  expectRank(in[1], 4, "conv-transpose weight");
+  expectFloat(in[0], "conv-transpose input");
+  const Shape& x = in[0].shape;
+  const Shape& w = in[1].shape;
+  int64_t group = attrs.getInt("group", 1);
+  if (group < 1 || x[1] != w[0] || w[0] % group != 0)
+    fail("input channels " + std::to_string(x[1]) + " do not match the weight " + in[1].toString() + " with group " + std::to_string(group));
+  int64_t m = w[1] * group;
+  if (in.size() == 3 && in[2].shape != Shape{m}) fail("bias must be [" + std::to_string(m) + "], got " + in[2].toString());
+  auto strides = pairOr(attrs, "strides", 1, 2);
+  auto dilations = pairOr(attrs, "dilations", 1, 2);
+  auto pads = pairOr(attrs, "pads", 0, 4);
+  auto outputPadding = pairOr(attrs, "output_padding", 0, 2);
+  Shape out = {x[0], m, 0, 0};
+  for (size_t i = 0; i < 2; ++i) {
+    if (strides[i] < 1 || dilations[i] < 1) fail("strides and dilations must be positive");
+    out[i + 2] = strides[i] * (x[i + 2] - 1) + outputPadding[i] + (w[i + 2] - 1) * dilations[i] + 1 - pads[i] - pads[i + 2];
+    if (out[i + 2] < 1) fail("conv-transpose output would be empty");
+  }
+  return {in[0].dtype, out};
+}
+
+// Resize: `sizes` is the output shape; `scales` (one per axis) what the coordinate transform
+// divides by; mode nearest|linear|cubic.
+TensorType resizeOutput(const Attributes& attrs, std::span<const TensorType> in) {
+  auto sizes = attrs.getInts("sizes");
+  auto scales = attrs.getFloats("scales");
+  if (static_cast<int64_t>(sizes.size()) != in[0].rank() || scales.size() != sizes.size())
+    fail("resize needs one size and one scale per axis");
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] < 0 || !(scales[d] > 0.0f)) fail("resize sizes must be non-negative and scales positive");
+  std::string mode = attrs.getString("mode", "nearest");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") fail("unknown resize mode '" + mode + "'");
+  return {in[0].dtype, sizes};
+}
+
 // Enlarge (TENSAT): zero-pads kernel W[M,C,kh,kw] to the spatial size of Ref's kernel, centred.
 TensorType enlargeOutput(std::span<const TensorType> in) {
   expectInputs(in, 2, 2);
@@ -445,15 +559,84 @@ std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, s
   case OpKind::Weight:
   case OpKind::Opaque: fail("has no shape rule: its types are given, not inferred");
   case OpKind::Conv: return {convOutput(attrs, in)};
+  case OpKind::ConvTranspose: return {convTransposeOutput(attrs, in)};
   case OpKind::Gemm: return {gemmOutput(attrs, in)};
   case OpKind::MatMul: return {matmulOutput(in)};
   case OpKind::BatchNorm: return {batchNormOutput(in)};
   case OpKind::LayerNorm: return {layerNormOutput(attrs, in)};
+  case OpKind::InstanceNorm:
+    if (in[0].rank() < 3) fail("instance norm input must have rank >= 3");
+    for (size_t i = 1; i < 3; ++i)
+      if (in[i].shape != Shape{in[0].shape[1]}) fail("instance norm parameter must be [C], got " + in[i].toString());
+    return {in[0]};
   case OpKind::LRN:
     expectRank(in[0], 4, "LRN input");
     if (attrs.getInt("size", 0) < 1) fail("LRN size must be >= 1");
     return {in[0]};
-  case OpKind::Softmax: normalizeAxis(attrs.getInt("axis", -1), in[0].rank()); return {in[0]};
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+  case OpKind::Hardmax: normalizeAxis(attrs.getInt("axis", -1), in[0].rank()); return {in[0]};
+  case OpKind::PRelu:
+    expectSameDtype(in);
+    if (broadcastShapes(in[0].shape, in[1].shape) != in[0].shape) fail("prelu slope " + in[1].toString() + " does not broadcast to the input");
+    return {in[0]};
+  case OpKind::Abs:
+  case OpKind::Sign:
+  case OpKind::Log:
+  case OpKind::Reciprocal:
+  case OpKind::Floor:
+  case OpKind::Ceil:
+  case OpKind::Round:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Tan:
+  case OpKind::Asin:
+  case OpKind::Acos:
+  case OpKind::Atan:
+  case OpKind::Sinh:
+  case OpKind::Cosh:
+  case OpKind::Asinh:
+  case OpKind::Acosh:
+  case OpKind::Atanh:
+  case OpKind::Softplus:
+  case OpKind::Softsign:
+  case OpKind::Elu:
+  case OpKind::Selu:
+  case OpKind::Celu:
+  case OpKind::LeakyRelu:
+  case OpKind::ThresholdedRelu:
+  case OpKind::HardSigmoid:
+  case OpKind::HardSwish:
+  case OpKind::Shrink:
+  case OpKind::Mish: return {in[0]};
+  case OpKind::CumSum: normalizeAxis(attrs.getInt("axis", 0), in[0].rank()); return {in[0]};
+  case OpKind::Trilu: return {triluOutput(in)};
+  case OpKind::IsNaN:
+  case OpKind::IsInf:
+    expectFloat(in[0], "IsNaN/IsInf input");
+    return {TensorType{DType::Bool, in[0].shape}};
+  case OpKind::Not:
+    expectDtype(in[0], DType::Bool, "not input");
+    return {in[0]};
+  case OpKind::Equal:
+  case OpKind::Less:
+  case OpKind::LessOrEqual:
+  case OpKind::Greater:
+  case OpKind::GreaterOrEqual:
+    expectSameDtype(in);
+    return {TensorType{DType::Bool, broadcastShapes(in[0].shape, in[1].shape)}};
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor:
+    expectDtype(in[0], DType::Bool, "logical operand");
+    expectDtype(in[1], DType::Bool, "logical operand");
+    return {TensorType{DType::Bool, broadcastShapes(in[0].shape, in[1].shape)}};
+  case OpKind::Where: return {whereOutput(in)};
+  case OpKind::Cast: return {castOutput(attrs, in)};
+  case OpKind::Mean:
+  case OpKind::Min:
+  case OpKind::Max:
+  case OpKind::Mod: expectSameDtype(in); return {broadcastOutput(in)};
   case OpKind::Relu:
   case OpKind::Sigmoid:
   case OpKind::Tanh:
@@ -468,21 +651,33 @@ std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, s
   case OpKind::Add:
   case OpKind::Sub:
   case OpKind::Mul:
-  case OpKind::Div:
-  case OpKind::Pow:
-  case OpKind::Sum: return {broadcastOutput(in)};
+  case OpKind::Div: expectSameDtype(in); return {broadcastOutput(in)};
+  case OpKind::Sum: expectSameDtype(in); return {broadcastOutput(in)};
+  case OpKind::Pow: return {broadcastOutput(in)}; // the exponent may have another type
   case OpKind::ScalarMul:
     if (in[1].numel() != 1) fail("smul needs a scalar second operand, got " + in[1].toString());
     return {in[0]};
   case OpKind::MaxPool:
   case OpKind::AveragePool: return {poolOutput(attrs, in)};
-  case OpKind::GlobalAveragePool: {
+  case OpKind::GlobalAveragePool:
+  case OpKind::GlobalMaxPool: {
     if (in[0].rank() < 3) fail("global pool input must have rank >= 3");
     TensorType out = in[0];
     std::fill(out.shape.begin() + 2, out.shape.end(), 1);
     return {out};
   }
-  case OpKind::ReduceMean: return {reduceOutput(attrs, in)};
+  case OpKind::ReduceMean:
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceL1:
+  case OpKind::ReduceL2:
+  case OpKind::ReduceLogSum:
+  case OpKind::ReduceLogSumExp:
+  case OpKind::ReduceSumSquare: return {reduceOutput(attrs, in)};
+  case OpKind::ArgMax:
+  case OpKind::ArgMin: return {argReduceOutput(attrs, in)};
   case OpKind::Concat: return {concatOutput(attrs, in)};
   case OpKind::Split: return splitOutputs(attrs, in);
   case OpKind::Reshape: return {reshapeOutput(attrs, in)};
@@ -493,6 +688,11 @@ std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, s
   case OpKind::Slice: return {sliceOutput(attrs, in)};
   case OpKind::Gather: return {gatherOutput(attrs, in)};
   case OpKind::Pad: return {padOutput(attrs, in)};
+  case OpKind::Resize: return {resizeOutput(attrs, in)};
+  case OpKind::Expand: return {expandOutput(attrs, in)};
+  case OpKind::Tile: return {tileOutput(attrs, in)};
+  case OpKind::DepthToSpace:
+  case OpKind::SpaceToDepth: return {depthToSpaceOutput(kind, attrs, in)};
   case OpKind::Enlarge: return {enlargeOutput(in)};
   case OpKind::MergeGroups: return {mergeGroupsOutput(attrs, in)};
   case OpKind::FoldBatchNormWeight: return {foldWeightOutput(in)};

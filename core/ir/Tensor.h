@@ -38,6 +38,10 @@ public:
   std::span<const float> floats() const { return floats_; }
   std::span<float> mutableFloats() { return floats_; }
   std::span<const int64_t> ints() const { return ints_; }
+  std::span<int64_t> mutableInts() { return ints_; }
+  // floats() or ints() by element type, for kernels written once for both.
+  template <class T> std::span<const T> values() const;
+  template <class T> std::span<T> mutableValues();
 
   // All elements as int64 (for shape-like inputs); floats are truncated.
   std::vector<int64_t> toInts() const;
@@ -48,5 +52,10 @@ private:
   std::vector<float> floats_;
   std::vector<int64_t> ints_;
 };
+
+template <> inline std::span<const float> Tensor::values<float>() const { return floats_; }
+template <> inline std::span<const int64_t> Tensor::values<int64_t>() const { return ints_; }
+template <> inline std::span<float> Tensor::mutableValues<float>() { return floats_; }
+template <> inline std::span<int64_t> Tensor::mutableValues<int64_t>() { return ints_; }
 
 } // namespace tessera

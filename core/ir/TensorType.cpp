@@ -19,6 +19,13 @@ std::string_view dtypeName(DType type) {
   return "?";
 }
 
+DType dtypeFromName(std::string_view name) {
+  for (DType type : {DType::Float32, DType::Float16, DType::BFloat16, DType::Float64, DType::Int8, DType::UInt8, DType::Int32,
+                     DType::Int64, DType::Bool, DType::String})
+    if (dtypeName(type) == name) return type;
+  return DType::Undefined;
+}
+
 bool isFloatingPoint(DType type) {
   return type == DType::Float32 || type == DType::Float16 || type == DType::BFloat16 || type == DType::Float64;
 }

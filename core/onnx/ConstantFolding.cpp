@@ -303,6 +303,35 @@ std::optional<Tensor> foldCast(const ImportContext& ctx, const OnnxNode& node) {
   return Tensor::fromInts(type, std::move(values));
 }
 
+// Range(start, limit, delta) of constant scalars: max(ceil((limit - start) / delta), 0) values.
+std::optional<Tensor> foldRange(const ImportContext& ctx, const OnnxNode& node) {
+  if (node.numInputs() != 3) return std::nullopt;
+  const Tensor* operands[3];
+  for (int i = 0; i < 3; ++i) {
+    operands[i] = node.hasInput(i) ? ctx.constant(node.input(i)) : nullptr;
+    if (!operands[i]) return std::nullopt;
+    if (operands[i]->numel() != 1) node.fail("input '" + node.input(i) + "' must be a scalar");
+    if (operands[i]->dtype() != operands[0]->dtype()) node.fail("start, limit and delta differ in type");
+  }
+  const double start = operands[0]->valueAt(0), limit = operands[1]->valueAt(0), delta = operands[2]->valueAt(0);
+  if (delta == 0.0 || !std::isfinite(start) || !std::isfinite(limit) || !std::isfinite(delta)) node.fail("needs finite bounds and a non-zero delta");
+  const double count = std::max(std::ceil((limit - start) / delta), 0.0);
+  if (count > static_cast<double>(kMaxFoldElements)) return std::nullopt;
+  const DType type = operands[0]->dtype();
+  const int64_t n = static_cast<int64_t>(count);
+  if (isFloatingPoint(type)) {
+    std::vector<float> values(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = static_cast<float>(start + static_cast<double>(i) * delta);
+    Tensor floats = Tensor::fromFloats({n}, std::move(values));
+    if (type == DType::Float32) return floats;
+    return std::nullopt; // other float widths stay opaque rather than change type
+  }
+  Ints values(static_cast<size_t>(n));
+  const int64_t first = operands[0]->intAt(0), step = operands[2]->intAt(0);
+  for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = narrowInteger(type, first + i * step);
+  return Tensor::fromInts({type, {n}}, std::move(values));
+}
+
 std::optional<Tensor> foldShape(const ImportContext& ctx, const OnnxNode& node) {
   if (!node.hasInput(0) || node.numInputs() != 1) return std::nullopt;
   const TensorType& type = ctx.typeOf(node.input(0));
@@ -328,6 +357,8 @@ bool foldConstantNode(ImportContext& ctx, const OnnxNode& node) {
   auto fromInts = [](std::optional<IntTensor> t) { return t ? std::optional<Tensor>(toTensor(std::move(*t))) : std::nullopt; };
   if (op == "Shape" || op == "Size") {
     result = foldShape(ctx, node);
+  } else if (op == "Range") {
+    result = foldRange(ctx, node);
   } else if (op == "Cast") {
     result = foldCast(ctx, node);
   } else if (op == "Identity") {

@@ -303,6 +303,63 @@ void writeScalarMul(ExportWriter& w, const Node& node, NodeId id) {
   w.addNode("Mul", {w.nameOf(node.inputs[0]), scalar}, {w.nameOf({id, 0})}, node.name);
 }
 
+// Reductions whose axes became an input at opset 13 (ReduceSum) keep keepdims as an attribute.
+void writeReduceSum(ExportWriter& w, const Node& node, NodeId id) {
+  std::vector<std::string> inputs = {w.nameOf(node.inputs[0])};
+  if (node.attrs.has("axes")) inputs.push_back(w.addInt64Initializer(node.attrs.getInts("axes"), node.name + "_axes"));
+  onnx::NodeProto& proto = w.addNode("ReduceSum", inputs, {w.nameOf({id, 0})}, node.name);
+  copyAttributes(node, proto, {"keepdims"});
+}
+
+// Ops whose operand is an int64 input at opset 17: Expand's shape, Tile's repeats (1-D),
+// CumSum's axis and Trilu's k (scalars).
+void writeWithIntInput(ExportWriter& w, const Node& node, NodeId id, const char* attribute, bool scalar,
+                       std::initializer_list<const char*> attributes) {
+  std::string operand;
+  if (scalar)
+    operand = w.addScalarInitializer(DType::Int64, static_cast<double>(node.attrs.getInt(attribute, 0)), node.name + "_" + attribute);
+  else
+    operand = w.addInt64Initializer(node.attrs.getInts(attribute), node.name + "_" + attribute);
+  onnx::NodeProto& proto = w.addNode(std::string(opInfo(node.kind).onnxName), {w.nameOf(node.inputs[0]), operand}, {w.nameOf({id, 0})}, node.name);
+  copyAttributes(node, proto, attributes);
+}
+
+void writeCast(ExportWriter& w, const Node& node, NodeId id) {
+  onnx::NodeProto& proto = w.addNode("Cast", {w.nameOf(node.inputs[0])}, {w.nameOf({id, 0})}, node.name);
+  setAttribute(proto, "to", int64_t{dtypeToOnnx(dtypeFromName(node.attrs.getString("to", "")))});
+}
+
+// Resize takes sizes when the scales are exactly sizes / input (ONNX then derives those
+// scales), otherwise the scales themselves.
+void writeResize(ExportWriter& w, const Node& node, NodeId id) {
+  const Shape& input = inputType(w, node, 0).shape;
+  const Ints sizes = node.attrs.getInts("sizes");
+  const std::vector<float> scales = node.attrs.getFloats("scales");
+  bool fromSizes = true;
+  for (size_t d = 0; d < sizes.size(); ++d)
+    fromSizes = fromSizes && scales[d] == static_cast<float>(sizes[d]) / static_cast<float>(input[d]);
+  std::vector<std::string> inputs = {w.nameOf(node.inputs[0]), ""};
+  if (fromSizes) {
+    inputs.push_back("");
+    inputs.push_back(w.addInt64Initializer(sizes, node.name + "_sizes"));
+  } else {
+    std::string name = w.fresh(node.name + "_scales");
+    w.addInitializer(Tensor::fromFloats({static_cast<int64_t>(scales.size())}, scales), name);
+    inputs.push_back(name);
+  }
+  onnx::NodeProto& proto = w.addNode("Resize", inputs, {w.nameOf({id, 0})}, node.name);
+  copyAttributes(node, proto, {"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside"});
+}
+
+// Mish arrived in opset 18: x * tanh(softplus(x)).
+void writeMish(ExportWriter& w, const Node& node, NodeId id) {
+  const std::string x = w.nameOf(node.inputs[0]);
+  std::string softplus = w.fresh(node.name + "_softplus"), tanh = w.fresh(node.name + "_tanh");
+  w.addNode("Softplus", {x}, {softplus}, node.name + "_softplus");
+  w.addNode("Tanh", {softplus}, {tanh}, node.name + "_tanh");
+  w.addNode("Mul", {x, tanh}, {w.nameOf({id, 0})}, node.name);
+}
+
 } // namespace
 
 void writeNode(ExportWriter& w, NodeId id) {
@@ -358,6 +415,76 @@ void writeNode(ExportWriter& w, NodeId id) {
   case OpKind::GlobalAveragePool:
   case OpKind::Dropout:
   case OpKind::Identity: return simple({});
+  case OpKind::ReduceSum: return writeReduceSum(w, node, id);
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceL1:
+  case OpKind::ReduceL2:
+  case OpKind::ReduceLogSum:
+  case OpKind::ReduceLogSumExp:
+  case OpKind::ReduceSumSquare: return simple({"axes", "keepdims"});
+  case OpKind::ArgMax:
+  case OpKind::ArgMin: return simple({"axis", "keepdims", "select_last_index"});
+  case OpKind::CumSum: return writeWithIntInput(w, node, id, "axis", true, {"exclusive", "reverse"});
+  case OpKind::Trilu: return writeWithIntInput(w, node, id, "k", true, {"upper"});
+  case OpKind::Expand: return writeWithIntInput(w, node, id, "shape", false, {});
+  case OpKind::Tile: return writeWithIntInput(w, node, id, "repeats", false, {});
+  case OpKind::Cast: return writeCast(w, node, id);
+  case OpKind::Resize: return writeResize(w, node, id);
+  case OpKind::Mish: return writeMish(w, node, id);
+  case OpKind::ConvTranspose: return simple({"strides", "pads", "dilations", "group", "output_padding"});
+  case OpKind::InstanceNorm: return simple({"epsilon"});
+  case OpKind::LogSoftmax:
+  case OpKind::Hardmax: return simple({"axis"});
+  case OpKind::DepthToSpace: return simple({"blocksize", "mode"});
+  case OpKind::SpaceToDepth: return simple({"blocksize"});
+  case OpKind::Elu:
+  case OpKind::Celu:
+  case OpKind::LeakyRelu:
+  case OpKind::ThresholdedRelu: return simple({"alpha"});
+  case OpKind::Selu: return simple({"alpha", "gamma"});
+  case OpKind::HardSigmoid: return simple({"alpha", "beta"});
+  case OpKind::Shrink: return simple({"bias", "lambd"});
+  case OpKind::Mod: return simple({"fmod"});
+  case OpKind::IsInf: return simple({"detect_negative", "detect_positive"});
+  case OpKind::Abs:
+  case OpKind::Sign:
+  case OpKind::Log:
+  case OpKind::Reciprocal:
+  case OpKind::Floor:
+  case OpKind::Ceil:
+  case OpKind::Round:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Tan:
+  case OpKind::Asin:
+  case OpKind::Acos:
+  case OpKind::Atan:
+  case OpKind::Sinh:
+  case OpKind::Cosh:
+  case OpKind::Asinh:
+  case OpKind::Acosh:
+  case OpKind::Atanh:
+  case OpKind::Softplus:
+  case OpKind::Softsign:
+  case OpKind::HardSwish:
+  case OpKind::PRelu:
+  case OpKind::Mean:
+  case OpKind::Min:
+  case OpKind::Max:
+  case OpKind::Equal:
+  case OpKind::Less:
+  case OpKind::LessOrEqual:
+  case OpKind::Greater:
+  case OpKind::GreaterOrEqual:
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor:
+  case OpKind::Not:
+  case OpKind::IsNaN:
+  case OpKind::Where:
+  case OpKind::GlobalMaxPool: return simple({});
   }
   fail(node, "has no ONNX form");
 }

@@ -1,5 +1,6 @@
 // The ops whose shape-like operands moved from attributes to inputs across opsets 9-21:
-// Reshape, Split, Slice, Pad, Squeeze, Unsqueeze, ReduceMean and Clip. Input operands must be
+// Reshape, Split, Slice, Pad, Squeeze, Unsqueeze, the reductions and Clip; and those whose
+// operand always was an input (Expand, Tile, CumSum, Trilu). Input operands must be
 // constants (after folding); when one is computed at run time the node stays opaque.
 #include "onnx/ImportContext.h"
 #include "onnx/ImportLimits.h"
@@ -182,11 +183,13 @@ ImportedOutputs importSqueezeOrUnsqueeze(ImportContext& ctx, const OnnxNode& nod
   return singleOutput(ctx.addNode(node, kind, {ctx.materialize(node.input(0))}, attrs));
 }
 
-// ReduceMean: `axes` attribute before opset 18, input from 18 (with noop_with_empty_axes).
-ImportedOutputs importReduceMean(ImportContext& ctx, const OnnxNode& node) {
+// Reductions: `axes` attribute until its input form (opset 13 for ReduceSum, 18 for the others),
+// where noop_with_empty_axes turns an empty axes list into Identity.
+ImportedOutputs importReduce(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
+  const int64_t axesInputSince = kind == OpKind::ReduceSum ? 13 : 18;
   Ints axes;
   bool noopWhenEmpty = false;
-  if (ctx.opset < 18) {
+  if (ctx.opset < axesInputSince) {
     if (!node.onlyAttributes({"axes", "keepdims"})) return std::nullopt;
     node.expectInputs(1, 1);
     axes = node.getInts("axes");
@@ -200,34 +203,92 @@ ImportedOutputs importReduceMean(ImportContext& ctx, const OnnxNode& node) {
     }
     noopWhenEmpty = node.getInt("noop_with_empty_axes", 0) != 0;
   }
+  if (axes.size() > kMaxRank) node.fail("has too many axes");
   ValueRef input = ctx.materialize(node.input(0));
   if (axes.empty() && noopWhenEmpty) return singleOutput(ctx.addNode(node, OpKind::Identity, {input}, {}));
   Attributes attrs;
   if (!axes.empty()) attrs.set("axes", axes);
   if (node.has("keepdims")) attrs.set("keepdims", node.getInt("keepdims", 1));
-  return singleOutput(ctx.addNode(node, OpKind::ReduceMean, {input}, attrs));
+  return singleOutput(ctx.addNode(node, kind, {input}, attrs));
 }
 
-// Clip: `min`/`max` attributes before opset 11, optional scalar inputs from 11; IR attributes.
+// Ops whose operand is a constant integer input: Expand's shape, Tile's repeats, CumSum's axis
+// and Trilu's optional k become the IR attributes of those names.
+ImportedOutputs importWithConstantOperand(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
+  const char* operand = "shape";
+  bool scalar = false, optional = false;
+  std::vector<std::string_view> flags; // integer attributes kept as they are
+  switch (kind) {
+  case OpKind::Tile:
+    if (!node.onlyAttributes({})) return std::nullopt;
+    operand = "repeats";
+    break;
+  case OpKind::CumSum:
+    if (!node.onlyAttributes({"exclusive", "reverse"})) return std::nullopt;
+    operand = "axis";
+    scalar = true;
+    flags = {"exclusive", "reverse"};
+    break;
+  case OpKind::Trilu:
+    if (!node.onlyAttributes({"upper"})) return std::nullopt;
+    operand = "k";
+    scalar = optional = true;
+    flags = {"upper"};
+    break;
+  default:
+    if (!node.onlyAttributes({})) return std::nullopt;
+    break;
+  }
+  Attributes attrs;
+  node.expectInputs(optional ? 1 : 2, 2);
+  for (std::string_view name : flags)
+    if (node.has(name)) attrs.set(std::string(name), node.getInt(name, 0));
+  if (node.hasInput(1)) {
+    auto values = constantInts(ctx, node, 1);
+    if (!values) return std::nullopt;
+    checkBoundedInts(*values, node.label() + ": " + operand);
+    if (scalar && values->size() != 1) node.fail(std::string(operand) + " must be a single integer");
+    if (scalar)
+      attrs.set(operand, values->front());
+    else
+      attrs.set(operand, *values);
+  }
+  return singleOutput(ctx.addNode(node, kind, {ctx.materialize(node.input(0))}, attrs));
+}
+
+// Clip: `min`/`max` attributes before opset 11, optional scalar inputs from 11. Constant float
+// bounds become the IR's attributes; bounds computed at run time, and any bounds of an integer
+// Clip, become Max(x, min) then Min(., max), which is ONNX's definition of Clip.
 ImportedOutputs importClip(ImportContext& ctx, const OnnxNode& node) {
   Attributes attrs;
+  ValueRef input = ctx.materialize(node.input(0));
   if (ctx.opset < 11) {
     if (!node.onlyAttributes({"min", "max"})) return std::nullopt;
     node.expectInputs(1, 1);
     for (const char* name : {"min", "max"})
       if (node.has(name)) attrs.set(name, node.getFloat(name, 0.0f));
-  } else {
-    if (!node.onlyAttributes({})) return std::nullopt;
-    node.expectInputs(1, 3);
-    const char* names[] = {"min", "max"};
-    for (int i = 1; i <= 2; ++i) {
-      if (!node.hasInput(i)) continue;
-      auto bound = constantScalar(ctx, node, i);
-      if (!bound) return std::nullopt;
-      attrs.set(names[i - 1], *bound);
-    }
+    return singleOutput(ctx.addNode(node, OpKind::Clip, {input}, attrs));
   }
-  return singleOutput(ctx.addNode(node, OpKind::Clip, {ctx.materialize(node.input(0))}, attrs));
+  if (!node.onlyAttributes({})) return std::nullopt;
+  node.expectInputs(1, 3);
+  const bool floats = isFloatingPoint(ctx.typeOf(node.input(0)).dtype);
+  bool runtimeBound = false;
+  const char* names[] = {"min", "max"};
+  for (int i = 1; i <= 2; ++i) {
+    if (!node.hasInput(i)) continue;
+    auto bound = floats ? constantScalar(ctx, node, i) : std::nullopt;
+    if (!bound) {
+      runtimeBound = true;
+      continue;
+    }
+    attrs.set(names[i - 1], *bound);
+  }
+  if (floats && !runtimeBound) return singleOutput(ctx.addNode(node, OpKind::Clip, {input}, attrs));
+  const bool hasMax = node.hasInput(2);
+  if (!node.hasInput(1) && !hasMax) return singleOutput(ctx.addNode(node, OpKind::Identity, {input}, {}));
+  if (node.hasInput(1)) input = {ctx.addNode(node, OpKind::Max, {input, ctx.materialize(node.input(1))}, {}, !hasMax), 0};
+  if (hasMax) input = {ctx.addNode(node, OpKind::Min, {input, ctx.materialize(node.input(2))}, {}), 0};
+  return std::vector<ValueRef>{input};
 }
 
 } // namespace tessera::onnx_io

@@ -5,6 +5,7 @@
 #include "onnx/OnnxNode.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessera::onnx_io {
 
@@ -114,11 +115,27 @@ ImportedOutputs importBatchNorm(ImportContext& ctx, const OnnxNode& node) {
 ImportedOutputs importLayerNorm(ImportContext& ctx, const OnnxNode& node) {
   if (!node.onlyAttributes({"axis", "epsilon", "stash_type"})) return std::nullopt;
   node.expectInputs(2, 3);
-  if (anyOutputRead(ctx, node, 1)) return std::nullopt; // Mean and InvStdDev
   Attributes attrs;
   if (node.has("axis")) attrs.set("axis", node.getInt("axis", -1));
   if (node.has("epsilon")) attrs.set("epsilon", node.getFloat("epsilon", 1e-5f));
-  return singleOutput(ctx.addNode(node, OpKind::LayerNorm, dataInputs(ctx, node), attrs));
+  std::vector<ValueRef> inputs = dataInputs(ctx, node);
+  NodeId normalized = ctx.addNode(node, OpKind::LayerNorm, inputs, attrs);
+  if (!anyOutputRead(ctx, node, 1)) return singleOutput(normalized);
+  // The IR's LayerNorm yields Y only; Mean and InvStdDev (kept axes of size 1) are spelled out:
+  // mean(x), 1 / sqrt(mean((x - mean)^2) + epsilon) over the normalised axes.
+  const TensorType& x = ctx.typeOf(node.input(0));
+  const int64_t axis = normalizedAxis(node, node.getInt("axis", -1), x.rank());
+  Ints axes;
+  for (int64_t d = axis; d < x.rank(); ++d) axes.push_back(d);
+  auto op = [&](OpKind kind, std::vector<ValueRef> operands, Attributes extra = {}) {
+    return ValueRef{ctx.addNode(node, kind, std::move(operands), std::move(extra), false), 0};
+  };
+  const ValueRef mean = op(OpKind::ReduceMean, {inputs[0]}, {{"axes", axes}});
+  const ValueRef centred = op(OpKind::Sub, {inputs[0], mean});
+  const ValueRef variance = op(OpKind::ReduceMean, {op(OpKind::Mul, {centred, centred})}, {{"axes", axes}});
+  const NodeId epsilon = ctx.graph.addWeight(node.output(0) + "_epsilon", Tensor::splat({x.dtype, {}}, node.getFloat("epsilon", 1e-5f)));
+  const ValueRef invStdDev = op(OpKind::Reciprocal, {op(OpKind::Sqrt, {op(OpKind::Add, {variance, {epsilon, 0}})})});
+  return std::vector<ValueRef>{{normalized, 0}, mean, invStdDev};
 }
 
 ImportedOutputs importLrn(ImportContext& ctx, const OnnxNode& node) {
@@ -143,18 +160,20 @@ ImportedOutputs importGemm(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::Gemm, dataInputs(ctx, node), attrs));
 }
 
-// Softmax before opset 13 coerces its input to 2-D at `axis` (default 1). That equals the new
-// Softmax only when the axis is the last one; otherwise Flatten -> Softmax -> Reshape.
-ImportedOutputs importSoftmax(ImportContext& ctx, const OnnxNode& node) {
+// Softmax, LogSoftmax and Hardmax before opset 13 coerce their input to 2-D at `axis` (default
+// 1). That equals the new form only when the axis is the last one; otherwise Flatten -> op ->
+// Reshape.
+ImportedOutputs importSoftmax(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
   if (!node.onlyAttributes({"axis"})) return std::nullopt;
   node.expectInputs(1, 1);
   const TensorType& x = ctx.typeOf(node.input(0));
   ValueRef input = ctx.materialize(node.input(0));
-  if (ctx.opset >= 13) return singleOutput(ctx.addNode(node, OpKind::Softmax, {input}, {{"axis", node.getInt("axis", -1)}}));
+  if (ctx.opset >= 13) return singleOutput(ctx.addNode(node, kind, {input}, {{"axis", node.getInt("axis", -1)}}));
+  if (x.rank() == 0) node.fail("needs an input of rank >= 1");
   int64_t axis = normalizedAxis(node, node.getInt("axis", 1), x.rank());
-  if (axis == x.rank() - 1) return singleOutput(ctx.addNode(node, OpKind::Softmax, {input}, {{"axis", axis}}));
+  if (axis == x.rank() - 1) return singleOutput(ctx.addNode(node, kind, {input}, {{"axis", axis}}));
   NodeId flat = ctx.addNode(node, OpKind::Flatten, {input}, {{"axis", axis}}, false);
-  NodeId softmax = ctx.addNode(node, OpKind::Softmax, {{flat, 0}}, {{"axis", int64_t(1)}});
+  NodeId softmax = ctx.addNode(node, kind, {{flat, 0}}, {{"axis", int64_t(1)}});
   return singleOutput(ctx.addNode(node, OpKind::Reshape, {{softmax, 0}}, {{"shape", x.shape}}, false));
 }
 
@@ -206,7 +225,131 @@ ImportedOutputs importGelu(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::Gelu, dataInputs(ctx, node), {{"approximate", approximate}}));
 }
 
+// Ops whose ONNX attributes (any of `names`, of any type) are the IR's unchanged.
+ImportedOutputs importAttributesAsIs(ImportContext& ctx, const OnnxNode& node, OpKind kind, std::initializer_list<std::string_view> names) {
+  if (!node.onlyAttributes(names)) return std::nullopt;
+  const OpInfo& info = opInfo(kind);
+  node.expectInputs(info.minInputs, info.maxInputs < 0 ? std::max(1, node.numInputs()) : info.maxInputs);
+  Attributes attrs;
+  for (std::string_view name : names) {
+    const onnx::AttributeProto* attr = node.attribute(name);
+    if (!attr) continue;
+    switch (attributeType(*attr)) {
+    case onnx::AttributeProto::INT: attrs.set(std::string(name), node.getInt(name, 0)); break;
+    case onnx::AttributeProto::FLOAT: attrs.set(std::string(name), node.getFloat(name, 0.0f)); break;
+    case onnx::AttributeProto::STRING: attrs.set(std::string(name), node.getString(name, "")); break;
+    case onnx::AttributeProto::INTS: attrs.set(std::string(name), node.getInts(name)); break;
+    case onnx::AttributeProto::FLOATS: attrs.set(std::string(name), node.getFloats(name)); break;
+    default: node.fail("attribute '" + std::string(name) + "' has an unexpected type");
+    }
+  }
+  return singleOutput(ctx.addNode(node, kind, dataInputs(ctx, node), attrs));
+}
+
+ImportedOutputs castTo(ImportContext& ctx, const OnnxNode& node, int32_t onnxType) {
+  std::optional<DType> to = dtypeFromOnnx(onnxType);
+  if (!to || *to == DType::String) return std::nullopt; // float8, uint16, strings: opaque
+  const DType from = ctx.typeOf(node.input(0)).dtype;
+  if (from == DType::String) return std::nullopt;
+  return singleOutput(ctx.addNode(node, OpKind::Cast, {ctx.materialize(node.input(0))}, {{"to", std::string(dtypeName(*to))}}));
+}
+
+ImportedOutputs importCast(ImportContext& ctx, const OnnxNode& node) {
+  if (!node.onlyAttributes({"to", "saturate"})) return std::nullopt; // saturate only concerns float8
+  node.expectInputs(1, 1);
+  if (!node.has("to")) node.fail("needs the attribute 'to'");
+  return castTo(ctx, node, static_cast<int32_t>(node.getInt("to", 0)));
+}
+
+// ConvTranspose: 2-D only; auto_pad and output_shape become explicit pads (ONNX's rule: the
+// total padding stride*(in-1) + output_padding + dilated kernel - out, the odd cell at the end
+// except with SAME_LOWER).
+ImportedOutputs importConvTranspose(ImportContext& ctx, const OnnxNode& node) {
+  if (!node.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"}))
+    return std::nullopt;
+  node.expectInputs(2, 3);
+  const TensorType& x = ctx.typeOf(node.input(0));
+  const TensorType& w = ctx.typeOf(node.input(1));
+  if (x.rank() != 4 || w.rank() != 4) return std::nullopt; // 1-D and 3-D stay opaque
+  Ints strides = boundedInts(node, "strides", {1, 1});
+  Ints dilations = boundedInts(node, "dilations", {1, 1});
+  Ints outputPadding = boundedInts(node, "output_padding", {0, 0});
+  if (strides.size() != 2 || dilations.size() != 2 || outputPadding.size() != 2) node.fail("needs 2-D strides, dilations and output_padding");
+  if (node.has("kernel_shape") && boundedInts(node, "kernel_shape", {}) != Ints{w.shape[2], w.shape[3]})
+    node.fail("kernel_shape does not match the weight " + w.toString());
+  std::string autoPad = node.getString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER" && !autoPad.empty())
+    node.fail("unknown auto_pad '" + autoPad + "'");
+  Ints pads = autoPad == "VALID" ? Ints{0, 0, 0, 0} : boundedInts(node, "pads", {0, 0, 0, 0});
+  if (node.has("output_shape") || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    Ints outputShape = boundedInts(node, "output_shape", {x.shape[2] * strides[0], x.shape[3] * strides[1]});
+    if (outputShape.size() == 4) outputShape.erase(outputShape.begin(), outputShape.begin() + 2);
+    if (outputShape.size() != 2) node.fail("output_shape needs 2 values");
+    for (size_t i = 0; i < 2; ++i) {
+      int64_t total = strides[i] * (x.shape[i + 2] - 1) + outputPadding[i] + (w.shape[i + 2] - 1) * dilations[i] + 1 - outputShape[i];
+      int64_t half = total / 2;
+      pads[i] = autoPad == "SAME_LOWER" ? total - half : half;
+      pads[i + 2] = autoPad == "SAME_LOWER" ? half : total - half;
+    }
+  }
+  Attributes attrs{{"strides", strides}, {"dilations", dilations}, {"pads", pads}, {"output_padding", outputPadding}};
+  attrs.set("group", node.getInt("group", 1));
+  return singleOutput(ctx.addNode(node, OpKind::ConvTranspose, dataInputs(ctx, node), attrs));
+}
+
+// Resize from opset 11: X, roi, scales, sizes (roi and scales optional from 13). The IR keeps
+// the output sizes and the scales the coordinate transform divides by (sizes / input when the
+// model gives sizes). tf_crop_and_resize, antialias and axes stay opaque.
+ImportedOutputs importResize(ImportContext& ctx, const OnnxNode& node) {
+  if (ctx.opset < 11) return std::nullopt; // opset 10's Resize has other coordinate rules
+  if (!node.onlyAttributes({"antialias", "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value",
+                            "keep_aspect_ratio_policy", "mode", "nearest_mode"}))
+    return std::nullopt;
+  node.expectInputs(1, 4);
+  if (node.getInt("antialias", 0) != 0 || node.getString("keep_aspect_ratio_policy", "stretch") != "stretch") return std::nullopt;
+  std::string transform = node.getString("coordinate_transformation_mode", "half_pixel");
+  if (transform == "tf_crop_and_resize" || transform == "tf_half_pixel_for_nn") return std::nullopt;
+  const Shape& input = ctx.typeOf(node.input(0)).shape;
+  Ints sizes;
+  std::vector<float> scales;
+  if (node.hasInput(3)) {
+    auto given = constantInts(ctx, node, 3);
+    if (!given) return std::nullopt;
+    sizes = *given;
+    if (sizes.size() != input.size()) node.fail("has " + std::to_string(sizes.size()) + " sizes for rank " + std::to_string(input.size()));
+    checkBoundedInts(sizes, node.label() + ": sizes");
+    for (size_t d = 0; d < sizes.size(); ++d)
+      scales.push_back(input[d] == 0 ? 1.0f : static_cast<float>(sizes[d]) / static_cast<float>(input[d]));
+  } else if (node.hasInput(2)) {
+    const Tensor* given = ctx.constant(node.input(2));
+    if (!given) return std::nullopt;
+    if (!given->holdsFloats() || given->numel() != static_cast<int64_t>(input.size())) node.fail("scales must be one float per axis");
+    for (int64_t d = 0; d < given->numel(); ++d) {
+      float scale = given->floatAt(d);
+      if (!(scale > 0.0f) || scale > 1e6f) node.fail("scale " + std::to_string(scale) + " is not a positive size factor");
+      scales.push_back(scale);
+      sizes.push_back(static_cast<int64_t>(std::floor(static_cast<double>(input[static_cast<size_t>(d)]) * scale)));
+    }
+    checkedNumel(sizes, node.label() + ": output");
+  } else {
+    node.fail("needs scales or sizes");
+  }
+  Attributes attrs{{"sizes", sizes}, {"scales", scales}};
+  attrs.set("mode", node.getString("mode", "nearest"));
+  attrs.set("coordinate_transformation_mode", transform);
+  if (node.has("nearest_mode")) attrs.set("nearest_mode", node.getString("nearest_mode", ""));
+  if (node.has("cubic_coeff_a")) attrs.set("cubic_coeff_a", node.getFloat("cubic_coeff_a", -0.75f));
+  if (node.has("exclude_outside")) attrs.set("exclude_outside", node.getInt("exclude_outside", 0));
+  return singleOutput(ctx.addNode(node, OpKind::Resize, {ctx.materialize(node.input(0))}, attrs));
+}
+
 } // namespace
+
+ImportedOutputs importCastLike(ImportContext& ctx, const OnnxNode& node) {
+  if (!node.onlyAttributes({"saturate"})) return std::nullopt;
+  node.expectInputs(2, 2);
+  return castTo(ctx, node, dtypeToOnnx(ctx.typeOf(node.input(1)).dtype));
+}
 
 std::optional<std::vector<int64_t>> constantInts(const ImportContext& ctx, const OnnxNode& node, int i) {
   const Tensor* tensor = ctx.constant(node.input(i));
@@ -231,6 +374,11 @@ int64_t normalizedAxis(const OnnxNode& node, int64_t axis, int64_t rank) {
 }
 
 ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
+  // Before opset 7, Dropout and BatchNormalization default to training mode (is_test = 0), and
+  // before opset 4 Concat's axis defaults to 1: those forms stay opaque. Other old forms differ
+  // by attributes the importers do not accept (consumed_inputs, broadcast), or are equal.
+  if (ctx.opset < 7 && (kind == OpKind::Dropout || kind == OpKind::BatchNorm)) return std::nullopt;
+  if (ctx.opset < 4 && kind == OpKind::Concat && !node.has("axis")) return std::nullopt;
   switch (kind) {
   case OpKind::Conv: return importConv(ctx, node);
   case OpKind::MaxPool:
@@ -239,11 +387,81 @@ ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind k
   case OpKind::BatchNorm: return importBatchNorm(ctx, node);
   case OpKind::LayerNorm: return importLayerNorm(ctx, node);
   case OpKind::LRN: return importLrn(ctx, node);
-  case OpKind::Softmax: return importSoftmax(ctx, node);
+  case OpKind::Softmax:
+  case OpKind::LogSoftmax:
+  case OpKind::Hardmax: return importSoftmax(ctx, node, kind);
   case OpKind::Dropout: return importDropout(ctx, node);
   case OpKind::Gelu: return importGelu(ctx, node);
   case OpKind::Clip: return importClip(ctx, node);
-  case OpKind::ReduceMean: return importReduceMean(ctx, node);
+  case OpKind::ReduceMean:
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceL1:
+  case OpKind::ReduceL2:
+  case OpKind::ReduceLogSum:
+  case OpKind::ReduceLogSumExp:
+  case OpKind::ReduceSumSquare: return importReduce(ctx, node, kind);
+  case OpKind::Expand:
+  case OpKind::Tile:
+  case OpKind::CumSum:
+  case OpKind::Trilu: return importWithConstantOperand(ctx, node, kind);
+  case OpKind::ArgMax:
+  case OpKind::ArgMin: return importAttributesAsIs(ctx, node, kind, {"axis", "keepdims", "select_last_index"});
+  case OpKind::Cast: return importCast(ctx, node);
+  case OpKind::ConvTranspose: return importConvTranspose(ctx, node);
+  case OpKind::Resize: return importResize(ctx, node);
+  case OpKind::InstanceNorm: return importAttributesAsIs(ctx, node, kind, {"epsilon"});
+  case OpKind::Elu:
+  case OpKind::Celu:
+  case OpKind::LeakyRelu:
+  case OpKind::ThresholdedRelu: return importAttributesAsIs(ctx, node, kind, {"alpha"});
+  case OpKind::Selu: return importAttributesAsIs(ctx, node, kind, {"alpha", "gamma"});
+  case OpKind::HardSigmoid: return importAttributesAsIs(ctx, node, kind, {"alpha", "beta"});
+  case OpKind::Shrink: return importAttributesAsIs(ctx, node, kind, {"bias", "lambd"});
+  case OpKind::Mod: return importAttributesAsIs(ctx, node, kind, {"fmod"});
+  case OpKind::IsInf: return importAttributesAsIs(ctx, node, kind, {"detect_negative", "detect_positive"});
+  case OpKind::DepthToSpace: return importAttributesAsIs(ctx, node, kind, {"blocksize", "mode"});
+  case OpKind::SpaceToDepth: return importAttributesAsIs(ctx, node, kind, {"blocksize"});
+  case OpKind::Abs:
+  case OpKind::Sign:
+  case OpKind::Log:
+  case OpKind::Reciprocal:
+  case OpKind::Floor:
+  case OpKind::Ceil:
+  case OpKind::Round:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Tan:
+  case OpKind::Asin:
+  case OpKind::Acos:
+  case OpKind::Atan:
+  case OpKind::Sinh:
+  case OpKind::Cosh:
+  case OpKind::Asinh:
+  case OpKind::Acosh:
+  case OpKind::Atanh:
+  case OpKind::Softplus:
+  case OpKind::Softsign:
+  case OpKind::HardSwish:
+  case OpKind::Mish:
+  case OpKind::PRelu:
+  case OpKind::Mean:
+  case OpKind::Min:
+  case OpKind::Max:
+  case OpKind::Equal:
+  case OpKind::Less:
+  case OpKind::LessOrEqual:
+  case OpKind::Greater:
+  case OpKind::GreaterOrEqual:
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor:
+  case OpKind::Not:
+  case OpKind::IsNaN:
+  case OpKind::Where:
+  case OpKind::GlobalMaxPool: return importPlain(ctx, node, kind);
   case OpKind::Split: return importSplit(ctx, node);
   case OpKind::Reshape: return importReshape(ctx, node);
   case OpKind::Slice: return importSlice(ctx, node);

@@ -20,6 +20,8 @@ class OnnxNode;
 using ImportedOutputs = std::optional<std::vector<ValueRef>>;
 
 ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind kind);
+// CastLike: a Cast to the element type of its second input.
+ImportedOutputs importCastLike(ImportContext& ctx, const OnnxNode& node);
 
 // Ops whose shape-like operands became inputs in newer opsets (ImportLayoutOps.cpp).
 ImportedOutputs importReshape(ImportContext& ctx, const OnnxNode& node);
@@ -27,7 +29,8 @@ ImportedOutputs importSplit(ImportContext& ctx, const OnnxNode& node);
 ImportedOutputs importSlice(ImportContext& ctx, const OnnxNode& node);
 ImportedOutputs importPad(ImportContext& ctx, const OnnxNode& node);
 ImportedOutputs importSqueezeOrUnsqueeze(ImportContext& ctx, const OnnxNode& node, OpKind kind);
-ImportedOutputs importReduceMean(ImportContext& ctx, const OnnxNode& node);
+ImportedOutputs importReduce(ImportContext& ctx, const OnnxNode& node, OpKind kind);
+ImportedOutputs importWithConstantOperand(ImportContext& ctx, const OnnxNode& node, OpKind kind);
 ImportedOutputs importClip(ImportContext& ctx, const OnnxNode& node);
 
 // Shared by both files.

@@ -50,8 +50,11 @@ void readOpsets(const onnx::ModelProto& model, ImportContext& ctx) {
       ctx.otherOpsets.emplace_back(domain, opset.version());
       continue;
     }
-    if (opset.version() < 9 || opset.version() > 21)
-      throw Error("uses opset " + std::to_string(opset.version()) + " of the default ONNX domain; Tessera supports opsets 9 to 21");
+    // Forms older than opset 9 that mean something else are kept opaque by the op importers
+    // (ImportOps.cpp: training-mode defaults, Concat's old default axis, attributes such as
+    // consumed_inputs and broadcast that they do not accept).
+    if (opset.version() < 1 || opset.version() > 21)
+      throw Error("uses opset " + std::to_string(opset.version()) + " of the default ONNX domain; Tessera supports opsets 1 to 21");
     ctx.opset = opset.version();
     hasDefault = true;
   }
@@ -95,6 +98,8 @@ void importNode(ImportContext& ctx, const onnx::NodeProto& proto) {
     if (op == "Constant") return importConstant(ctx, node);
     if (op == "ConstantOfShape" && importConstantOfShape(ctx, node)) return;
     if (foldConstantNode(ctx, node)) return;
+    if (op == "CastLike")
+      if (ImportedOutputs outputs = importCastLike(ctx, node)) return bindOutputs(ctx, node, *outputs);
     if (std::optional<OpKind> kind = opFromOnnx(op)) {
       if (ImportedOutputs outputs = importKnownOp(ctx, node, *kind)) return bindOutputs(ctx, node, *outputs);
     }
@@ -109,7 +114,7 @@ void checkDeclared(const TensorType& actual, const onnx::TypeProto& type, const 
     throw Error(what + " is declared as " + describe(*declared) + " but is " + actual.toString());
 }
 
-Graph importModel(const onnx::ModelProto& model) {
+Graph importModel(const onnx::ModelProto& model, const BoundInputs& bound) {
   if (!model.has_graph()) throw Error("has no graph (not an ONNX model, or truncated)");
   if (model.ir_version() <= 0) throw Error("declares no IR version (not an ONNX model, or truncated)");
   if (model.functions_size() > 0) throw Error("defines model-local functions, which Tessera does not support");
@@ -150,6 +155,11 @@ Graph importModel(const onnx::ModelProto& model) {
       continue;
     }
     available.insert(name);
+    if (auto value = bound.find(name); value != bound.end()) {
+      if (input.has_type()) checkDeclared(value->second.type(), input.type(), "bound graph input '" + name + "'");
+      ctx.defineConstant(name, value->second);
+      continue;
+    }
     ctx.defineValue(name, {ctx.graph.addInput(name, graphInputType(input)), 0});
   }
 
@@ -170,9 +180,9 @@ Graph importModel(const onnx::ModelProto& model) {
 
 } // namespace
 
-Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName) {
+Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName, const BoundInputs& bound) {
   try {
-    return importModel(parseModel(bytes));
+    return importModel(parseModel(bytes), bound);
   } catch (const Error& e) {
     throw errorInFile(sourceName, e.what());
   } catch (const std::bad_alloc&) {
@@ -183,9 +193,9 @@ Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName) {
   }
 }
 
-Graph importOnnxFile(const std::string& path) {
+Graph importOnnxFile(const std::string& path, const BoundInputs& bound) {
   std::string bytes = readFileBytes(path, static_cast<uintmax_t>(kMaxModelBytes));
-  return importOnnxBytes(bytes, path);
+  return importOnnxBytes(bytes, path, bound);
 }
 
 } // namespace tessera::onnx_io

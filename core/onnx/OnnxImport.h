@@ -1,18 +1,25 @@
-// Import of ONNX models (opset 9-21) into a Graph. Initializers, Constant and ConstantOfShape
+// Import of ONNX models (opset 1-21) into a Graph. Initializers, Constant and ConstantOfShape
 // become weights; shape-like constant inputs (Reshape's shape, Slice's starts, ...) become
 // attributes in the IR's canonical form; ops Tessera does not know become opaque nodes.
 #pragma once
 
 #include "ir/Graph.h"
 
+#include <map>
 #include <string>
 #include <string_view>
 
 namespace tessera::onnx_io {
 
-// Throws tessera::Error "<path>: <problem>" for a missing, truncated or inconsistent model.
-Graph importOnnxFile(const std::string& path);
+// Graph inputs given a fixed value at import, by name: they become constants like initializers.
+// The IR has static shapes, so a shape operand (Reshape's shape, Slice's starts, ...) that a model
+// takes as an input can only be imported with its value bound.
+using BoundInputs = std::map<std::string, Tensor>;
+
+// Throws tessera::Error "<path>: <problem>" for a missing, truncated or inconsistent model, or a
+// bound input whose value does not fit the input's declared type.
+Graph importOnnxFile(const std::string& path, const BoundInputs& bound = {});
 // `sourceName` names the model in error messages.
-Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName);
+Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName, const BoundInputs& bound = {});
 
 } // namespace tessera::onnx_io

@@ -8,11 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 namespace tessera {
 namespace {
 
 using testing::valuesOf;
+
+std::vector<int64_t> valuesOfInts(const Tensor& t) { return {t.ints().begin(), t.ints().end()}; }
 
 TEST(TestDataTest, DummyIsArangeOverCount) {
   EXPECT_EQ(valuesOf(dummyTensor({DType::Float32, {2, 2}})), (std::vector<float>{0, 0.25, 0.5, 0.75}));
@@ -48,10 +51,34 @@ TEST(TestDataTest, InputsOfTwoGraphsAgreeByName) {
   g2.addInput("x", {DType::Float32, {3, 5}});
   EXPECT_EQ(valuesOf(randomInputs(g1, 3).at("x")), valuesOf(randomInputs(g2, 3).at("x")));
   EXPECT_EQ(dummyInputs(g2).size(), 2u);
-  Graph ints;
-  ints.addInput("ids", {DType::Int64, {4}});
-  EXPECT_THROW(dummyInputs(ints), Error);
-  EXPECT_THROW(randomInputs(ints, 1), Error);
+}
+
+TEST(TestDataTest, IntegerInputsStayInTheRangeTheirReadersAccept) {
+  // Token ids reach a Gather over 5 rows through a Reshape; a mask feeds a Cast only.
+  Graph g;
+  NodeId ids = g.addInput("ids", {DType::Int64, {64}});
+  NodeId mask = g.addInput("mask", {DType::Int64, {64}});
+  NodeId flag = g.addInput("flag", {DType::Bool, {8}});
+  NodeId table = g.addWeight("table", Tensor::splat({DType::Float32, {5, 3}}, 1.0));
+  NodeId reshaped = g.addNode(OpKind::Reshape, {{ids, 0}}, {{"shape", Shape{8, 8}}});
+  g.addOutput({g.addNode(OpKind::Gather, {{table, 0}, {reshaped, 0}}), 0});
+  g.addOutput({g.addNode(OpKind::Cast, {{mask, 0}}, {{"to", std::string("f32")}}), 0});
+  g.addOutput({g.addNode(OpKind::Not, {{flag, 0}}), 0});
+
+  for (const TensorMap& inputs : {randomInputs(g, 1), randomInputs(g, 2), dummyInputs(g)}) {
+    std::set<int64_t> idValues(inputs.at("ids").ints().begin(), inputs.at("ids").ints().end());
+    EXPECT_GE(*idValues.begin(), 0);
+    EXPECT_LT(*idValues.rbegin(), 5);
+    std::set<int64_t> maskValues(inputs.at("mask").ints().begin(), inputs.at("mask").ints().end());
+    EXPECT_EQ(maskValues, (std::set<int64_t>{0, 1}));
+    EXPECT_EQ(inputs.at("flag").dtype(), DType::Bool);
+    EXPECT_NO_THROW(runGraph(g, inputs));
+  }
+  // 64 draws from [0, 5) hit every value; the seeds give different draws.
+  const std::vector<int64_t> first = valuesOfInts(randomInputs(g, 1).at("ids"));
+  EXPECT_EQ(std::set<int64_t>(first.begin(), first.end()).size(), 5u);
+  EXPECT_NE(first, valuesOfInts(randomInputs(g, 2).at("ids")));
+  EXPECT_THROW(randomIntegerTensor({DType::Float32, {2}}, 1, "x", 0, 2), Error);
 }
 
 TEST(TestDataTest, RandomWeightsFollowTheDocumentedRules) {

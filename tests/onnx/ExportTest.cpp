@@ -286,7 +286,7 @@ TEST(Export, OpaqueOpsAreWrittenBackVerbatim) {
   table.add_int64_data(5);
   setAttr(custom, "table", table);
   b.valueInfo("y", {2, 3});
-  setAttr(b.node("LeakyRelu", {"y"}, {"z"}, "leaky"), "alpha", 0.1f);
+  setAttr(b.node("LpNormalization", {"y"}, {"z"}, "lpnorm"), "p", int64_t(1));
   b.output("z");
 
   Graph g = b.import();
@@ -311,13 +311,19 @@ TEST(Export, OpaqueOpsAreWrittenBackVerbatim) {
   EXPECT_TRUE(structurallyEqual(g, again));
 }
 
-// LogSoftmax before opset 13 coerces to 2-D; written verbatim at opset 17 it would silently mean
-// something else, so export refuses it (from opset 13 on it is written back as is).
+// Resize before opset 11 takes its scales as the second input, where opset 17 expects the roi;
+// written verbatim it would silently mean something else, so export refuses it (a Resize Tessera
+// keeps opaque at opset 13, tf_crop_and_resize, is written back as is).
 TEST(Export, OpaqueOpsWhoseMeaningChangedAreRefused) {
-  for (int64_t opset : {11, 13}) {
+  for (int64_t opset : {10, 13}) {
     ModelBuilder b(opset);
-    b.input("x", {2, 3, 4});
-    setAttr(b.node("LogSoftmax", {"x"}, {"y"}, "logits"), "axis", int64_t(1));
+    b.input("x", {1, 1, 2, 2}).floats("scales", {4}, {1, 1, 2, 2});
+    if (opset == 10) {
+      b.node("Resize", {"x", "scales"}, {"y"}, "upsample");
+    } else {
+      b.floats("roi", {8}, {0, 0, 0, 0, 1, 1, 1, 1});
+      setAttr(b.node("Resize", {"x", "roi", "scales"}, {"y"}, "upsample"), "coordinate_transformation_mode", std::string("tf_crop_and_resize"));
+    }
     b.output("y");
     Graph g = b.import();
     ASSERT_EQ(countKind(g, OpKind::Opaque), 1u);
@@ -329,7 +335,7 @@ TEST(Export, OpaqueOpsWhoseMeaningChangedAreRefused) {
       onnx_io::exportOnnxBytes(g);
       ADD_FAILURE() << "export succeeded";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("node 'logits' (LogSoftmax): comes from opset 11"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("node 'upsample' (Resize): comes from opset 10"), std::string::npos) << e.what();
     }
   }
 }

@@ -212,21 +212,22 @@ TEST(ShapeChains, RunTimeShapeInputMakesReshapeOpaqueOrFails) {
 TEST(OpaqueImport, UnknownStandardOpIsTypedByOnnxShapeInference) {
   ModelBuilder b(13);
   b.input("x", {2, 3});
-  setAttr(b.node("LeakyRelu", {"x"}, {"y"}, "leaky"), "alpha", 0.2f);
+  setAttr(b.node("LpNormalization", {"x"}, {"y"}, "lpnorm"), "p", int64_t(1));
   b.node("Relu", {"y"}, {"z"});
   b.output("z");
   Graph g = b.import();
-  const Node& leaky = onlyNode(g, OpKind::Opaque);
-  EXPECT_EQ(leaky.name, "leaky");
-  EXPECT_EQ(leaky.opaque->domain, "");
-  EXPECT_EQ(leaky.opaque->attributeProtos.size(), 1u);
-  EXPECT_EQ(leaky.outputTypes[0], f32({2, 3}));
+  const Node& lpnorm = onlyNode(g, OpKind::Opaque);
+  EXPECT_EQ(lpnorm.name, "lpnorm");
+  EXPECT_EQ(lpnorm.opaque->domain, "");
+  EXPECT_EQ(lpnorm.opaque->attributeProtos.size(), 1u);
+  EXPECT_EQ(lpnorm.outputTypes[0], f32({2, 3}));
 }
 
 TEST(OpaqueImport, EmptyOptionalInputsAreKept) {
   ModelBuilder b(13);
+  // Tessera imports Resize, except for this crop-and-resize form.
   b.input("x", {1, 1, 2, 2}).floats("scales", {4}, {1, 1, 2, 2});
-  b.node("Resize", {"x", "", "scales"}, {"y"}, "upsample");
+  setAttr(b.node("Resize", {"x", "", "scales"}, {"y"}, "upsample"), "coordinate_transformation_mode", std::string("tf_crop_and_resize"));
   b.output("y");
   Graph g = b.import();
   const Node& resize = onlyNode(g, OpKind::Opaque);
