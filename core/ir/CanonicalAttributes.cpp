@@ -139,11 +139,17 @@ Attributes canonicalAttributes(OpKind kind, const Attributes& original, std::spa
       attrs.set("perm", perm);
     }
     break;
-  case OpKind::Reshape:
-    // The static target replaces 0 and -1 entries.
-    attrs.set("shape", inferOutputTypes(kind, original, in)[0].shape);
-    attrs.erase("allowzero");
+  case OpKind::Reshape: {
+    // The static target replaces 0 and -1 entries; a 0 left in it is an empty dimension, which
+    // only allowzero keeps from reading as "copy the input's".
+    const Shape target = inferOutputTypes(kind, original, in)[0].shape;
+    attrs.set("shape", target);
+    if (std::find(target.begin(), target.end(), 0) != target.end())
+      attrs.set("allowzero", int64_t{1});
+    else
+      attrs.erase("allowzero");
     break;
+  }
   case OpKind::Unsqueeze:
     normalizeAxesAttr(attrs, "axes", rank + static_cast<int64_t>(attrs.getInts("axes").size()));
     break;
