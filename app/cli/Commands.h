@@ -2,6 +2,8 @@
 // stores its exit code in the context.
 #pragma once
 
+#include <string>
+
 namespace CLI {
 class App;
 }
@@ -21,5 +23,7 @@ void addSessionCommand(CLI::App& app, CommandContext& context);
 void addBenchCommand(CLI::App& app, CommandContext& context);
 void addPluginsCommand(CLI::App& app, CommandContext& context);
 void addCostsCommand(CLI::App& app, CommandContext& context);
+// `costs accuracy` and `costs calibrate` under `costs`, sharing its --cache and --json values.
+void addCostsAccuracyCommands(CLI::App& costs, CommandContext& context, const std::string& cache, const std::string& json);
 
 } // namespace tessera::cli

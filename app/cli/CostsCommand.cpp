@@ -6,6 +6,7 @@
 //   costs list                            devices in the cost cache and how many signatures each
 //   costs export FILE [--device D]        one device's table as JSON (for table:FILE or import)
 //   costs import FILE                     a table into the cost cache
+//   costs accuracy / calibrate MODEL...   see CostsAccuracyCommand.cpp
 // All take --cache PATH (default: $TESSERA_COST_CACHE, else ~/.cache/tessera/costs.sqlite) and --json.
 #include "CommandContext.h"
 #include "Commands.h"
@@ -194,6 +195,8 @@ void addCostsCommand(CLI::App& app, CommandContext& context) {
   CLI::App* importTable = costs->add_subcommand("import", "Add a JSON cost table to the cost cache");
   importTable->add_option("file", options->file, "Cost table to read")->required();
   importTable->callback([options, &context] { context.exitCode = runImport(*options); });
+
+  addCostsAccuracyCommands(*costs, context, options->cache, options->json);
 }
 
 } // namespace tessera::cli

@@ -25,12 +25,38 @@ CostCache::CostCache(const std::string& path) {
     throw errorInFile(path, "was written by a newer Tessera (cost cache schema " + std::to_string(version) + ", this build knows " +
                                 std::to_string(kSchemaVersion) + ")");
   if (version == kSchemaVersion) return;
-  sql::Transaction transaction(*db_);
-  db_->execute("CREATE TABLE IF NOT EXISTS op_cost (device TEXT NOT NULL, signature TEXT NOT NULL, ms REAL NOT NULL,"
-               " measured_at TEXT NOT NULL DEFAULT (datetime('now')), PRIMARY KEY (device, signature))");
-  db_->execute("PRAGMA application_id=" + std::to_string(kApplicationId));
-  db_->execute("PRAGMA user_version=" + std::to_string(kSchemaVersion));
-  transaction.commit();
+  // Each migration with its version bump in one transaction.
+  if (version < 1) {
+    sql::Transaction transaction(*db_);
+    db_->execute("CREATE TABLE IF NOT EXISTS op_cost (device TEXT NOT NULL, signature TEXT NOT NULL, ms REAL NOT NULL,"
+                 " measured_at TEXT NOT NULL DEFAULT (datetime('now')), PRIMARY KEY (device, signature))");
+    db_->execute("PRAGMA application_id=" + std::to_string(kApplicationId));
+    db_->execute("PRAGMA user_version=1");
+    transaction.commit();
+  }
+  if (version < 2) {
+    sql::Transaction transaction(*db_);
+    db_->execute("CREATE TABLE IF NOT EXISTS latency_calibration (device TEXT PRIMARY KEY, op_scale REAL NOT NULL,"
+                 " per_op_ms REAL NOT NULL, per_mib_ms REAL NOT NULL, graphs INTEGER NOT NULL, mape_pct REAL NOT NULL,"
+                 " fitted_at TEXT NOT NULL DEFAULT (datetime('now')))");
+    db_->execute("PRAGMA user_version=2");
+    transaction.commit();
+  }
+}
+
+std::optional<LatencyCalibration> CostCache::calibration(const std::string& device) {
+  sql::Statement query(*db_, "SELECT op_scale, per_op_ms, per_mib_ms, graphs, mape_pct FROM latency_calibration WHERE device = ?");
+  query.bind(1, device);
+  if (!query.step()) return std::nullopt;
+  return LatencyCalibration{query.columnDouble(0), query.columnDouble(1), query.columnDouble(2),
+                            static_cast<size_t>(query.columnInt(3)), query.columnDouble(4)};
+}
+
+void CostCache::storeCalibration(const std::string& device, const LatencyCalibration& c) {
+  sql::Statement insert(*db_, "INSERT OR REPLACE INTO latency_calibration (device, op_scale, per_op_ms, per_mib_ms, graphs, mape_pct)"
+                              " VALUES (?, ?, ?, ?, ?, ?)");
+  insert.bind(1, device).bind(2, c.opScale).bind(3, c.perOpMs).bind(4, c.perMiBMs).bind(5, static_cast<int64_t>(c.graphs))
+      .bind(6, c.mapePct).run();
 }
 
 CostCache::~CostCache() = default;

@@ -1,8 +1,10 @@
 // Measured op costs kept in SQLite, keyed by device and op signature, so each signature is
 // measured once per device (TASO). A cached model answers from the cache and measures only misses.
+// Each device may also have a latency calibration (LatencyCalibration.h) fitted to its op costs.
 #pragma once
 
 #include "cost/CostModel.h"
+#include "cost/LatencyCalibration.h"
 
 #include <memory>
 #include <optional>
@@ -34,7 +36,12 @@ public:
   std::vector<std::string> devices();
   const std::string& path() const;
 
-  static constexpr int kSchemaVersion = 1;
+  std::optional<LatencyCalibration> calibration(const std::string& device);
+  // Replaces the device's calibration.
+  void storeCalibration(const std::string& device, const LatencyCalibration& calibration);
+
+  // 1: op costs; 2: latency calibrations.
+  static constexpr int kSchemaVersion = 2;
 
 private:
   std::unique_ptr<sql::Database> db_;

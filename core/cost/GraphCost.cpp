@@ -10,9 +10,11 @@ OpSignature signatureOf(const Graph& graph, NodeId id) {
   return signature;
 }
 
-GraphCost graphCost(const Graph& graph, CostModel& model) {
-  GraphCost cost;
-  cost.nodeMs.assign(graph.size(), 0.0);
+namespace {
+
+// The ops that run per inference (not inputs, weights or what weights alone determine), in order.
+std::vector<NodeId> perInferenceOps(const Graph& graph) {
+  std::vector<NodeId> ops;
   std::vector<bool> weightOnly(graph.size(), false);
   for (NodeId id : graph.topologicalOrder()) {
     const Node& node = graph.node(id);
@@ -21,11 +23,27 @@ GraphCost graphCost(const Graph& graph, CostModel& model) {
     bool precomputable = node.kind != OpKind::Opaque && !node.inputs.empty();
     for (const ValueRef& input : node.inputs) precomputable = precomputable && !input.isNone() && weightOnly[input.node];
     weightOnly[id] = precomputable;
-    if (precomputable) continue;
+    if (!precomputable) ops.push_back(id);
+  }
+  return ops;
+}
+
+} // namespace
+
+GraphCost graphCost(const Graph& graph, CostModel& model) {
+  GraphCost cost;
+  cost.nodeMs.assign(graph.size(), 0.0);
+  for (NodeId id : perInferenceOps(graph)) {
     cost.nodeMs[id] = model.costMs(signatureOf(graph, id));
     cost.totalMs += cost.nodeMs[id];
   }
   return cost;
+}
+
+std::vector<NodeId> executedOps(const Graph& graph) {
+  std::vector<NodeId> ops = perInferenceOps(graph);
+  std::erase_if(ops, [&](NodeId id) { return isDataView(graph.node(id).kind); });
+  return ops;
 }
 
 } // namespace tessera

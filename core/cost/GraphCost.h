@@ -18,4 +18,8 @@ struct GraphCost {
 // Ops whose inputs are all weights are precomputable and cost nothing (as in TASO/TENSAT).
 GraphCost graphCost(const Graph& graph, CostModel& model);
 
+// The ops an executor runs per inference, in topological order: not inputs or weights, not
+// precomputable from weights alone, not data views (isDataView: they alias their input).
+std::vector<NodeId> executedOps(const Graph& graph);
+
 } // namespace tessera

@@ -1,7 +1,6 @@
 #include "cost/MeasuredCostModel.h"
 
 #include "cost/CostCache.h"
-#include "cost/OpWork.h"
 #include "support/Error.h"
 
 #include <chrono>
@@ -12,7 +11,9 @@ namespace tessera {
 MeasuredCostModel::MeasuredCostModel(std::string spec, std::unique_ptr<OpProfiler> profiler, std::shared_ptr<CostCache> cache,
                                      std::unique_ptr<CostModel> fallback, Warning warn)
     : spec_(std::move(spec)), profiler_(std::move(profiler)), cache_(std::move(cache)), fallback_(std::move(fallback)),
-      warn_(std::move(warn)), device_(profiler_->device()) {}
+      warn_(std::move(warn)), device_(profiler_->device()) {
+  if (cache_) calibration_ = cache_->calibration(device_);
+}
 
 MeasuredCostModel::~MeasuredCostModel() = default;
 
@@ -23,8 +24,13 @@ double MeasuredCostModel::estimate(const OpSignature& signature) {
 }
 
 double MeasuredCostModel::costMs(const OpSignature& signature) {
-  // Views and weight transforms cost nothing in every model (TASO), so none is ever timed.
-  if (opWork(signature).isFree) return 0.0;
+  if (isDataView(signature.kind)) return 0.0; // every executor aliases the input's buffer
+  const double ms = measuredMs(signature);
+  return calibration_ ? calibration_->opCostMs(ms, signature) : ms;
+}
+
+double MeasuredCostModel::measuredMs(const OpSignature& signature) {
+  if (isDataView(signature.kind)) return 0.0;
   std::string key = signature.key();
   if (auto it = answered_.find(key); it != answered_.end()) return it->second;
   if (cache_) {
@@ -68,6 +74,7 @@ std::string MeasuredCostModel::summary() const {
     line += ")";
   }
   if (!stats_.deviceFailure.empty()) line += "; device failed: " + stats_.deviceFailure;
+  if (calibration_) line += "; calibrated to whole graphs: " + calibration_->describe();
   return line;
 }
 

@@ -1,14 +1,19 @@
 // A cost model that times ops on a device (TASO): each distinct signature is measured once per
 // device and kept in the cost cache, so a later run measures nothing. Ops the backend cannot run,
 // and every op after the device fails, are estimated by a fallback model; the counts say how many.
+// Only data views (isDataView) are free: layout ops that copy (Transpose, Split, ...) are timed as
+// the backend runs them. When the cache holds a latency calibration for the device, costMs is the
+// calibrated figure (measured op + its share of dispatch and data movement in a whole graph).
 #pragma once
 
 #include "cost/CostModel.h"
+#include "cost/LatencyCalibration.h"
 #include "cost/OpProfiler.h"
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tessera {
@@ -36,6 +41,12 @@ public:
 
   double costMs(const OpSignature& signature) override;
   std::string spec() const override { return spec_; }
+  // The op's own timing (or the fallback's estimate), without the calibration.
+  double measuredMs(const OpSignature& signature);
+
+  const std::optional<LatencyCalibration>& calibration() const { return calibration_; }
+  // Replaces the calibration loaded from the cache (nullopt: plain op timings) for this model only.
+  void setCalibration(std::optional<LatencyCalibration> calibration) { calibration_ = std::move(calibration); }
 
   const std::string& device() const { return device_; }
   const MeasurementStats& stats() const { return stats_; }
@@ -59,6 +70,7 @@ private:
   std::map<std::string, double> answered_;
   std::map<std::string, double> deviceCosts_;
   MeasurementStats stats_;
+  std::optional<LatencyCalibration> calibration_;
 };
 
 } // namespace tessera

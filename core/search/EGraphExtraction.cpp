@@ -83,6 +83,17 @@ EGraphProblem toExtractionProblem(const EGraph& egraph, std::span<const EClassId
   return result;
 }
 
+Graph graphFromProblemChoice(const EGraph& egraph, const SeededGraph& seed, const EGraphProblem& converted,
+                             const std::vector<int32_t>& choice, std::vector<ENode>* sources) {
+  std::unordered_map<EClassId, const ENode*> chosen;
+  for (size_t c = 0; c < choice.size(); ++c)
+    if (choice[c] >= 0) chosen[converted.classOf[c]] = converted.nodeOf[static_cast<size_t>(choice[c])];
+  return graphFromChoice(egraph, seed, [&](EClassId id) -> const ENode* {
+    auto it = chosen.find(egraph.find(id));
+    return it == chosen.end() ? nullptr : it->second;
+  }, sources);
+}
+
 ExtractedGraph extractGraph(const EGraph& egraph, const SeededGraph& seed, ENodeCoster& coster, const std::string& method,
                             double ilpTimeLimitSeconds) {
   auto start = std::chrono::steady_clock::now();
@@ -93,14 +104,8 @@ ExtractedGraph extractGraph(const EGraph& egraph, const SeededGraph& seed, ENode
   options.timeLimitSeconds = ilpTimeLimitSeconds;
   extract::Extraction extraction = extract::extract(converted.problem, *parsed, options);
 
-  std::unordered_map<EClassId, const ENode*> chosen;
-  for (size_t c = 0; c < extraction.choice.size(); ++c)
-    if (extraction.choice[c] >= 0) chosen[converted.classOf[c]] = converted.nodeOf[extraction.choice[c]];
   ExtractedGraph result;
-  result.graph = graphFromChoice(egraph, seed, [&](EClassId id) -> const ENode* {
-    auto it = chosen.find(egraph.find(id));
-    return it == chosen.end() ? nullptr : it->second;
-  }, &result.sources);
+  result.graph = graphFromProblemChoice(egraph, seed, converted, extraction.choice, &result.sources);
   result.dagCostMs = extraction.dagCost;
   result.method = method;
   result.provenOptimal = extraction.provenOptimal;

@@ -33,6 +33,11 @@ struct EGraphProblem {
 // The classes reachable from the roots through e-nodes the cycle filter kept.
 EGraphProblem toExtractionProblem(const EGraph& egraph, std::span<const EClassId> roots, ENodeCoster& coster);
 
+// The graph an extraction's choice (problem class -> problem node, -1 where unneeded) stands for.
+// Throws tessera::Error when the choice has a cycle or misses a reachable class.
+Graph graphFromProblemChoice(const EGraph& egraph, const SeededGraph& seed, const EGraphProblem& converted,
+                             const std::vector<int32_t>& choice, std::vector<ENode>* sources = nullptr);
+
 struct ExtractedGraph {
   Graph graph;
   std::vector<ENode> sources; // the e-node each graph node came from, by NodeId

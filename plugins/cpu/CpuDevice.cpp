@@ -50,7 +50,8 @@ void useCpuThreads() {
 
 std::string cpuDeviceKey() {
   const int threads = cpuThreads();
-  return "cpu:" + plugins::hostCpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
+  return "cpu:" + plugins::hostCpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+         ", executor timings)";
 }
 
 DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {

@@ -1,5 +1,10 @@
-// measured:cpu — times op signatures with oneDNN on this CPU (TASO's method on a CPU: each
-// distinct signature lowered once, warm-up runs, then the median of timed runs).
+// measured:cpu — times op signatures on this CPU the way CompiledGraph runs them, so that op costs
+// add up to what the executor takes (TASO's method, in the executor's configuration): an op oneDNN
+// can run exactly is timed as that primitive over plain row-major buffers, with parameters
+// prepared once and the executor's thread count; any other op (Gather, Erf, Pow, a Sub whose
+// first operand broadcasts, an Enlarge of activations, ...) is timed as the reference
+// interpreter's kernel, which is what the executor falls back to. Layout ops that copy (Transpose,
+// Split, Slice, Concat) are timed like any op; only data views are free.
 #pragma once
 
 #include "DnnlOp.h"
@@ -8,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace tessera::cpu {
 
@@ -20,11 +26,16 @@ public:
   double measureMs(const OpSignature& signature) override;
 
 private:
+  struct Lowered {
+    std::unique_ptr<DnnlOp> op;          // nullptr: timed through the interpreter
+    std::optional<double> interpretedMs; // the interpreter's time, taken when deciding (a kernel may refuse)
+  };
+
   std::string device_;
   dnnl::engine engine_;
   dnnl::stream stream_;
-  // Lowered by canMeasure, consumed by measureMs; nullptr records "cannot".
-  std::map<std::string, std::unique_ptr<DnnlOp>> lowered_;
+  // Decided by canMeasure, consumed by measureMs.
+  std::map<std::string, Lowered> lowered_;
 };
 
 } // namespace tessera::cpu

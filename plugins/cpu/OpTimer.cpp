@@ -1,5 +1,7 @@
 #include "OpTimer.h"
 
+#include "interp/Interpreter.h"
+
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -20,6 +22,19 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+// Warm-up and timed runs of `runOnce` (which returns its own milliseconds) by the plan; the median.
+template <class Run>
+double timeRuns(Run runOnce, const TimingPlan& plan) {
+  runOnce(); // pays one-time costs (page faults, JIT, preparing parameters)
+  const bool slow = runOnce() > plan.slowRunMs;
+  const int warmup = slow ? plan.slowWarmup : plan.warmup;
+  const int runs = slow ? plan.slowRuns : plan.runs;
+  for (int i = 0; i < warmup; ++i) runOnce();
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) times.push_back(runOnce());
+  return median(times);
+}
+
 } // namespace
 
 double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan) {
@@ -35,19 +50,40 @@ double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, 
   for (auto& buffer : outputs) outputPointers.push_back(buffer.data());
 
   using Clock = std::chrono::steady_clock;
-  auto runOnce = [&] {
-    const auto start = Clock::now();
-    op.execute(stream, inputPointers, outputPointers);
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  };
-  runOnce(); // prepares the parameters and pays one-time costs (page faults, JIT)
-  const bool slow = runOnce() > plan.slowRunMs;
-  const int warmup = slow ? plan.slowWarmup : plan.warmup;
-  const int runs = slow ? plan.slowRuns : plan.runs;
-  for (int i = 0; i < warmup; ++i) runOnce();
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) times.push_back(runOnce());
-  return median(times);
+  return timeRuns(
+      [&] {
+        const auto start = Clock::now();
+        op.execute(stream, inputPointers, outputPointers);
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      },
+      plan);
+}
+
+double timeInterpretedOpMs(const OpSignature& signature, const TimingPlan& plan) {
+  Node node;
+  node.kind = signature.kind;
+  node.attrs = signature.attrs;
+  node.outputTypes = signature.outputs;
+  node.inputs.assign(signature.inputs.size(), ValueRef{0, 0}); // the kernel counts them; it reads the tensors given
+  std::vector<Tensor> inputs;
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    Tensor input = Tensor::zeros(signature.inputs[i]); // indices stay zero: always in range
+    if (input.holdsFloats()) {
+      const std::vector<float> values = sampleValues(input.numel(), i);
+      std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(input.floats().size()), input.mutableFloats().begin());
+    }
+    inputs.push_back(std::move(input));
+  }
+  std::vector<const Tensor*> arguments;
+  for (const Tensor& t : inputs) arguments.push_back(&t);
+  using Clock = std::chrono::steady_clock;
+  return timeRuns(
+      [&] {
+        const auto start = Clock::now();
+        const std::vector<Tensor> results = evaluateNode(node, arguments);
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      },
+      plan);
 }
 
 } // namespace tessera::cpu

@@ -1,4 +1,5 @@
-// Times one lowered op on the CPU: warm-up runs, then timed runs, the median in milliseconds.
+// Times one op on the CPU as the executor runs it, lowered onto oneDNN or through the reference
+// interpreter: warm-up runs, then timed runs, the median in milliseconds.
 #pragma once
 
 #include "DnnlOp.h"
@@ -17,5 +18,9 @@ struct TimingPlan {
 // Runs `op` on buffers of the signature's shapes filled with small varied values (no denormals,
 // no zeros that a kernel might skip). Parameter inputs (isParameterInput) are prepared once.
 double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan = {});
+
+// The interpreter's kernel (evaluateNode) on inputs of the signature's types: floats as above,
+// integer inputs (indices) zero. Throws tessera::Error when the interpreter rejects the op.
+double timeInterpretedOpMs(const OpSignature& signature, const TimingPlan& plan = {});
 
 } // namespace tessera::cpu

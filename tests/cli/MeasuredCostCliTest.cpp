@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 
@@ -82,7 +83,63 @@ TEST(MeasuredCostCli, BenchE2eTimesTheOriginalAndEachOptimisedGraph) {
   // One original timing per model, shared by its rows.
   EXPECT_EQ(rows[0]["e2e_original_ms"], rows[1]["e2e_original_ms"]);
 }
+
+// Small e-graphs and one timed run each: the keys and their consistency are under test, not the figures.
+const char* kQuickAccuracy = " --candidates 3 --node-limit 400 --time-limit 10 --rounds 1 --runs 1 --warmup 0";
+
+TEST(MeasuredCostCli, CostsAccuracyReportsRankCorrelationAndErrorPerModelAndOverall) {
+  const std::string dir = makeTempDir("costs-accuracy");
+  useFreshCostCache(dir);
+  const std::string json = dir + "/accuracy.json";
+  auto run = runCli("costs accuracy " + kSamples + "/squeezenet.onnx --cost measured:cpu" + kQuickAccuracy + " --json " + json);
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("overall: Spearman"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("[1/1] squeezenet: timing 3 candidates"), std::string::npos) << run.output;
+  const nlohmann::json report = readJson(json);
+  for (const char* key : {"spearman", "mape_pct", "pairs", "models"}) EXPECT_TRUE(report.contains(key)) << key << "\n" << report.dump();
+  ASSERT_EQ(report["pairs"].size(), 3u) << report.dump();
+  double error = 0;
+  for (const nlohmann::json& pair : report["pairs"]) {
+    EXPECT_EQ(pair["model"], "squeezenet");
+    const double predicted = pair["predicted_ms"], measured = pair["measured_ms"];
+    EXPECT_GT(predicted, 0.0);
+    EXPECT_GT(measured, 0.0);
+    error += std::abs(predicted - measured) / measured * 100.0 / 3.0;
+  }
+  EXPECT_EQ(report["pairs"][0]["candidate"], "original");
+  EXPECT_EQ(report["pairs"][1]["candidate"], "optimised");
+  EXPECT_NEAR(report["mape_pct"].get<double>(), error, 1e-6);
+  ASSERT_EQ(report["models"].size(), 1u);
+  EXPECT_EQ(report["models"][0]["pairs"], report["pairs"]);
+  EXPECT_EQ(report["models"][0]["mape_pct"], report["mape_pct"]);
+  ASSERT_TRUE(report["spearman"].is_number()) << report.dump();
+  EXPECT_GE(report["spearman"].get<double>(), -1.0);
+  EXPECT_LE(report["spearman"].get<double>(), 1.0);
+}
+
+TEST(MeasuredCostCli, CostsCalibrateStoresACalibrationThatLaterRunsUse) {
+  const std::string dir = makeTempDir("costs-calibrate");
+  useFreshCostCache(dir);
+  const std::string json = dir + "/calibration.json";
+  auto fit = runCli("costs calibrate " + kSamples + "/squeezenet.onnx --cost measured:cpu" + kQuickAccuracy + " --json " + json);
+  ASSERT_EQ(fit.exitCode, 0) << fit.output;
+  const nlohmann::json calibration = readJson(json);
+  EXPECT_EQ(calibration["graphs"], 3);
+  EXPECT_GT(calibration["op_scale"].get<double>(), 0.0);
+  EXPECT_GE(calibration["per_op_ms"].get<double>(), 0.0);
+
+  auto profile = runCli("costs profile " + kSamples + "/squeezenet.onnx --cost measured:cpu");
+  ASSERT_EQ(profile.exitCode, 0) << profile.output;
+  EXPECT_NE(profile.output.find("calibrated to whole graphs: "), std::string::npos) << profile.output;
+  EXPECT_NE(profile.output.find("fitted on 3 graphs"), std::string::npos) << profile.output;
+}
 #endif
+
+TEST(MeasuredCostCli, CostsCalibrateNeedsAMeasuredCostModel) {
+  auto run = runCli("costs calibrate " + kSamples + "/squeezenet.onnx --cost analytic:h200");
+  EXPECT_EQ(run.exitCode, 1) << run.output;
+  EXPECT_NE(run.output.find("costs calibrate needs a measured cost spec"), std::string::npos) << run.output;
+}
 
 TEST(MeasuredCostCli, BenchE2eWithoutAMeasuredCostModelIsRefused) {
   auto run = runCli("bench --models squeezenet --strategies greedy --e2e");

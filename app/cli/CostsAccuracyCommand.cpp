@@ -1,0 +1,251 @@
+// `tessera-cli costs accuracy` and `costs calibrate`: how well a cost model predicts end-to-end
+// latency, and fitting measured:<backend>'s latency calibration.
+//   costs accuracy MODEL... --cost SPEC [--candidates N]   per model, N distinct graphs of its e-graph
+//                                         (CandidateSampler) predicted and timed end to end,
+//                                         interleaved; a table, Spearman's rank correlation and MAPE
+//                                         per model and overall (JSON spearman, mape_pct, pairs)
+//   costs calibrate MODEL... --cost measured:B [--candidates N]
+//                                         the same timings fit the backend's LatencyCalibration,
+//                                         stored with the cost cache for every later measured:B run
+#include "CommandContext.h"
+#include "Commands.h"
+#include "CostModelFactory.h"
+#include "SearchSetup.h"
+
+#include "cost/CostCache.h"
+#include "cost/GraphCost.h"
+#include "cost/InterleavedLatency.h"
+#include "cost/LatencyCalibration.h"
+#include "cost/MeasuredCostModel.h"
+#include "cost/PredictionAccuracy.h"
+#include "onnx/OnnxImport.h"
+#include "search/CandidateSampler.h"
+#include "support/Error.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+namespace tessera::cli {
+
+namespace {
+
+struct AccuracyOptions {
+  std::vector<std::string> models;
+  std::string cost = "measured:cpu";
+  std::string executor; // default: the measured spec's backend, else cpu
+  size_t candidates = 8;
+  uint64_t seed = 1;
+  size_t nodeLimit = 5000;
+  double timeLimitSeconds = 30;
+  LatencyProtocol protocol;
+  std::string json;
+  std::string cache;
+};
+
+struct TimedCandidate {
+  std::string model, label;
+  size_t ops = 0;
+  double predictedMs = 0;
+  double measuredMs = 0;
+  LatencyFeatures features; // with uncalibrated op costs, for a calibration fit
+};
+
+std::string backendOf(const AccuracyOptions& options) {
+  if (!options.executor.empty()) return options.executor;
+  if (options.cost.rfind("measured:", 0) == 0) return options.cost.substr(std::string("measured:").size());
+  return "cpu";
+}
+
+// Samples every model's candidates, predicts them with `model` and times them end to end.
+std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostModel& model, GraphExecutor& executor) {
+  const ActiveRules rules = loadActiveRules({});
+  auto* measured = dynamic_cast<MeasuredCostModel*>(&model);
+  std::vector<TimedCandidate> timed;
+  for (size_t m = 0; m < options.models.size(); ++m) {
+    const std::string& path = options.models[m];
+    const std::string name = std::filesystem::path(path).stem().string();
+    const std::string prefix = "[" + std::to_string(m + 1) + "/" + std::to_string(options.models.size()) + "] " + name + ": ";
+    reportProgress(prefix + "growing its e-graph and sampling " + std::to_string(options.candidates) + " candidates");
+    const Graph original = onnx_io::importOnnxFile(path);
+    CandidateSamplerOptions sampling;
+    sampling.count = options.candidates;
+    sampling.seed = options.seed;
+    sampling.nodeLimit = options.nodeLimit;
+    sampling.timeLimitSeconds = options.timeLimitSeconds;
+    sampling.progress = [&](const std::string& line) { reportProgress(prefix + line); };
+    const std::vector<SampledCandidate> candidates = sampleCandidates(original, rules.list, model, sampling);
+
+    std::vector<const Graph*> graphs;
+    for (const SampledCandidate& c : candidates) graphs.push_back(&c.graph);
+    reportProgress(prefix + "timing " + std::to_string(graphs.size()) + " candidates end to end, interleaved");
+    const std::vector<GraphLatency> latencies =
+        measureInterleaved(executor, graphs, options.protocol, [&](const std::string& line) { reportProgress(prefix + line); });
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      TimedCandidate row{name, candidates[i].label, candidates[i].graph.opCount()};
+      row.predictedMs = graphCost(candidates[i].graph, model).totalMs;
+      row.measuredMs = latencies[i].medianMs;
+      row.features = latencyFeatures(candidates[i].graph, [&](const OpSignature& s) {
+        return measured ? measured->measuredMs(s) : model.costMs(s);
+      });
+      timed.push_back(std::move(row));
+    }
+  }
+  return timed;
+}
+
+struct Accuracy {
+  double spearman = NAN, mapePct = NAN;
+};
+
+Accuracy accuracyOf(const std::vector<const TimedCandidate*>& rows) {
+  std::vector<double> predicted, measured;
+  for (const TimedCandidate* row : rows) {
+    predicted.push_back(row->predictedMs);
+    measured.push_back(row->measuredMs);
+  }
+  return {spearmanCorrelation(predicted, measured), meanAbsolutePercentageError(predicted, measured)};
+}
+
+nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
+
+nlohmann::json pairsJson(const std::vector<const TimedCandidate*>& rows) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const TimedCandidate* row : rows)
+    pairs.push_back({{"model", row->model},
+                     {"candidate", row->label},
+                     {"ops", row->ops},
+                     {"predicted_ms", row->predictedMs},
+                     {"measured_ms", row->measuredMs}});
+  return pairs;
+}
+
+void prepareCache(const AccuracyOptions& options) {
+  // The measured model uses the default cache; --cache redirects it for this run.
+  if (!options.cache.empty()) setenv("TESSERA_COST_CACHE", options.cache.c_str(), 1);
+}
+
+int runAccuracy(const AccuracyOptions& options) {
+  prepareCache(options);
+  std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
+  std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
+  const std::vector<TimedCandidate> timed = timeCandidates(options, *model, *executor);
+
+  std::printf("%-14s %-44s %6s %12s %12s %8s\n", "model", "candidate", "ops", "predicted ms", "measured ms", "error");
+  nlohmann::json report;
+  report["cost"] = model->spec();
+  report["device"] = executor->device();
+  report["models"] = nlohmann::json::array();
+  std::vector<const TimedCandidate*> all;
+  for (const TimedCandidate& row : timed) all.push_back(&row);
+  for (size_t first = 0; first < timed.size();) {
+    std::vector<const TimedCandidate*> rows;
+    size_t last = first;
+    while (last < timed.size() && timed[last].model == timed[first].model) rows.push_back(&timed[last++]);
+    for (const TimedCandidate* row : rows)
+      std::printf("%-14s %-44s %6zu %12.3f %12.3f %7.1f%%\n", row->model.c_str(), row->label.c_str(), row->ops, row->predictedMs,
+                  row->measuredMs, (row->predictedMs - row->measuredMs) / row->measuredMs * 100.0);
+    const Accuracy accuracy = accuracyOf(rows);
+    std::printf("%-14s Spearman %.3f, MAPE %.1f %% over %zu candidates\n\n", timed[first].model.c_str(), accuracy.spearman,
+                accuracy.mapePct, rows.size());
+    report["models"].push_back({{"model", timed[first].model},
+                                {"spearman", number(accuracy.spearman)},
+                                {"mape_pct", number(accuracy.mapePct)},
+                                {"pairs", pairsJson(rows)}});
+    first = last;
+  }
+  const Accuracy overall = accuracyOf(all);
+  std::printf("overall: Spearman %.3f, MAPE %.1f %% over %zu candidates of %zu models\n", overall.spearman, overall.mapePct,
+              all.size(), options.models.size());
+  std::printf("timing: %d rounds of %d runs after %d warm-up per graph, interleaved, median of rounds, on %s\n",
+              options.protocol.rounds, options.protocol.runsPerRound, options.protocol.warmup, executor->device().c_str());
+  if (std::string summary = costModelSummary(*model); !summary.empty()) std::printf("%s\n", summary.c_str());
+  report["spearman"] = number(overall.spearman);
+  report["mape_pct"] = number(overall.mapePct);
+  report["pairs"] = pairsJson(all);
+  report["protocol"] = {{"warmup", options.protocol.warmup}, {"rounds", options.protocol.rounds}, {"runs_per_round", options.protocol.runsPerRound}};
+  if (!options.json.empty()) writeJsonReport(report, options.json);
+  return 0;
+}
+
+int runCalibrate(const AccuracyOptions& options) {
+  prepareCache(options);
+  if (options.cost.rfind("measured:", 0) != 0) throw Error("costs calibrate needs a measured cost spec (measured:cpu or measured:cuda)");
+  std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
+  auto* measured = dynamic_cast<MeasuredCostModel*>(model.get());
+  if (!measured) throw Error(options.cost + " is unavailable here, so there is nothing to calibrate");
+  const std::optional<LatencyCalibration> before = measured->calibration();
+  measured->setCalibration(std::nullopt); // the candidates are sampled with the plain op costs
+  std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
+  const std::vector<TimedCandidate> timed = timeCandidates(options, *model, *executor);
+
+  std::vector<TimedGraph> graphs;
+  for (const TimedCandidate& row : timed) graphs.push_back({row.features, row.measuredMs});
+  const LatencyCalibration calibration = fitLatencyCalibration(graphs);
+  CostCache cache(defaultCostCachePath());
+  cache.storeCalibration(measured->device(), calibration);
+
+  std::vector<double> plain, calibrated, truth;
+  for (const TimedCandidate& row : timed) {
+    plain.push_back(row.features.opMs);
+    calibrated.push_back(calibration.predictMs(row.features));
+    truth.push_back(row.measuredMs);
+  }
+  const double plainMape = meanAbsolutePercentageError(plain, truth);
+  std::printf("%s on %s: %s\n", options.cost.c_str(), measured->device().c_str(), calibration.describe().c_str());
+  std::printf("sum of op costs: MAPE %.1f %%; calibrated: MAPE %.1f %% (Spearman %.3f) over %zu graphs\n", plainMape,
+              calibration.mapePct, spearmanCorrelation(calibrated, truth), graphs.size());
+  if (before) std::printf("replaces %s\n", before->describe().c_str());
+  std::printf("stored in %s\n", cache.path().c_str());
+  if (!options.json.empty())
+    writeJsonReport({{"device", measured->device()},
+                     {"op_scale", calibration.opScale},
+                     {"per_op_ms", calibration.perOpMs},
+                     {"per_mib_ms", calibration.perMiBMs},
+                     {"graphs", calibration.graphs},
+                     {"mape_pct", calibration.mapePct},
+                     {"uncalibrated_mape_pct", number(plainMape)},
+                     {"cache", cache.path()}},
+                    options.json);
+  return 0;
+}
+
+void addSamplingOptions(CLI::App* command, AccuracyOptions& options) {
+  command->add_option("models", options.models, "ONNX models")->required();
+  command->add_option("--cost", options.cost, "Cost spec (default measured:cpu)");
+  command->add_option("--executor", options.executor, "Backend that times the graphs (default: the measured spec's, else cpu)");
+  command->add_option("--candidates", options.candidates, "Distinct graphs per model (default 8)")->check(CLI::Range(2, 1000));
+  command->add_option("--seed", options.seed, "Seed of the random extractions (default 1)");
+  command->add_option("--node-limit", options.nodeLimit, "E-nodes of each model's e-graph (default 5000)")->check(CLI::PositiveNumber);
+  command->add_option("--time-limit", options.timeLimitSeconds, "Seconds to grow each e-graph (default 30)")->check(CLI::PositiveNumber);
+  command->add_option("--warmup", options.protocol.warmup, "Untimed runs per graph and round (default 2)")->check(CLI::NonNegativeNumber);
+  command->add_option("--rounds", options.protocol.rounds, "Interleaved rounds over the graphs (default 5)")->check(CLI::PositiveNumber);
+  command->add_option("--runs", options.protocol.runsPerRound, "Timed runs per graph and round (default 3)")->check(CLI::PositiveNumber);
+}
+
+} // namespace
+
+void addCostsAccuracyCommands(CLI::App& costs, CommandContext& context, const std::string& cache, const std::string& json) {
+  auto options = std::make_shared<AccuracyOptions>();
+  CLI::App* accuracy = costs.add_subcommand("accuracy", "How well a cost model predicts end-to-end latency (Spearman, MAPE)");
+  addSamplingOptions(accuracy, *options);
+  accuracy->callback([options, &context, &cache, &json] {
+    options->cache = cache;
+    options->json = json;
+    context.exitCode = runAccuracy(*options);
+  });
+  CLI::App* calibrate = costs.add_subcommand("calibrate", "Fit a measured backend's op costs to whole-graph latencies and store it");
+  addSamplingOptions(calibrate, *options);
+  calibrate->callback([options, &context, &cache, &json] {
+    options->cache = cache;
+    options->json = json;
+    context.exitCode = runCalibrate(*options);
+  });
+}
+
+} // namespace tessera::cli
