@@ -37,7 +37,24 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphS
   setFrameShape(QFrame::NoFrame);
   setAcceptDrops(false); // model files dropped here go to the main window
 
-  miniMap_ = new MiniMap(this, scene_);
+  MiniMapSource overview;
+  overview.bounds = [this] { return scene_->graphBounds(); };
+  overview.theme = [this] { return scene_->style().theme; };
+  overview.boxes = [this](const MiniMapSource::BoxSink& box) {
+    const Theme& theme = scene_->style().theme;
+    for (NodeItem* item : scene_->nodeItems()) {
+      const QSizeF size = item->size();
+      std::optional<DiffStatus> diff = item->diffStatus();
+      QColor color = item->fillColor();
+      if (diff && *diff == DiffStatus::Added) color = theme.added;
+      else if (diff && *diff == DiffStatus::Removed) color = theme.removed;
+      else if (diff && *diff == DiffStatus::Changed) color = theme.changed;
+      else if (diff && scene_->style().dimUnchanged) color.setAlphaF(0.35f);
+      if (item->isSearchMatch()) color = theme.searchMatch;
+      box(QRectF(item->pos() - QPointF(size.width() / 2, size.height() / 2), size), color);
+    }
+  };
+  miniMap_ = new MiniMap(this, std::move(overview));
   legend_ = new HeatLegend(this, scene_);
   searchBar_ = new SearchBar(this);
   placeholder_ = new QLabel(this);

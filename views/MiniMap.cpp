@@ -1,8 +1,5 @@
 #include "MiniMap.h"
 
-#include "GraphScene.h"
-#include "NodeItem.h"
-
 #include <QGraphicsView>
 #include <QMouseEvent>
 #include <QPainter>
@@ -18,7 +15,7 @@ constexpr int kMargin = 12;
 constexpr int kInset = 4;
 } // namespace
 
-MiniMap::MiniMap(QGraphicsView* view, GraphScene* scene) : QWidget(view), view_(view), scene_(scene) {
+MiniMap::MiniMap(QGraphicsView* view, MiniMapSource source) : QWidget(view), view_(view), source_(std::move(source)) {
   setCursor(Qt::PointingHandCursor);
   setToolTip(tr("Overview: click or drag to move the view"));
   hide();
@@ -30,7 +27,7 @@ void MiniMap::invalidate() {
 }
 
 void MiniMap::updateGeometryInView() {
-  QRectF bounds = scene_->graphBounds();
+  QRectF bounds = source_.bounds();
   if (bounds.isEmpty()) {
     hide();
     return;
@@ -47,7 +44,7 @@ void MiniMap::updateGeometryInView() {
 }
 
 QRectF MiniMap::mapRect() const {
-  QRectF bounds = scene_->graphBounds();
+  QRectF bounds = source_.bounds();
   QRectF inner = QRectF(rect()).adjusted(kInset, kInset, -kInset, -kInset);
   if (bounds.isEmpty()) return inner;
   double scale = std::min(inner.width() / bounds.width(), inner.height() / bounds.height());
@@ -57,7 +54,7 @@ QRectF MiniMap::mapRect() const {
 
 void MiniMap::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  const Theme& theme = scene_->style().theme;
+  const Theme theme = source_.theme();
   QColor frame = theme.background;
   frame.setAlpha(235);
   painter.setPen(QPen(theme.mutedText, 1));
@@ -71,29 +68,19 @@ void MiniMap::paintEvent(QPaintEvent*) {
     // Boxes only: at this scale edges are a grey haze, and rendering thousands of them through the
     // scene stalled the UI for a tenth of a second on every layout of a large model.
     QPainter render(&picture_);
-    QRectF bounds = scene_->graphBounds();
+    QRectF bounds = source_.bounds();
     double scale = target.width() / bounds.width();
-    const Theme& style = scene_->style().theme;
-    for (NodeItem* item : scene_->nodeItems()) {
-      QSizeF size = item->size() * scale;
-      QPointF center = (item->pos() - bounds.topLeft()) * scale;
-      QRectF box(center - QPointF(size.width() / 2, size.height() / 2), size.expandedTo(QSizeF(1.5, 1.5)));
-      std::optional<DiffStatus> diff = item->diffStatus();
-      QColor color = item->fillColor();
-      if (diff && *diff == DiffStatus::Added) color = style.added;
-      else if (diff && *diff == DiffStatus::Removed) color = style.removed;
-      else if (diff && *diff == DiffStatus::Changed) color = style.changed;
-      else if (diff && scene_->style().dimUnchanged) color.setAlphaF(0.35f);
-      if (item->isSearchMatch()) color = style.searchMatch;
+    source_.boxes([&](const QRectF& item, const QColor& color) {
+      const QRectF box((item.topLeft() - bounds.topLeft()) * scale, (item.size() * scale).expandedTo(QSizeF(1.5, 1.5)));
       render.fillRect(box, color);
-    }
+    });
     dirty_ = false;
   }
   painter.drawPixmap(target.topLeft(), picture_);
 
   // The visible part of the scene.
   QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
-  QRectF bounds = scene_->graphBounds();
+  QRectF bounds = source_.bounds();
   double scale = target.width() / bounds.width();
   QRectF shown((visible.left() - bounds.left()) * scale + target.left(), (visible.top() - bounds.top()) * scale + target.top(),
                visible.width() * scale, visible.height() * scale);
@@ -107,7 +94,7 @@ void MiniMap::paintEvent(QPaintEvent*) {
 
 void MiniMap::centerViewAt(QPointF widgetPoint) {
   QRectF target = mapRect();
-  QRectF bounds = scene_->graphBounds();
+  QRectF bounds = source_.bounds();
   if (target.isEmpty() || bounds.isEmpty()) return;
   double scale = bounds.width() / target.width();
   view_->centerOn(bounds.left() + (widgetPoint.x() - target.left()) * scale, bounds.top() + (widgetPoint.y() - target.top()) * scale);

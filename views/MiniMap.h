@@ -1,20 +1,31 @@
-// The overview in a graph view's corner: every node as a coloured box (marks and search matches
-// included), with the visible region outlined; click or drag in it to move there. The picture is
-// redrawn only when the scene's layout or appearance changes, never on scroll.
+// The overview in a graph view's corner: every item as a coloured box (the graph view's nodes with
+// their marks, the e-graph view's classes), with the visible region outlined; click or drag in it
+// to move there. The picture is redrawn only when the scene's layout or appearance changes, never
+// on scroll.
 #pragma once
+
+#include "OpStyle.h"
 
 #include <QPixmap>
 #include <QWidget>
+
+#include <functional>
 
 class QGraphicsView;
 
 namespace tessera::views {
 
-class GraphScene;
+// What an overview shows, in scene coordinates.
+struct MiniMapSource {
+  using BoxSink = std::function<void(const QRectF& box, const QColor& color)>;
+  std::function<QRectF()> bounds;              // the whole picture; empty: nothing to show
+  std::function<void(const BoxSink&)> boxes;   // every item worth a box
+  std::function<Theme()> theme;
+};
 
 class MiniMap final : public QWidget {
 public:
-  MiniMap(QGraphicsView* view, GraphScene* scene);
+  MiniMap(QGraphicsView* view, MiniMapSource source);
 
   void invalidate();           // the scene changed: re-render on the next paint
   void updateGeometryInView(); // size from the graph's aspect ratio, placed bottom-right
@@ -29,7 +40,7 @@ private:
   void centerViewAt(QPointF widgetPoint);
 
   QGraphicsView* view_;
-  GraphScene* scene_;
+  MiniMapSource source_;
   QPixmap picture_;
   bool dirty_ = true;
 };

@@ -3,10 +3,12 @@
 #include "CandidatesPanel.h"
 #include "CostModels.h"
 #include "ModelLoader.h"
+#include "RecentFiles.h"
 #include "ReplayDocks.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "SessionDocument.h"
+#include "ThemeController.h"
 
 #include "CandidateTableModel.h"
 #include "CompareWidget.h"
@@ -21,6 +23,7 @@
 #include "live/ProvenancePanel.h"
 #include "live/RulePanel.h"
 #include "live/TeachingGuide.h"
+#include "live/TimelineWidget.h"
 
 #include "rewrite/DefaultRules.h"
 
@@ -29,7 +32,6 @@
 #include <array>
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
@@ -50,7 +52,6 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
-#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTime>
 #include <QToolBar>
@@ -60,9 +61,6 @@ namespace tessera::gui {
 
 namespace {
 
-constexpr int kMaxRecent = 10;
-const char* kRecentKey = "recentFiles";
-
 enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
 
 bool isModelFile(const QString& path) {
@@ -70,36 +68,9 @@ bool isModelFile(const QString& path) {
   return suffix == QLatin1String("onnx") || suffix == QLatin1String("tsession");
 }
 
-QPalette darkPalette() {
-  QPalette p;
-  QColor window(0x2b, 0x2d, 0x30), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6), disabled(0x7a, 0x7d, 0x82);
-  p.setColor(QPalette::Window, window);
-  p.setColor(QPalette::WindowText, text);
-  p.setColor(QPalette::Base, base);
-  p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
-  p.setColor(QPalette::Text, text);
-  p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
-  p.setColor(QPalette::ButtonText, text);
-  p.setColor(QPalette::Highlight, QColor(0x3d, 0x8f, 0xd6));
-  p.setColor(QPalette::HighlightedText, Qt::white);
-  p.setColor(QPalette::ToolTipBase, window);
-  p.setColor(QPalette::ToolTipText, text);
-  p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8f, 0x95));
-  p.setColor(QPalette::Link, QColor(0x6a, 0xb0, 0xf3));
-  p.setColor(QPalette::Light, QColor(0x45, 0x47, 0x4b));
-  p.setColor(QPalette::Midlight, QColor(0x3a, 0x3c, 0x40));
-  p.setColor(QPalette::Mid, QColor(0x25, 0x26, 0x29));
-  p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
-  p.setColor(QPalette::Shadow, Qt::black);
-  for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-    p.setColor(QPalette::Disabled, role, disabled);
-  return p;
-}
-
 } // namespace
 
-MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
-    : QMainWindow(parent), options_(options), systemPalette_(QGuiApplication::palette()) {
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), options_(options) {
   setWindowTitle(tr("Tessera"));
   setAcceptDrops(true);
   resize(1400, 900);
@@ -125,6 +96,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   });
   connect(liveRun_, &views::LiveRun::stateChanged, egraphView_, &views::EGraphView::showState);
   connect(liveRun_, &views::LiveRun::stateChanged, mctsView_, &views::MctsTreeView::showState);
+  // A new log (a run starting, a stored run replayed) must not inherit the previous one's layout,
+  // framing or filters: its class and tree ids name other things.
+  connect(liveRun_, &views::LiveRun::reset, egraphView_, &views::EGraphView::clear);
+  connect(liveRun_, &views::LiveRun::reset, mctsView_, &views::MctsTreeView::clear);
   buildDocks();
   buildActions();
   buildMenus();
@@ -170,6 +145,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(runPanel_, &RunPanel::resumeRequested, runner_, &SearchRunner::resume);
   connect(runPanel_, &RunPanel::stepRequested, runner_, &SearchRunner::step);
   connect(runPanel_, &RunPanel::costModelChanged, this, &MainWindow::onCostModelChanged);
+  connect(runPanel_, &RunPanel::stepIntervalChanged, runner_, &SearchRunner::setStepInterval);
+  connect(runPanel_, &RunPanel::stepIntervalChanged, replay_->timeline(), &views::TimelineWidget::setStepInterval);
   connect(runner_, &SearchRunner::runningChanged, this, [this](bool running) {
     runPanel_->setRunning(running);
     startAction_->setEnabled(!running && original_.graph);
@@ -378,22 +355,14 @@ void MainWindow::buildActions() {
   pauseAction_->setEnabled(false);
   stepAction_->setEnabled(false);
 
-  themeGroup_ = new QActionGroup(this);
-  for (const auto& [name, label] : {std::pair{"system", tr("Follow the &System")}, std::pair{"light", tr("&Light")},
-                                    std::pair{"dark", tr("&Dark")}}) {
-    auto* a = new QAction(label, themeGroup_);
-    a->setCheckable(true);
-    a->setData(QString::fromLatin1(name));
-    connect(a, &QAction::triggered, this, [this, a] { applyTheme(a->data().toString()); });
-  }
-  themeGroup_->actions().front()->setChecked(true);
+  theme_ = new ThemeController(this);
 }
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
-  recentMenu_ = file->addMenu(tr("Open &Recent"));
-  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+  recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), options_.persistSettings, this);
+  connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openPath);
   file->addSeparator();
   file->addAction(newSessionAction_);
   file->addAction(saveSessionAsAction_);
@@ -419,7 +388,7 @@ void MainWindow::buildMenus() {
   view->addAction(miniMapAction_);
   view->addSeparator();
   QMenu* theme = view->addMenu(tr("&Theme"));
-  theme->addActions(themeGroup_->actions());
+  theme->addActions(theme_->actions()->actions());
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
@@ -473,9 +442,7 @@ void MainWindow::restoreSettings() {
   restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
   restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
   QString theme = settings.value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
-  for (QAction* a : themeGroup_->actions())
-    if (a->data().toString() == theme) a->setChecked(true);
-  if (theme != QLatin1String("system")) applyTheme(theme);
+  if (theme != QLatin1String("system")) theme_->setTheme(theme);
   miniMapAction_->setChecked(settings.value(QStringLiteral("view/minimap"), true).toBool());
   for (views::GraphView* view : {graphView_, compare_->beforeView(), compare_->afterView()}) view->setMiniMapVisible(miniMapAction_->isChecked());
   RunSettings run = runPanel_->settings();
@@ -485,13 +452,14 @@ void MainWindow::restoreSettings() {
   run.timeLimitSeconds = settings.value(QStringLiteral("run/timeLimit"), run.timeLimitSeconds).toDouble();
   run.extractMethod = settings.value(QStringLiteral("run/extract"), QString::fromStdString(run.extractMethod)).toString().toStdString();
   runPanel_->setSettings(run);
+  runPanel_->setStepIntervalMs(settings.value(QStringLiteral("run/paceMs"), 0).toInt());
 }
 
 void MainWindow::saveSettings() {
   QSettings settings;
   settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
   settings.setValue(QStringLiteral("mainWindow/state"), saveState());
-  settings.setValue(QStringLiteral("view/theme"), themeGroup_->checkedAction()->data().toString());
+  settings.setValue(QStringLiteral("view/theme"), theme_->theme());
   settings.setValue(QStringLiteral("view/minimap"), miniMapAction_->isChecked());
   RunSettings run = runPanel_->settings();
   settings.setValue(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec));
@@ -499,6 +467,7 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("run/iterationLimit"), run.iterationLimit);
   settings.setValue(QStringLiteral("run/timeLimit"), run.timeLimitSeconds);
   settings.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.extractMethod));
+  settings.setValue(QStringLiteral("run/paceMs"), runPanel_->stepIntervalMs());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -583,7 +552,7 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
   bestStatus_->clear();
   setWindowTitle(tr("%1 — Tessera").arg(QFileInfo(path_).fileName()));
   statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path_).fileName()), 5000);
-  rememberRecent(path_);
+  recent_->remember(path_);
   log(tr("opened %1: %2 ops, %3 ms under %4 (import %5 s)")
           .arg(path_)
           .arg(original_.graph->opCount())
@@ -656,6 +625,7 @@ bool MainWindow::ensureSession() {
 
 void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
   mctsView_->fitToView(); // the whole tree the run grew, not the corner framed when it was small
+  egraphView_->fitToView(); // the e-graph it grew, framed legibly around the last step
   if (!outcome->recordingError.empty())
     reportError(tr("Session"), tr("the run finished but was not fully recorded: %1").arg(QString::fromStdString(outcome->recordingError)));
   refreshCandidates();
@@ -717,7 +687,7 @@ void MainWindow::openSession(const QString& path) {
   runner_->requestStop();
   session_ = std::move(document);
   saveSessionAsAction_->setEnabled(true);
-  rememberRecent(path);
+  recent_->remember(path);
   refreshCandidates();
   log(tr("opened session %1: %2 runs, %3 candidates").arg(path).arg(session_->runs().size()).arg(candidates_->model()->totalCandidates()));
   emit sessionOpened(path);
@@ -810,22 +780,37 @@ void MainWindow::refreshCandidates() {
   }
 }
 
-views::GraphSnapshot MainWindow::loadCandidateSnapshot(qint64 id, std::vector<NodeOrigin>* origins) {
-  if (!session_) return {};
-  try {
-    SessionDocument::LoadedCandidate loaded = session_->loadCandidate(id);
-    if (origins) *origins = std::move(loaded.origins);
-    int row = candidates_->model()->rowOf(id);
+void MainWindow::loadCandidates(const QList<qint64>& ids, std::function<void(std::vector<LoadedCandidate>)> show) {
+  if (!session_ || ids.isEmpty()) return;
+  std::vector<int64_t> wanted;
+  std::vector<std::string> titles;
+  for (qint64 id : ids) {
+    wanted.push_back(id);
     std::string title = "candidate " + std::to_string(id);
-    if (row >= 0) {
+    if (const int row = candidates_->model()->rowOf(id); row >= 0) {
       const CandidateRecord& record = candidates_->model()->candidateAt(row);
       title += " (" + candidates_->model()->strategyOf(record).toStdString() + ", run " + std::to_string(record.runId) + ")";
     }
-    return views::GraphSnapshot::make(std::move(loaded.graph), *sharedCostModel(runPanel_->costSpec()), title);
-  } catch (const std::exception& error) {
-    reportError(tr("Cannot load candidate"), QString::fromUtf8(error.what()));
-    return {};
+    titles.push_back(std::move(title));
   }
+  // The newest selection wins; an older load still reading is dropped when it arrives.
+  const int generation = ++candidateGeneration_;
+  loadingCandidates_ = true;
+  statusBar()->showMessage(tr("Loading %n candidate(s)…", nullptr, static_cast<int>(ids.size())));
+  auto* watcher = new QFutureWatcher<std::vector<LoadedCandidate>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, show = std::move(show)] {
+    watcher->deleteLater();
+    if (generation != candidateGeneration_) return;
+    loadingCandidates_ = false;
+    std::vector<LoadedCandidate> loaded = watcher->result();
+    candidateGraphsLoaded_ += loaded.size();
+    if (!loaded.empty() && !loaded.front().error.isEmpty()) {
+      reportError(tr("Cannot load candidate"), loaded.front().error);
+      return;
+    }
+    show(std::move(loaded));
+  });
+  watcher->setFuture(loadCandidatesAsync(session_->path(), std::move(wanted), std::move(titles), runPanel_->costSpec()));
 }
 
 void MainWindow::onCandidatesSelected(const QList<qint64>& ids) {
@@ -834,20 +819,22 @@ void MainWindow::onCandidatesSelected(const QList<qint64>& ids) {
     return;
   }
   if (ids.size() != 1) return;
-  std::vector<NodeOrigin> origins;
-  views::GraphSnapshot candidate = loadCandidateSnapshot(ids.front(), &origins);
-  if (candidate.empty()) return;
+  loadCandidates(ids, [this](std::vector<LoadedCandidate> loaded) { showCandidate(std::move(loaded.front())); });
+}
+
+void MainWindow::showCandidate(LoadedCandidate loaded) {
+  const views::GraphSnapshot& candidate = loaded.snapshot;
   shownCandidate_ = candidate;
-  shownCandidateId_ = ids.front();
-  shownOrigins_ = origins;
-  replayRunOf(ids.front());
+  shownCandidateId_ = loaded.id;
+  shownOrigins_ = loaded.origins;
+  replayRunOf(loaded.id);
   exportOnnxAction_->setEnabled(true);
   graphView_->graphScene()->setSnapshot(candidate);
   showProperties(candidate, -1);
   if (original_.graph) {
     views::GraphSnapshot before = original_;
     before.title = "original";
-    compare_->setGraphs(before, candidate, {}, std::move(origins));
+    compare_->setGraphs(before, candidate, {}, std::move(loaded.origins));
   }
   if (tabs_->currentIndex() != CompareTab) tabs_->setCurrentIndex(GraphTab);
   statusBar()->showMessage(tr("Showing %1 (%2 ms)").arg(QString::fromStdString(candidate.title)).arg(candidate.totalMs, 0, 'f', 4), 5000);
@@ -855,6 +842,8 @@ void MainWindow::onCandidatesSelected(const QList<qint64>& ids) {
 
 void MainWindow::showOriginal() {
   if (!original_.graph) return;
+  ++candidateGeneration_; // a candidate still loading would replace the original just shown
+  loadingCandidates_ = false;
   shownCandidate_ = {};
   shownCandidateId_ = 0;
   shownOrigins_.clear();
@@ -865,27 +854,24 @@ void MainWindow::showOriginal() {
 
 void MainWindow::compareWithOriginal(qint64 candidateId) {
   if (!original_.graph) return;
-  std::vector<NodeOrigin> origins;
-  views::GraphSnapshot candidate = loadCandidateSnapshot(candidateId, &origins);
-  if (candidate.empty()) return;
-  views::GraphSnapshot before = original_;
-  before.title = "original";
-  compare_->setGraphs(before, candidate, {}, std::move(origins));
-  tabs_->setCurrentIndex(CompareTab);
+  loadCandidates({candidateId}, [this](std::vector<LoadedCandidate> loaded) {
+    if (!original_.graph) return;
+    views::GraphSnapshot before = original_;
+    before.title = "original";
+    compare_->setGraphs(before, loaded.front().snapshot, {}, std::move(loaded.front().origins));
+    tabs_->setCurrentIndex(CompareTab);
+  });
 }
 
 void MainWindow::compareCandidates(qint64 left, qint64 right) {
-  std::vector<NodeOrigin> leftOrigins, rightOrigins;
-  views::GraphSnapshot a = loadCandidateSnapshot(left, &leftOrigins);
-  views::GraphSnapshot b = loadCandidateSnapshot(right, &rightOrigins);
-  if (a.empty() || b.empty()) return;
-  // The costlier graph on the left, so the compare reads as "before → after".
-  if (b.totalMs > a.totalMs) {
-    std::swap(a, b);
-    std::swap(leftOrigins, rightOrigins);
-  }
-  compare_->setGraphs(a, b, {}, std::move(rightOrigins));
-  tabs_->setCurrentIndex(CompareTab);
+  loadCandidates({left, right}, [this](std::vector<LoadedCandidate> loaded) {
+    LoadedCandidate& a = loaded[0];
+    LoadedCandidate& b = loaded[1];
+    // The costlier graph on the left, so the compare reads as "before → after".
+    if (b.snapshot.totalMs > a.snapshot.totalMs) std::swap(a, b);
+    compare_->setGraphs(a.snapshot, b.snapshot, {}, std::move(b.origins));
+    tabs_->setCurrentIndex(CompareTab);
+  });
 }
 
 bool MainWindow::newSession(const QString& path) {
@@ -897,7 +883,7 @@ bool MainWindow::newSession(const QString& path) {
     return false;
   }
   saveSessionAsAction_->setEnabled(true);
-  rememberRecent(path);
+  recent_->remember(path);
   refreshCandidates();
   log(tr("new session %1; runs are recorded there").arg(path));
   return true;
@@ -911,7 +897,7 @@ bool MainWindow::saveSessionAs(const QString& path) {
     reportError(tr("Save session"), QString::fromUtf8(error.what()));
     return false;
   }
-  rememberRecent(path);
+  recent_->remember(path);
   refreshCandidates();
   log(tr("session saved as %1; runs are recorded there from now on").arg(path));
   return true;
@@ -1034,36 +1020,6 @@ void MainWindow::exportView(const QString& suffix) {
   log(tr("wrote %1").arg(path));
 }
 
-void MainWindow::applyTheme(const QString& theme) {
-  if (theme == QLatin1String("dark")) QApplication::setPalette(darkPalette());
-  else if (theme == QLatin1String("light")) QApplication::setPalette(QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette());
-  else QApplication::setPalette(systemPalette_);
-}
-
-void MainWindow::rememberRecent(const QString& path) {
-  if (!options_.persistSettings) return;
-  QSettings settings;
-  QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
-  QString absolute = QFileInfo(path).absoluteFilePath();
-  recent.removeAll(absolute);
-  recent.prepend(absolute);
-  while (recent.size() > kMaxRecent) recent.removeLast();
-  settings.setValue(QLatin1String(kRecentKey), recent);
-}
-
-void MainWindow::fillRecentMenu() {
-  recentMenu_->clear();
-  QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
-  for (const QString& path : recent) {
-    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); });
-    a->setToolTip(path);
-    a->setEnabled(QFileInfo::exists(path));
-  }
-  if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
-  recentMenu_->addSeparator();
-  recentMenu_->addAction(tr("Clear"), this, [] { QSettings().remove(QLatin1String(kRecentKey)); });
-}
-
 void MainWindow::reportError(const QString& title, const QString& message) {
   lastError_ = message;
   log(tr("error: %1").arg(message));
@@ -1125,7 +1081,7 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || runner_->isRunning() || graphView_->graphScene()->isLayingOut() ||
+  return loading_ || loadingCandidates_ || runner_->isRunning() || graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }
 

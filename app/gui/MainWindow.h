@@ -5,12 +5,13 @@
 #pragma once
 
 #include "GraphSnapshot.h"
+#include "ModelLoader.h"
 
 #include <QList>
 #include <QMainWindow>
 #include <QMap>
-#include <QPalette>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,7 +19,6 @@
 class QAction;
 class QDockWidget;
 class QTextBrowser;
-class QActionGroup;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
@@ -41,11 +41,12 @@ class PropertiesPanel;
 namespace tessera::gui {
 
 class CandidatesPanel;
+class RecentFiles;
+class ThemeController;
 class ReplayDocks;
 class RunPanel;
 class SearchRunner;
 class SessionDocument;
-struct LoadedModel;
 struct SearchOutcome;
 
 struct MainWindowOptions {
@@ -92,6 +93,8 @@ public:
   // What the graph view shows: the original, or the candidate with this id.
   qint64 shownCandidate() const { return shownCandidateId_; }
   double lastOpenSeconds() const { return openSeconds_; }
+  // Candidate graphs read from the session so far (listing reads none).
+  size_t candidateGraphsLoaded() const { return candidateGraphsLoaded_; }
 
   views::GraphView* graphView() const { return graphView_; }
   views::CompareWidget* compareWidget() const { return compare_; }
@@ -99,6 +102,7 @@ public:
   RunPanel* runPanel() const { return runPanel_; }
   ReplayDocks* replayDocks() const { return replay_; }
   views::LiveRun* liveRun() const { return liveRun_; }
+  views::EGraphView* egraphView() const { return egraphView_; }
   views::MctsTreeView* mctsView() const { return mctsView_; }
   views::RulePanel* rulePanel() const { return rulePanel_; }
   QDockWidget* guideDock() const { return guideDock_; }
@@ -138,17 +142,17 @@ private:
   void replayRunOf(qint64 candidateId);
   void replayNewestRun(int64_t modelId);
   void showTeachingGuideFor(const QString& path);
-  // Loads a candidate and prices it with the current cost model; empty (with a message) on failure.
-  views::GraphSnapshot loadCandidateSnapshot(qint64 id, std::vector<NodeOrigin>* origins);
+  // Loads candidates and prices them with the current cost model on a worker, then calls `show`
+  // with them in the order asked (not at all on failure: the error is reported, or when a later
+  // selection superseded this one).
+  void loadCandidates(const QList<qint64>& ids, std::function<void(std::vector<LoadedCandidate>)> show);
+  void showCandidate(LoadedCandidate loaded);
   void exportCandidateDialog();
   void newSessionDialog();
   void saveSessionAsDialog();
   void onCostModelChanged(const QString& spec);
   void showProperties(const views::GraphSnapshot& snapshot, qint64 node);
   void exportView(const QString& suffix);
-  void applyTheme(const QString& theme);
-  void rememberRecent(const QString& path);
-  void fillRecentMenu();
   void reportError(const QString& title, const QString& message);
   void log(const QString& line);
   void updateStatus();
@@ -167,11 +171,13 @@ private:
   QString lastError_;
   int loadGeneration_ = 0;
   int repriceGeneration_ = 0; // the newest cost-model change; older pricings are dropped
+  int candidateGeneration_ = 0; // the newest candidate selection; older loads are dropped
+  bool loadingCandidates_ = false;
+  size_t candidateGraphsLoaded_ = 0;
   bool loading_ = false;
   qint64 openStartedMs_ = 0;
   double loadSeconds_ = 0;
   double openSeconds_ = 0;
-  QPalette systemPalette_;
 
   QTabWidget* tabs_ = nullptr;
   views::LiveRun* liveRun_ = nullptr;
@@ -212,8 +218,8 @@ private:
   QAction* stopAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
   QAction* stepAction_ = nullptr;
-  QActionGroup* themeGroup_ = nullptr;
-  QMenu* recentMenu_ = nullptr;
+  ThemeController* theme_ = nullptr;
+  RecentFiles* recent_ = nullptr;
 };
 
 } // namespace tessera::gui

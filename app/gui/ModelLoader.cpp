@@ -1,6 +1,7 @@
 #include "ModelLoader.h"
 
 #include "CostModels.h"
+#include "SessionDocument.h"
 
 #include "onnx/OnnxImport.h"
 #include "session/Session.h"
@@ -50,6 +51,28 @@ QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t m
       if (!loaded.error.contains(sessionPath)) loaded.error = sessionPath + QStringLiteral(": ") + loaded.error;
     }
     loaded.seconds = timer.nsecsElapsed() / 1e9;
+    return loaded;
+  });
+}
+
+QFuture<std::vector<LoadedCandidate>> loadCandidatesAsync(const QString& sessionPath, std::vector<int64_t> ids,
+                                                          std::vector<std::string> titles, const std::string& costSpec) {
+  return QtConcurrent::run([sessionPath, ids = std::move(ids), titles = std::move(titles), costSpec] {
+    std::vector<LoadedCandidate> loaded(ids.size());
+    try {
+      Session session = Session::open(sessionPath.toStdString());
+      std::shared_ptr<CostModel> cost = sharedCostModel(costSpec);
+      for (size_t i = 0; i < ids.size(); ++i) {
+        SessionDocument::LoadedCandidate stored = SessionDocument::loadCandidate(session, ids[i]);
+        loaded[i].id = ids[i];
+        loaded[i].origins = std::move(stored.origins);
+        loaded[i].snapshot = views::GraphSnapshot::make(std::move(stored.graph), *cost, i < titles.size() ? titles[i] : std::string());
+      }
+    } catch (const std::exception& error) {
+      QString message = QString::fromUtf8(error.what());
+      if (!message.contains(sessionPath)) message = sessionPath + QStringLiteral(": ") + message;
+      for (LoadedCandidate& candidate : loaded) candidate.error = message;
+    }
     return loaded;
   });
 }

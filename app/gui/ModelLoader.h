@@ -1,11 +1,17 @@
-// Opening a model off the UI thread: ONNX import (from a file or from a session) and pricing by the
-// current cost model run on a worker; the result (or the error naming the file) comes back as a future.
+// Opening a model or a stored candidate off the UI thread: SQLite reads, ONNX import (from a file or
+// from a session) and pricing by the current cost model run on a worker; the result (or the error
+// naming the file) comes back as a future.
 #pragma once
 
 #include "GraphSnapshot.h"
 
+#include "search/Strategy.h"
+
 #include <QFuture>
 #include <QString>
+
+#include <string>
+#include <vector>
 
 namespace tessera::gui {
 
@@ -24,5 +30,17 @@ LoadedModel loadModel(const QString& path, const std::string& costSpec);
 // Model `modelId` of the session at `sessionPath`, read with the worker's own connection.
 QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t modelId, const std::string& title,
                                            const std::string& costSpec);
+
+struct LoadedCandidate {
+  int64_t id = 0;
+  views::GraphSnapshot snapshot;  // empty when loading failed
+  std::vector<NodeOrigin> origins; // per node of the snapshot's graph
+  QString error;
+};
+
+// Candidates `ids` (titled `titles`) of the session at `sessionPath`, read with the worker's own
+// connection, in the order asked; the whole batch fails at its first error.
+QFuture<std::vector<LoadedCandidate>> loadCandidatesAsync(const QString& sessionPath, std::vector<int64_t> ids,
+                                                          std::vector<std::string> titles, const std::string& costSpec);
 
 } // namespace tessera::gui

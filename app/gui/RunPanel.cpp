@@ -18,6 +18,7 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include <cstdlib>
 #include <limits>
 
 namespace tessera::gui {
@@ -72,6 +73,14 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   seed_->setToolTip(tr("Seed of the search (MCTS rollouts, tie-breaks) and of the random inputs that verify the result"));
   verify_ = new QCheckBox(tr("Verify against the original"), this);
   verify_->setToolTip(tr("Run both graphs on random inputs with the reference interpreter and compare"));
+  pace_ = new QComboBox(this);
+  // A whole MCTS run on BERT takes about a second: too fast to watch. The pace holds each step.
+  const std::pair<int, QString> paces[] = {{0, tr("Full speed")},          {100, tr("10 steps a second")},
+                                           {250, tr("4 steps a second")},  {500, tr("2 steps a second")},
+                                           {1000, tr("1 step a second")}, {3000, tr("1 step every 3 seconds")}};
+  for (const auto& [ms, label] : paces) pace_->addItem(label, ms);
+  pace_->setToolTip(tr("Teaching pace: the least time between two steps of a live run (the wait counts against the time "
+                       "limit) and between two steps of a replay (Play in the Timeline)"));
 
   start_ = new QPushButton(tr("Start"), this);
   start_->setToolTip(tr("Start the search (F5)"));
@@ -102,6 +111,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Extraction"), extract_);
   form->addRow(tr("Seed"), seed_);
   form->addRow(QString(), verify_);
+  form->addRow(tr("Pace"), pace_);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
   buttons->addWidget(pause_);
@@ -125,6 +135,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   });
   connect(step_, &QPushButton::clicked, this, &RunPanel::stepRequested);
   connect(cost_, &QComboBox::currentIndexChanged, this, [this] { emit costModelChanged(cost_->currentData().toString()); });
+  connect(pace_, &QComboBox::currentIndexChanged, this, [this] { emit stepIntervalChanged(stepIntervalMs()); });
   updateButtons();
 }
 
@@ -173,6 +184,15 @@ void RunPanel::setSettings(const RunSettings& s) {
   if (extract >= 0) extract_->setCurrentIndex(extract);
   seed_->setValue(static_cast<int>(std::min<uint64_t>(s.seed, std::numeric_limits<int>::max())));
   verify_->setChecked(s.verify);
+}
+
+int RunPanel::stepIntervalMs() const { return pace_->currentData().toInt(); }
+
+void RunPanel::setStepIntervalMs(int milliseconds) {
+  int nearest = 0;
+  for (int i = 1; i < pace_->count(); ++i)
+    if (std::abs(pace_->itemData(i).toInt() - milliseconds) < std::abs(pace_->itemData(nearest).toInt() - milliseconds)) nearest = i;
+  pace_->setCurrentIndex(nearest);
 }
 
 std::string RunPanel::costSpec() const { return cost_->currentData().toString().toStdString(); }

@@ -1,5 +1,5 @@
-// The run dock: strategy, cost model, limits, extraction method and seed; Start, Pause/Resume,
-// Step and Stop; a progress bar and the last progress line.
+// The run dock: strategy, cost model, limits, extraction method and seed; the teaching pace of
+// live runs and replays; Start, Pause/Resume, Step and Stop; a progress bar and the last progress line.
 #pragma once
 
 #include "CostModels.h"
@@ -27,6 +27,9 @@ public:
   void setSettings(const RunSettings& settings);
   std::string costSpec() const;
   bool selectStrategy(const std::string& name); // false when it is unknown
+  // The pace chosen for live runs and replays: the least time between two steps, 0 for full speed.
+  int stepIntervalMs() const;
+  void setStepIntervalMs(int milliseconds); // the nearest listed pace
 
   void setModelLoaded(bool loaded);
   void setRunning(bool running);
@@ -41,6 +44,7 @@ signals:
   void resumeRequested();
   void stepRequested();
   void costModelChanged(const QString& spec);
+  void stepIntervalChanged(int milliseconds);
   // The measured backends of the plugins are listed (they load off the UI thread).
   void costChoicesLoaded();
 
@@ -56,6 +60,7 @@ private:
   QComboBox* extract_;
   QSpinBox* seed_;
   QCheckBox* verify_;
+  QComboBox* pace_;
   QPushButton* start_;
   QPushButton* pause_;
   QPushButton* step_;

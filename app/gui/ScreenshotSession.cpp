@@ -5,6 +5,7 @@
 
 #include "CompareWidget.h"
 #include "GraphView.h"
+#include "live/EGraphView.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -69,6 +70,7 @@ void ScreenshotSession::capture() {
   QMap<QString, double> rates = window_->updatesPerSecond();
   for (auto it = rates.cbegin(); it != rates.cend(); ++it) updates.insert(it.key(), it.value());
   report.insert("updates_per_second", updates);
+  report.insert("egraph_zoom", window_->egraphView()->zoom());
   if (!window_->lastError().isEmpty()) report.insert("last_error", window_->lastError());
   QFile json(pngPath_ + QStringLiteral(".json"));
   bool written = json.open(QIODevice::WriteOnly | QIODevice::Truncate) &&

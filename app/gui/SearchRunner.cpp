@@ -142,6 +142,11 @@ SearchRunner::~SearchRunner() {
   }
 }
 
+void SearchRunner::setStepInterval(int milliseconds) {
+  stepIntervalMs_ = std::max(0, milliseconds);
+  if (control_) control_->setStepInterval(std::chrono::milliseconds(stepIntervalMs_));
+}
+
 void SearchRunner::setDeliveryInterval(int milliseconds) { drainTimer_->setInterval(std::max(1, milliseconds)); }
 
 bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings settings, RunRecording recording, bool startPaused) {
@@ -154,6 +159,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
   control_ = std::make_shared<Control>();
   for (const std::string& rule : pinned_) control_->pin(rule);
   for (const std::string& rule : vetoed_) control_->veto(rule);
+  control_->setStepInterval(std::chrono::milliseconds(stepIntervalMs_));
   if (startPaused) control_->pause();
   queue_ = std::make_shared<EventQueue>();
   settings_ = settings;

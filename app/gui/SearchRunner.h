@@ -46,6 +46,10 @@ public:
   // Waits for the worker thread to end (for tests and shutdown); true when it has.
   bool waitForWorker(int milliseconds);
 
+  // The teaching pace: the least time between two steps of this and later runs (0: full speed).
+  void setStepInterval(int milliseconds);
+  int stepInterval() const { return stepIntervalMs_; }
+
   // How often the event queue is drained while a run is in flight (default 33 ms, ~30 Hz).
   void setDeliveryInterval(int milliseconds);
   uint64_t eventsDelivered() const { return eventsDelivered_; }
@@ -101,6 +105,7 @@ private:
   qint64 startedMs_ = 0;
   bool running_ = false;
   bool paused_ = false;
+  int stepIntervalMs_ = 0;
   uint64_t eventsDelivered_ = 0;
   uint64_t batchesDelivered_ = 0;
   uint64_t runBatches_ = 0;

@@ -58,15 +58,16 @@ std::vector<CandidateRecord> SessionDocument::candidates() { return session_.can
 
 std::vector<RunRecord> SessionDocument::runs() { return session_.runs(); }
 
-SessionDocument::LoadedCandidate SessionDocument::loadCandidate(int64_t candidateId) {
+SessionDocument::LoadedCandidate SessionDocument::loadCandidate(int64_t candidateId) { return loadCandidate(session_, candidateId); }
+
+SessionDocument::LoadedCandidate SessionDocument::loadCandidate(Session& session, int64_t candidateId) {
   LoadedCandidate loaded;
-  auto graph = std::make_shared<Graph>(session_.loadCandidate(candidateId));
-  ++loads_;
+  auto graph = std::make_shared<Graph>(session.loadCandidate(candidateId));
   // Stored nodes are all named, so names carry the provenance across the ONNX round trip.
   std::unordered_map<std::string, NodeId> byName;
   for (NodeId id = 0; id < graph->size(); ++id) byName.emplace(graph->node(id).name, id);
   loaded.origins.resize(graph->size());
-  for (const ProvenanceRecord& record : session_.provenance(candidateId)) {
+  for (const ProvenanceRecord& record : session.provenance(candidateId)) {
     auto it = byName.find(record.nodeName);
     if (it == byName.end()) continue;
     loaded.origins[it->second] = NodeOrigin{record.rule, record.step};

@@ -50,7 +50,8 @@ public:
     std::vector<NodeOrigin> origins;
   };
   LoadedCandidate loadCandidate(int64_t candidateId);
-  size_t candidateGraphsLoaded() const { return loads_; }
+  // The same through any connection (a worker's own: SQLite connections stay on their thread).
+  static LoadedCandidate loadCandidate(Session& session, int64_t candidateId);
 
   // Writes a consistent copy of the session to `path` (which must not exist) and switches to it.
   // Throws tessera::Error.
@@ -61,7 +62,6 @@ private:
 
   Session session_;
   int64_t modelId_ = 0;
-  size_t loads_ = 0;
 };
 
 } // namespace tessera::gui

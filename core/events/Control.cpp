@@ -1,5 +1,6 @@
 #include "events/Control.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace tessera {
@@ -75,11 +76,34 @@ void Control::unveto(const std::string& rule) {
   }
 }
 
+void Control::setStepInterval(std::chrono::milliseconds interval) {
+  {
+    std::lock_guard lock(mutex_);
+    stepInterval_ = std::max(std::chrono::milliseconds(0), interval);
+  }
+  changed_.notify_all(); // a waiting step re-reads its due time
+}
+
+std::chrono::milliseconds Control::stepInterval() const {
+  std::lock_guard lock(mutex_);
+  return stepInterval_;
+}
+
 bool Control::proceed() {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return stopped_ || !paused_ || stepsGranted_ > 0; });
-  if (stopped_) return false;
-  if (paused_) --stepsGranted_;
+  for (;;) {
+    changed_.wait(lock, [&] { return stopped_ || !paused_ || stepsGranted_ > 0; });
+    if (stopped_) return false;
+    if (paused_) {
+      --stepsGranted_;
+      break;
+    }
+    const auto due = lastStep_ + stepInterval_;
+    if (stepInterval_.count() == 0 || std::chrono::steady_clock::now() >= due) break;
+    // Any command wakes the wait; the loop then re-reads pause, stop and the pace.
+    changed_.wait_until(lock, due);
+  }
+  lastStep_ = std::chrono::steady_clock::now();
   return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include "events/Event.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -24,6 +25,12 @@ public:
   void unpin(const std::string& rule);
   void veto(const std::string& rule);
   void unveto(const std::string& rule);
+  // Teaching pace: at least `interval` between two steps, so a person can follow a run that would
+  // take a second (zero: full speed). Presentation only, so it is not a decision and is not
+  // logged; a pause, a single step or a stop is never held back by it. Wall-clock time limits
+  // still count the wait.
+  void setStepInterval(std::chrono::milliseconds interval);
+  std::chrono::milliseconds stepInterval() const;
 
   // For the search, between steps: blocks while paused (until resume, step or stop), then returns
   // false when the search must stop.
@@ -49,6 +56,8 @@ private:
   bool paused_ = false;
   bool stopped_ = false;
   int stepsGranted_ = 0;
+  std::chrono::milliseconds stepInterval_{0};
+  std::chrono::steady_clock::time_point lastStep_{};
   std::set<std::string> pinned_;
   std::set<std::string> vetoed_;
   uint64_t rulesVersion_ = 0;

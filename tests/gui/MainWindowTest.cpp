@@ -5,11 +5,15 @@
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "TestModels.h"
+#include "ThemeController.h"
 
 #include "CompareWidget.h"
 #include "GraphScene.h"
 #include "GraphView.h"
 #include "NodePropertiesModel.h"
+#include "live/EGraphView.h"
+#include "live/LiveRun.h"
+#include "live/MctsTreeView.h"
 #include "PropertiesPanel.h"
 
 #include "onnx/OnnxExport.h"
@@ -23,6 +27,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
+#include <QStyle>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUrl>
@@ -102,6 +107,49 @@ TEST(MainWindow, ARunFillsTheCompareTab) {
   EXPECT_FALSE(window.startRun("annealing")) << "unknown strategies are refused";
 }
 
+// A second run in the same window starts from a clean e-graph and tree: its picture is exactly
+// what a fresh view shows for its log, not the first run's layout with the second run's ids in it.
+TEST(MainWindow, TwoConsecutiveRunsStartFromACleanView) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("branches.onnx");
+  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
+  MainWindowOptions options = quietOptions();
+  options.sessionDirectory = dir.path();
+  MainWindow window(options);
+  window.show();
+  window.showView("egraph");
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded("mcts");
+  window.openPath(path);
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
+  views::EGraphView* egraph = window.egraphView();
+  ASSERT_GT(egraph->shownClasses(), 0u);
+  ASSERT_GT(window.mctsView()->shownNodes(), 1u);
+  const size_t firstRunClasses = egraph->layout().placedCount();
+
+  ASSERT_TRUE(window.startRun("eqsat"));
+  // Before the second run's first batch arrives, nothing of the first is left.
+  EXPECT_EQ(egraph->shownClasses(), 0u);
+  EXPECT_EQ(egraph->layout().placedCount(), 0u) << "the first run placed " << firstRunClasses << " classes";
+  EXPECT_EQ(window.mctsView()->shownNodes(), 0u);
+  ASSERT_TRUE(finished.count() > 1 || finished.wait(60000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+
+  views::LiveRun freshRun;
+  views::EGraphView fresh;
+  fresh.resize(egraph->size());
+  QObject::connect(&freshRun, &views::LiveRun::stateChanged, &fresh, &views::EGraphView::showState);
+  freshRun.loadEvents(window.liveRun()->replay().events());
+  ASSERT_GT(fresh.shownClasses(), 0u);
+  EXPECT_EQ(egraph->shownClasses(), fresh.shownClasses());
+  EXPECT_EQ(egraph->layout().placedCount(), fresh.layout().placedCount());
+  for (EClassId id : fresh.visibility().shown)
+    EXPECT_EQ(egraph->classPosition(id), fresh.classPosition(id)) << "class " << id;
+  EXPECT_EQ(window.mctsView()->shownNodes(), 0u) << "eqsat grows no tree; the first run's must be gone";
+}
+
 TEST(MainWindow, DroppedModelFilesOpen) {
   MainWindow window(quietOptions());
   window.show();
@@ -144,6 +192,31 @@ TEST(MainWindow, RecentFilesAndLayoutPersist) {
   EXPECT_FALSE(settings.value("mainWindow/state").toByteArray().isEmpty());
   EXPECT_EQ(settings.value("view/theme").toString(), "system");
   QSettings().clear();
+}
+
+// Light takes Fusion's palette from the one style the controller keeps (switching back and forth
+// used to create, and leak, a style each time); dark and system restore their palettes.
+TEST(ThemeController, SwitchesPalettesAndKeepsOneStyle) {
+  const QPalette system = QGuiApplication::palette();
+  {
+    ThemeController theme;
+    EXPECT_EQ(theme.theme(), "system");
+    theme.setTheme("light");
+    const QPalette light = QGuiApplication::palette();
+    theme.setTheme("dark");
+    EXPECT_EQ(theme.theme(), "dark");
+    EXPECT_LT(QGuiApplication::palette().color(QPalette::Window).lightness(), 100);
+    const QStyle* fusion = theme.lightStyle();
+    ASSERT_NE(fusion, nullptr);
+    theme.setTheme("light");
+    theme.setTheme("light");
+    EXPECT_EQ(QGuiApplication::palette().color(QPalette::Window), light.color(QPalette::Window));
+    EXPECT_EQ(theme.lightStyle(), fusion) << "one style for every switch to light";
+    theme.setTheme("bogus"); // follows the system
+    EXPECT_EQ(theme.theme(), "system");
+    EXPECT_EQ(QGuiApplication::palette().color(QPalette::Window), system.color(QPalette::Window));
+  }
+  QGuiApplication::setPalette(system);
 }
 
 TEST(CommandLine, ParsesTheDesignedArguments) {

@@ -171,6 +171,32 @@ TEST(SearchRunner, PausedRunMakesNoProgressAndStepAdvancesExactlyOneStep) {
   EXPECT_EQ(recorder.decisions(DecisionKind::Stop), 1);
 }
 
+// The teaching pace holds a live run between steps (here an hour, so the test never waits on it),
+// and full speed lets it finish; the pace is presentation, not a decision in the log.
+TEST(SearchRunner, PaceHoldsEachStepUntilFullSpeed) {
+  SearchRunner runner;
+  Recorder recorder(runner);
+  runner.setStepInterval(3'600'000);
+  auto model = std::make_shared<const Graph>(tessera::testing::denseNet({3, 3}));
+  RunSettings settings;
+  settings.nodeLimit = 1'000'000;
+  settings.iterationLimit = 4;
+  settings.timeLimitSeconds = 7200;
+  settings.verify = false;
+  ASSERT_TRUE(runner.start(model, settings));
+  ASSERT_TRUE(waitUntil([&] { return recorder.count(EventKind::StepCommitted) >= 1 || recorder.done(); }, 30000));
+  idle(400);
+  EXPECT_EQ(recorder.count(EventKind::StepCommitted), 1) << "the second step waits for the pace";
+  EXPECT_TRUE(runner.isRunning());
+  EXPECT_FALSE(runner.isPaused()) << "pacing is not pausing";
+
+  runner.setStepInterval(0);
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
+  ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
+  EXPECT_GT(recorder.outcome->result.steps, 1);
+  EXPECT_EQ(recorder.count(EventKind::UserDecision), 0);
+}
+
 TEST(SearchRunner, ResumeLetsAPausedRunFinish) {
   SearchRunner runner;
   Recorder recorder(runner);

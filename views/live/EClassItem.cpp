@@ -48,6 +48,57 @@ void EClassItem::setFocused(bool focused) {
   update();
 }
 
+const ENodeChip* EClassItem::leadingChip() const {
+  // The class reads as its first operator; a class of weights or inputs as its first leaf.
+  for (const ENodeChip& chip : chips_)
+    if (!chip.leaf && !chip.dimmed) return &chip;
+  for (const ENodeChip& chip : chips_)
+    if (!chip.leaf) return &chip;
+  return chips_.empty() ? nullptr : &chips_.front();
+}
+
+QColor EClassItem::summaryColor() const {
+  const ENodeChip* lead = leadingChip();
+  if (!lead) return style_->theme.mutedText;
+  if (lead->highlighted) return style_->theme.searchMatch;
+  return lead->leaf ? weightColor(style_->theme.dark) : categoryColor(lead->category, style_->theme.dark);
+}
+
+bool EClassItem::hasFreshNode() const {
+  return std::any_of(chips_.begin(), chips_.end(), [](const ENodeChip& chip) { return chip.fresh; });
+}
+
+void EClassItem::paintSummary(QPainter* painter, double lod) {
+  // Semantic zoom: too far out for chips, the class is one label (its leading operator and how
+  // many more e-nodes it holds) drawn at a size that stays legible on screen; further out only the
+  // colour remains.
+  const Theme& theme = style_->theme;
+  const ENodeChip* lead = leadingChip();
+  if (!lead) return;
+  QColor color = lead->leaf ? weightColor(theme.dark) : categoryColor(lead->category, theme.dark);
+  if (lead->dimmed) color.setAlphaF(0.35);
+  if (hasFreshNode()) {
+    painter->setPen(QPen(theme.added, 3.0 / std::max(lod, 0.05)));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(QRectF(QPointF(0, 0), size_), 10, 10);
+  }
+  const QRectF inner = QRectF(QPointF(0, 0), size_).adjusted(kPad, kPad, -kPad, -kPad);
+  painter->setPen(Qt::NoPen);
+  painter->setBrush(lead->highlighted ? theme.searchMatch : color);
+  painter->drawRoundedRect(inner, 6, 6);
+  if (lod < kLabelZoom) return;
+  QFont font = style_->chipFont;
+  font.setBold(true);
+  // About 11 px on screen, never taller than the box.
+  font.setPixelSize(std::max(1, static_cast<int>(std::min(11.0 / lod, inner.height() * 0.62))));
+  painter->setFont(font);
+  QColor text = textColorOn(color);
+  painter->setPen(text);
+  QString label = lead->op;
+  if (chips_.size() > 1) label += QStringLiteral(" +%1").arg(chips_.size() - 1);
+  painter->drawText(inner, Qt::AlignCenter, painter->fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(inner.width())));
+}
+
 QRectF EClassItem::boundingRect() const { return QRectF(QPointF(-3, -3), size_ + QSizeF(6, 6)); }
 
 QRectF EClassItem::chipRect(size_t index) const {
@@ -92,17 +143,8 @@ void EClassItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
   painter->setPen(border);
   painter->setBrush(fill);
   painter->drawRoundedRect(box, 10, 10);
-  if (lod < 0.35) {
-    // Far out: text is unreadable, but the chips' colours still say what the class holds.
-    if (lod < 0.08) return;
-    painter->setPen(Qt::NoPen);
-    for (size_t i = 0; i < chipsShown(); ++i) {
-      const ENodeChip& chip = chips_[i];
-      QColor color = chip.leaf ? weightColor(theme.dark) : categoryColor(chip.category, theme.dark);
-      if (chip.dimmed) color.setAlphaF(0.25);
-      painter->setBrush(chip.highlighted ? theme.searchMatch : color);
-      painter->drawRect(chipRect(i));
-    }
+  if (lod < kSummaryZoom) {
+    paintSummary(painter, lod);
     return;
   }
 

@@ -36,6 +36,9 @@ public:
   enum { Type = UserType + 40 };
   static constexpr int kMaxChips = 6;
   static constexpr int kChipsPerRow = 3;
+  // Semantic zoom: below kSummaryZoom a class is drawn as one label, below kLabelZoom as a colour.
+  static constexpr double kSummaryZoom = 0.62;
+  static constexpr double kLabelZoom = 0.14;
 
   EClassItem(const EGraphStyle* style, EClassId eclass, QSizeF size);
 
@@ -63,12 +66,18 @@ public:
   // The node under a scene position, or -1.
   int chipAt(QPointF scenePos) const;
   const std::vector<ENodeChip>& chips() const { return chips_; }
+  // The colour the class reads as from afar (its leading operator's category).
+  QColor summaryColor() const;
+  // Holds a node added by the latest step.
+  bool hasFreshNode() const;
 
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
   QRectF chipRect(size_t index) const;
+  const ENodeChip* leadingChip() const;
+  void paintSummary(QPainter* painter, double lod);
 
   const EGraphStyle* style_;
   EClassId eclass_;

@@ -3,6 +3,7 @@
 #include "EGraphView.h"
 
 #include "EGraphEdgesItem.h"
+#include "MiniMap.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -14,11 +15,13 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tessera::views {
@@ -92,6 +95,16 @@ EGraphView::EGraphView(QWidget* parent) : QWidget(parent) {
     if (selected.size() == 1 && selected.front()->type() == EClassItem::Type)
       emit classSelected(static_cast<EClassItem*>(selected.front())->eclass());
   });
+  MiniMapSource overview;
+  overview.bounds = [this] { return scene_->itemsBoundingRect(); };
+  overview.theme = [this] { return style_.theme; };
+  overview.boxes = [this](const MiniMapSource::BoxSink& box) {
+    for (const auto& [id, item] : items_) box(item->sceneBoundingRect(), item->summaryColor());
+  };
+  overview_ = new MiniMap(view_, std::move(overview));
+  for (QScrollBar* bar : {view_->horizontalScrollBar(), view_->verticalScrollBar()})
+    connect(bar, &QScrollBar::valueChanged, overview_, qOverload<>(&QWidget::update));
+
   flashTimer_ = new QTimer(this);
   flashTimer_->setInterval(33);
   connect(flashTimer_, &QTimer::timeout, this, &EGraphView::stepFlashes);
@@ -121,6 +134,38 @@ EClassItem* EGraphView::itemFor(EClassId eclass) const {
 
 QString EGraphView::bannerText() const { return banner_->text(); }
 
+double EGraphView::zoom() const { return view_->transform().m11(); }
+
+bool EGraphView::overviewVisible() const { return overview_->isVisible(); }
+
+QPointF EGraphView::pointOfInterest() const {
+  QRectF fresh;
+  const EClassItem* newest = nullptr;
+  MirrorNodeId newestNode = 0;
+  for (const auto& [id, item] : items_) {
+    if (item->hasFreshNode()) fresh = fresh.united(item->sceneBoundingRect());
+    for (const ENodeChip& chip : item->chips())
+      if (!newest || chip.node > newestNode) {
+        newest = item;
+        newestNode = chip.node;
+      }
+  }
+  if (!fresh.isEmpty()) return fresh.center();
+  if (newest) return newest->sceneBoundingRect().center();
+  return scene_->itemsBoundingRect().center();
+}
+
+void EGraphView::updateOverview() {
+  // The overview is the context of a framed part: shown only when the picture does not fit.
+  const QRectF bounds = scene_->itemsBoundingRect();
+  const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+  const bool needed = !items_.empty() && !visible.contains(bounds.adjusted(10, 10, -10, -10));
+  overview_->setVisible(needed);
+  if (!needed) return;
+  overview_->updateGeometryInView();
+  overview_->invalidate();
+}
+
 void EGraphView::dropPicture() {
   for (auto& [id, item] : items_) delete item;
   items_.clear();
@@ -131,6 +176,7 @@ void EGraphView::dropPicture() {
   opsScanned_ = 0;
   framed_ = false;
   edges_->setPaths({}, {}, 0);
+  overview_->hide();
 }
 
 void EGraphView::clear() {
@@ -231,6 +277,7 @@ void EGraphView::refresh() {
   const QRectF bounds = scene_->itemsBoundingRect().adjusted(-40, -40, 40, 40);
   scene_->setSceneRect(scene_->sceneRect().united(bounds));
   updateBanner();
+  updateOverview();
 }
 
 void EGraphView::rebuildEdges() {
@@ -329,8 +376,11 @@ void EGraphView::focusClass(EClassId eclass, int depth) {
     for (const auto& [id, shown] : items_) around = around.united(shown->sceneBoundingRect());
     fitted_ = false; // framing the focus, not the whole picture
     view_->fitInView(around.adjusted(-30, -30, 30, 30), Qt::KeepAspectRatio);
-    if (view_->transform().m11() > 1.0) view_->setTransform(QTransform());
+    const double scale = std::clamp(zoom(), kReadableScale, 1.0);
+    view_->setTransform(QTransform::fromScale(scale, scale));
     view_->centerOn(item);
+    rebuildEdges();
+    updateOverview();
   }
 }
 
@@ -362,14 +412,20 @@ void EGraphView::setHighlightedOrigins(const std::vector<NodeOrigin>& origins) {
 void EGraphView::fitToView() {
   fitted_ = true;
   const QRectF bounds = scene_->itemsBoundingRect();
-  if (bounds.isEmpty()) return;
+  if (bounds.isEmpty()) {
+    updateOverview();
+    return;
+  }
   view_->fitInView(bounds.adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
-  // Never smaller than a readable overview of the top of the graph when it is very large.
-  if (view_->transform().m11() < 0.12) {
-    view_->setTransform(QTransform::fromScale(0.12, 0.12));
-    view_->centerOn(bounds.center().x(), bounds.top() + view_->viewport()->height() / 0.24);
+  if (zoom() > 1.25) view_->setTransform(QTransform::fromScale(1.25, 1.25));
+  // A thousand classes fitted into a pane are specks: frame a legible part around the latest step
+  // instead; the overview shows the whole.
+  if (zoom() < kReadableScale) {
+    view_->setTransform(QTransform::fromScale(kReadableScale, kReadableScale));
+    view_->centerOn(pointOfInterest());
   }
   if (state_) rebuildEdges(); // straight or curved edges depend on the zoom
+  updateOverview();
 }
 
 void EGraphView::stepFlashes() {
@@ -421,6 +477,7 @@ bool EGraphView::eventFilter(QObject* watched, QEvent* event) {
     // Framed, the picture stays framed when the view gets its real size (a tab shown later, a
     // window laid out after the log arrived) until the user zooms.
     if (fitted_) fitToView();
+    else updateOverview();
     break;
   case QEvent::Wheel: {
     fitted_ = false;
@@ -431,6 +488,7 @@ bool EGraphView::eventFilter(QObject* watched, QEvent* event) {
     const bool wasFar = view_->transform().m11() < 0.35;
     view_->scale(factor, factor);
     if (state_ && wasFar != (scale < 0.35)) rebuildEdges();
+    updateOverview();
     return true;
   }
   case QEvent::MouseButtonDblClick: {

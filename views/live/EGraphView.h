@@ -4,6 +4,9 @@
 // linked classes that are not drawn are counted on the cluster, and the banner counts every hidden
 // class by reason (filter, focus, item budget). Focus on a class and its k-neighbourhood to navigate
 // a 50,000-node e-graph; filter by op or by the rule that created a node; collapse classes.
+// Readable at any size: Fit never zooms out past a legible scale (it frames the latest step
+// instead, and the overview in the corner shows where that lies in the whole), and far out each
+// class is drawn as one label, its leading operator (semantic zoom).
 #pragma once
 
 #include "EGraphLayout.h"
@@ -30,6 +33,7 @@ struct NodeOrigin;
 namespace tessera::views {
 
 class EGraphEdgesItem;
+class MiniMap;
 
 class EGraphView : public QWidget {
   Q_OBJECT
@@ -50,6 +54,14 @@ public:
   QGraphicsView* graphicsView() const { return view_; }
   EClassItem* itemFor(EClassId eclass) const;
   QPointF classPosition(EClassId eclass) const { return layout_.position(eclass); }
+  const EGraphLayout& layout() const { return layout_; }
+  // The smallest zoom Fit uses: class labels (semantic zoom) stay legible down to it.
+  static constexpr double kReadableScale = 0.36;
+  double zoom() const;
+  bool overviewVisible() const;
+  // Where Fit centres when the whole picture is too large to read: the classes the latest step
+  // touched, else the newest class.
+  QPointF pointOfInterest() const;
 
   // The extraction events do not name e-nodes, so the best candidate is highlighted through its
   // provenance: e-nodes created by a (rule, step) that one of the candidate's nodes came from.
@@ -82,6 +94,7 @@ private:
   void refresh(); // re-applies filters to the last state
   void dropPicture(); // items, layout and flashes, not the filters
   void rebuildEdges();
+  void updateOverview();
   void updateBanner();
   void updateFilterChoices();
   void stepFlashes();
@@ -106,6 +119,7 @@ private:
 
   QGraphicsScene* scene_;
   QGraphicsView* view_;
+  MiniMap* overview_;
   QComboBox* opFilter_;
   QComboBox* ruleFilter_;
   QSpinBox* focusDepth_;

@@ -62,7 +62,8 @@ void MctsTreeView::showState(const ReplayState& state) {
   if (selected_ && !state.tree.has(*selected_)) selected_.reset();
   relayout();
   updateDetails();
-  if (!framed_ && layout_.shown.size() > 1) {
+  // Framed until the user zooms: the growing tree keeps filling the pane.
+  if ((!framed_ || fitted_) && layout_.shown.size() > 1) {
     framed_ = true;
     fitToView();
   }
@@ -76,8 +77,9 @@ void MctsTreeView::setBudget(size_t nodes) {
 void MctsTreeView::relayout() {
   if (!state_) return;
   layout_ = layoutMctsTree(state_->tree, options_);
+  fillPaneHeight();
   item_->setTree(&state_->tree, &layout_);
-  scene_->setSceneRect(scene_->sceneRect().united(item_->boundingRect().adjusted(-30, -30, 30, 30)));
+  scene_->setSceneRect(item_->boundingRect().adjusted(-30, -30, 30, 30));
   if (state_->tree.empty()) {
     banner_->setText(tr("No MCTS tree in this run (MCTS events appear when the strategy is mcts)"));
     return;
@@ -89,6 +91,26 @@ void MctsTreeView::relayout() {
   if (layout_.hidden())
     text += QStringLiteral(" — ") + tr("%1 more not shown (less visited, counted as +N under their parent)").arg(layout_.hidden());
   banner_->setText(text);
+}
+
+void MctsTreeView::fillPaneHeight() {
+  // A search tree is wide and shallow (hundreds of leaves, a few rows): fitted as laid out it is a
+  // strip across the pane. Its rows spread out until the tree has the pane's proportions.
+  double left = 0, right = 0, bottom = 0;
+  bool first = true;
+  for (const auto& [id, p] : layout_.position) {
+    left = first ? p.x() : std::min(left, p.x());
+    right = first ? p.x() : std::max(right, p.x());
+    bottom = first ? p.y() : std::max(bottom, p.y());
+    first = false;
+  }
+  const QSize pane = view_->viewport()->size();
+  if (bottom <= 0 || pane.width() <= 0 || pane.height() <= 0) return;
+  const double width = right - left + layout_.columnWidth;
+  const double wantedHeight = width * pane.height() / pane.width() - options_.rowHeight;
+  const double stretch = std::min(wantedHeight / bottom, 12.0);
+  if (stretch <= 1.0) return;
+  for (auto& [id, p] : layout_.position) p.setY(p.y() * stretch);
 }
 
 void MctsTreeView::selectNode(uint32_t id) {
@@ -129,13 +151,17 @@ void MctsTreeView::fitToView() {
   if (bounds.isEmpty()) return;
   view_->fitInView(bounds, Qt::KeepAspectRatio);
   if (view_->transform().m11() > 1.2) view_->setTransform(QTransform::fromScale(1.2, 1.2));
+  view_->centerOn(bounds.center());
 }
 
 bool MctsTreeView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != view_->viewport()) return QWidget::eventFilter(watched, event);
   // Framed, the whole tree stays framed when the view gets its real size (a tab shown later, a
   // window laid out after the run's log arrived) until the user zooms.
-  if (event->type() == QEvent::Resize && fitted_) fitToView();
+  if (event->type() == QEvent::Resize && fitted_) {
+    relayout(); // the rows spread to the pane's new proportions
+    fitToView();
+  }
   if (event->type() == QEvent::Wheel) {
     fitted_ = false;
     const double factor = std::pow(1.0015, static_cast<QWheelEvent*>(event)->angleDelta().y());

@@ -50,6 +50,7 @@ protected:
 
 private:
   void relayout();
+  void fillPaneHeight();
   void updateDetails();
 
   const ReplayState* state_ = nullptr;

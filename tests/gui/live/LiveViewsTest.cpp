@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTableView>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -377,4 +378,25 @@ TEST(LiveRun, FollowingARunKeepsEveryBatchUnderTheStallTarget) {
   ::testing::Test::RecordProperty("worst_batch_ms", static_cast<int>(worst));
   EXPECT_LT(worst, 100);
   EXPECT_TRUE(run.replay().atEnd());
+}
+
+// Play replays a stored run one committed step at a time from the start, and ends at the end of
+// the log, following again.
+TEST(Timeline, PlayReplaysOneCommittedStepAtATime) {
+  LiveRun run;
+  TimelineWidget timeline(&run);
+  run.loadEvents(realLog());
+  std::vector<size_t> positions;
+  QObject::connect(&run, &LiveRun::stateChanged, [&] { positions.push_back(run.replay().position()); });
+  timeline.setStepInterval(1);
+  timeline.playButton()->click(); // at the end: from the start
+  ASSERT_TRUE(timeline.playing());
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !timeline.playing(); }, 30000));
+  ASSERT_GE(positions.size(), 3u);
+  EXPECT_EQ(positions.front(), 0u);
+  for (size_t i = 1; i < positions.size(); ++i)
+    EXPECT_EQ(positions[i], timeline.nextStepEnd(positions[i - 1])) << "one step per tick, at " << i;
+  EXPECT_EQ(positions.back(), run.replay().size());
+  EXPECT_TRUE(run.following());
+  EXPECT_EQ(timeline.playButton()->text(), "Play");
 }
