@@ -70,7 +70,8 @@ public:
   bool saveSessionAs(const QString& path);
   // Writes the selected candidate (else the last run's best) as ONNX; empty on success, else why not.
   QString exportCandidate(const QString& path);
-  // Starts `strategy` on the open model; false (with a message in the log) when it cannot.
+  // Starts `strategy` on the open model (once its session is open, on a worker, the first time);
+  // false (with a message in the log) when it cannot.
   bool startRun(const QString& strategy);
   // Starts `strategy` as soon as the model being opened is ready.
   void runWhenLoaded(const QString& strategy) { runOnLoad_ = strategy; }
@@ -132,7 +133,9 @@ private:
   void onModelLoaded(const LoadedModel& loaded);
   void onRunFinished(std::shared_ptr<const SearchOutcome> outcome);
   void openSession(const QString& path);
-  bool ensureSession();
+  struct OpenedSession;
+  // Starts the run once the session it is recorded in (if any) is open.
+  bool launchRun(const QString& strategy);
   void refreshCandidates();
   void onCandidatesSelected(const QList<qint64>& ids);
   void showOriginal();
@@ -173,6 +176,7 @@ private:
   int repriceGeneration_ = 0; // the newest cost-model change; older pricings are dropped
   int candidateGeneration_ = 0; // the newest candidate selection; older loads are dropped
   bool loadingCandidates_ = false;
+  bool openingSession_ = false;
   size_t candidateGraphsLoaded_ = 0;
   bool loading_ = false;
   qint64 openStartedMs_ = 0;

@@ -24,6 +24,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QGuiApplication>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>

@@ -31,6 +31,12 @@ void EClassItem::setHiddenNeighbours(uint32_t count) {
   update();
 }
 
+void EClassItem::setWeightInputs(uint32_t count) {
+  if (count == weightInputs_) return;
+  weightInputs_ = count;
+  update();
+}
+
 void EClassItem::setCollapsed(bool collapsed) {
   if (collapsed == collapsed_) return;
   collapsed_ = collapsed;
@@ -151,6 +157,7 @@ void EClassItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
   painter->setFont(style_->titleFont);
   painter->setPen(theme.text);
   QString title = QStringLiteral("c%1 · %2 node%3").arg(eclass_).arg(chips_.size()).arg(chips_.size() == 1 ? "" : "s");
+  if (weightInputs_) title += QStringLiteral(" · %1 w").arg(weightInputs_);
   if (collapsed_) title += QStringLiteral(" (collapsed)");
   painter->drawText(QRectF(kPad + 2, 1, size_.width() - 2 * kPad, kTitleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
   if (hiddenNeighbours_) {

@@ -48,6 +48,7 @@ public:
   // `chips` are every node of the class (in order); only the first kMaxChips are drawn.
   void setNodes(std::vector<ENodeChip> chips);
   void setHiddenNeighbours(uint32_t count);
+  void setWeightInputs(uint32_t count); // weight-only child classes not drawn
   void setCollapsed(bool collapsed);
   void setFlash(double strength); // 0..1, a merge that just happened
   void setFocused(bool focused);
@@ -57,6 +58,7 @@ public:
   size_t chipsShown() const { return collapsed_ ? 0 : std::min<size_t>(chips_.size(), kMaxChips); }
   size_t nodesNotShown() const { return chips_.size() - chipsShown(); }
   uint32_t hiddenNeighbours() const { return hiddenNeighbours_; }
+  uint32_t weightInputs() const { return weightInputs_; }
   double flash() const { return flash_; }
 
   // Scene positions for edges: where a chip's edge leaves (top centre) and where edges into the
@@ -84,6 +86,7 @@ private:
   QSizeF size_;
   std::vector<ENodeChip> chips_;
   uint32_t hiddenNeighbours_ = 0;
+  uint32_t weightInputs_ = 0;
   bool collapsed_ = false;
   bool focused_ = false;
   double flash_ = 0;

@@ -70,7 +70,7 @@ double EGraphLayout::meanColumn(const EGraphMirror& egraph, const MirrorClass& e
   return count ? sum / count : 0.0;
 }
 
-void EGraphLayout::update(const EGraphMirror& egraph) {
+void EGraphLayout::update(const EGraphMirror& egraph, const std::unordered_set<EClassId>& unplaced) {
   // A merge leaves the kept id without a slot when only the absorbed side had one: inherit it.
   for (const MirrorClass* eclass : egraph.classes()) {
     if (slots_.count(eclass->id)) continue;
@@ -82,7 +82,7 @@ void EGraphLayout::update(const EGraphMirror& egraph) {
     }
   }
   for (const MirrorClass* eclass : egraph.classes()) {
-    if (slots_.count(eclass->id)) continue;
+    if (slots_.count(eclass->id) || unplaced.count(eclass->id)) continue;
     if (isLeafClass(egraph, *eclass)) {
       waitingLeaves_.insert(eclass->id);
       continue;

@@ -23,9 +23,10 @@ public:
   static constexpr double kColumnGap = 28;
   static constexpr double kLayerGap = 46;
 
-  // Places every class of `egraph` not placed yet, in the order they were first seen. Cheap:
-  // O(new classes x their children), so it runs on every batch even at 50,000 e-nodes.
-  void update(const EGraphMirror& egraph);
+  // Places every class of `egraph` not placed yet, in the order they were first seen, except those
+  // in `unplaced` (classes not drawn: they take no room until they are). Cheap: O(classes + new
+  // classes x their children), so it runs on every batch even at 50,000 e-nodes.
+  void update(const EGraphMirror& egraph, const std::unordered_set<EClassId>& unplaced = {});
   void clear();
 
   bool placed(EClassId eclass) const { return slots_.count(eclass) != 0; }

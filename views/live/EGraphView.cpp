@@ -6,6 +6,7 @@
 #include "MiniMap.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QContextMenuEvent>
 #include <QGraphicsScene>
@@ -63,6 +64,9 @@ EGraphView::EGraphView(QWidget* parent) : QWidget(parent) {
   focusDepth_->setRange(0, 8);
   focusDepth_->setValue(2);
   focusDepth_->setPrefix(tr("focus depth "));
+  weights_ = new QCheckBox(tr("Weights"), this);
+  weights_->setToolTip(tr("Draw the weight-only e-classes (weights, and the concatenated or transposed weights rewrites make); "
+                          "otherwise each consumer counts them"));
   auto* clearFocusButton = new QPushButton(tr("Show all"), this);
   auto* fitButton = new QPushButton(tr("Fit"), this);
   banner_ = new QLabel(this);
@@ -73,6 +77,7 @@ EGraphView::EGraphView(QWidget* parent) : QWidget(parent) {
   bar->addWidget(opFilter_, 1);
   bar->addWidget(new QLabel(tr("Rule"), this));
   bar->addWidget(ruleFilter_, 2);
+  bar->addWidget(weights_);
   bar->addWidget(focusDepth_);
   bar->addWidget(clearFocusButton);
   bar->addWidget(fitButton);
@@ -88,6 +93,7 @@ EGraphView::EGraphView(QWidget* parent) : QWidget(parent) {
   connect(focusDepth_, &QSpinBox::valueChanged, this, [this](int depth) {
     if (filter_.focus) focusClass(*filter_.focus, depth);
   });
+  connect(weights_, &QCheckBox::toggled, this, &EGraphView::setShowWeights);
   connect(clearFocusButton, &QPushButton::clicked, this, &EGraphView::clearFocus);
   connect(fitButton, &QPushButton::clicked, this, &EGraphView::fitToView);
   connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
@@ -208,7 +214,6 @@ void EGraphView::showState(const ReplayState& state) {
     incremental = false;
   }
   state_ = &state;
-  layout_.update(state.egraph);
   if (incremental)
     for (const MirrorClass* eclass : state.egraph.classes())
       if (eclass->lastMergeSequence && eclass->lastMergeSequence >= seenUpTo_) flashing_[eclass->id] = 1.0;
@@ -226,6 +231,10 @@ void EGraphView::refresh() {
   if (!state_) return;
   const EGraphMirror& egraph = state_->egraph;
   visibility_ = computeVisibility(egraph, filter_);
+  std::unordered_set<EClassId> unplaced;
+  for (EClassId id : visibility_.weightOnly)
+    if (!visibility_.shownSet.count(id)) unplaced.insert(id);
+  layout_.update(egraph, unplaced);
 
   for (auto it = items_.begin(); it != items_.end();) {
     if (visibility_.shownSet.count(it->first)) {
@@ -269,6 +278,8 @@ void EGraphView::refresh() {
     item->setFocused(filter_.focus && egraph.find(*filter_.focus) == id);
     auto hidden = visibility_.hiddenNeighbours.find(id);
     item->setHiddenNeighbours(hidden == visibility_.hiddenNeighbours.end() ? 0 : hidden->second);
+    auto weights = visibility_.weightInputs.find(id);
+    item->setWeightInputs(weights == visibility_.weightInputs.end() ? 0 : weights->second);
     auto flash = flashing_.find(id);
     item->setFlash(flash == flashing_.end() ? 0.0 : flash->second);
   }
@@ -319,6 +330,7 @@ void EGraphView::updateBanner() {
     QStringList reasons;
     if (v.hiddenByFilter) reasons << tr("%1 by the filter").arg(v.hiddenByFilter);
     if (v.hiddenByFocus) reasons << tr("%1 outside the focus").arg(v.hiddenByFocus);
+    if (v.hiddenAsWeights) reasons << tr("%1 weight-only, counted on their consumers (Weights draws them)").arg(v.hiddenAsWeights);
     if (v.hiddenByBudget)
       reasons << tr("%1 over the budget of %2 (double-click a class to focus on it)").arg(v.hiddenByBudget).arg(filter_.classBudget);
     text += QStringLiteral(" — ") + tr("%1 more not shown: %2").arg(v.hidden()).arg(reasons.join(QStringLiteral(", ")));
@@ -382,6 +394,17 @@ void EGraphView::focusClass(EClassId eclass, int depth) {
     rebuildEdges();
     updateOverview();
   }
+}
+
+void EGraphView::setShowWeights(bool show) {
+  if (show == filter_.showWeights) return;
+  filter_.showWeights = show;
+  const QSignalBlocker block(weights_);
+  weights_->setChecked(show);
+  // The weights need room next to their consumers: the picture is laid out again.
+  dropPicture();
+  refresh();
+  fitToView();
 }
 
 void EGraphView::clearFocus() {

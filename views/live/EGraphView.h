@@ -19,6 +19,7 @@
 #include <set>
 #include <unordered_map>
 
+class QCheckBox;
 class QComboBox;
 class QGraphicsScene;
 class QGraphicsView;
@@ -78,6 +79,7 @@ public slots:
   void focusClass(tessera::EClassId eclass, int depth = 2);
   void clearFocus();
   void setClassBudget(size_t classes);
+  void setShowWeights(bool show);
   void setCollapsed(tessera::EClassId eclass, bool collapsed);
   void fitToView();
 
@@ -123,6 +125,7 @@ private:
   QComboBox* opFilter_;
   QComboBox* ruleFilter_;
   QSpinBox* focusDepth_;
+  QCheckBox* weights_;
   QLabel* banner_;
   QTimer* flashTimer_;
   QStringList knownOps_;

@@ -1,5 +1,6 @@
 #include "EGraphVisibility.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace tessera::views {
@@ -47,10 +48,37 @@ std::unordered_set<EClassId> neighbourhood(const Adjacency& adjacency, EClassId 
 }
 } // namespace
 
+std::unordered_set<EClassId> weightOnlyClasses(const EGraphMirror& egraph) {
+  std::unordered_set<EClassId> weights;
+  const std::vector<const MirrorClass*> classes = egraph.classes();
+  auto isWeightOnly = [&](const ENode& node) {
+    if (node.op == OpKind::Weight) return true;
+    if (node.children.empty() || node.op == OpKind::Input) return false;
+    return std::all_of(node.children.begin(), node.children.end(), [&](EClassId child) { return weights.count(egraph.find(child)) != 0; });
+  };
+  // Children are nearly always seen before their parents, so the first pass finds almost all; a
+  // merge can put a parent first, which the next pass settles.
+  for (int pass = 0; pass < 8; ++pass) {
+    bool grew = false;
+    for (const MirrorClass* eclass : classes) {
+      if (weights.count(eclass->id)) continue;
+      for (MirrorNodeId id : eclass->nodes)
+        if (isWeightOnly(egraph.nodes()[id].node)) {
+          weights.insert(eclass->id);
+          grew = true;
+          break;
+        }
+    }
+    if (!grew) break;
+  }
+  return weights;
+}
+
 EGraphVisibility computeVisibility(const EGraphMirror& egraph, const EGraphFilter& filter) {
   EGraphVisibility out;
   const std::vector<const MirrorClass*> classes = egraph.classes();
   out.totalClasses = classes.size();
+  if (!filter.showWeights) out.weightOnly = weightOnlyClasses(egraph);
   const bool focused = filter.focus && egraph.hasClass(*filter.focus);
   // Adjacency costs one pass over the edges; only build it when someone needs neighbours.
   std::optional<Adjacency> adjacency;
@@ -62,6 +90,11 @@ EGraphVisibility computeVisibility(const EGraphMirror& egraph, const EGraphFilte
   for (const MirrorClass* eclass : classes) {
     if (focused && !around.count(eclass->id)) {
       ++out.hiddenByFocus;
+      continue;
+    }
+    // In the focus a weight shows in full; elsewhere it is a count on its consumer.
+    if (!focused && out.weightOnly.count(eclass->id)) {
+      ++out.hiddenAsWeights;
       continue;
     }
     if (filter.filtersNodes()) {
@@ -83,10 +116,13 @@ EGraphVisibility computeVisibility(const EGraphMirror& egraph, const EGraphFilte
   if (out.hidden() == 0) return out;
   if (!adjacency) adjacency.emplace(egraph);
   for (EClassId id : out.shown) {
-    std::unordered_set<EClassId> hidden;
-    for (EClassId next : adjacency->of(id))
-      if (!out.shownSet.count(next)) hidden.insert(next);
+    std::unordered_set<EClassId> hidden, weights;
+    for (EClassId next : adjacency->of(id)) {
+      if (out.shownSet.count(next)) continue;
+      (out.weightOnly.count(next) ? weights : hidden).insert(next);
+    }
     if (!hidden.empty()) out.hiddenNeighbours[id] = static_cast<uint32_t>(hidden.size());
+    if (!weights.empty()) out.weightInputs[id] = static_cast<uint32_t>(weights.size());
   }
   return out;
 }

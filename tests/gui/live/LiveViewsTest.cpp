@@ -12,6 +12,8 @@
 #include <QAbstractItemModelTester>
 
 #include <algorithm>
+#include <set>
+#include <unordered_set>
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QGraphicsView>
@@ -66,7 +68,8 @@ TEST(EGraphView, ShowsARealTwoThousandNodeEGraphWithNothingSilentlyHidden) {
   const EGraphVisibility& v = view.visibility();
   EXPECT_EQ(v.totalClasses, state.egraph.numClasses());
   EXPECT_EQ(view.shownClasses() + v.hidden(), v.totalClasses);
-  EXPECT_EQ(view.shownClasses(), std::min(v.totalClasses, view.filter().classBudget));
+  EXPECT_GT(v.hiddenAsWeights, 0u) << "weight-only classes are counted on their consumers";
+  EXPECT_EQ(view.shownClasses(), std::min(v.totalClasses - v.hiddenAsWeights, view.filter().classBudget));
   EXPECT_GT(view.drawnEdges(), view.shownClasses() / 2);
   if (view.shownClasses() == v.totalClasses) {
     EXPECT_EQ(accountedNodes(view, state), state.egraph.numNodes());
@@ -108,6 +111,80 @@ TEST(EGraphView, ARebasedEGraphStartsThePictureOver) {
   expectConsistent("back at the end");
 }
 
+// Weights and what rewrites compute from weights alone (concatenated, transposed weights: hundreds
+// after a multi-pattern rule) are a count on each consumer; Weights draws them, and a focus shows
+// the ones around it.
+TEST(EGraphView, WeightOnlyClassesAreCountedOnTheirConsumersUntilAskedFor) {
+  LiveRun run;
+  EGraphView view;
+  view.resize(1200, 800);
+  QObject::connect(&run, &LiveRun::stateChanged, &view, &EGraphView::showState);
+  run.loadEvents(realLog());
+  const EGraphMirror& egraph = run.state().egraph;
+  const std::unordered_set<EClassId> weights = weightOnlyClasses(egraph);
+  ASSERT_FALSE(weights.empty());
+  EXPECT_EQ(view.visibility().hiddenAsWeights, weights.size());
+  for (EClassId id : weights) EXPECT_FALSE(view.layout().placed(id)) << "an undrawn weight takes no room, class " << id;
+  // Every drawn class counts exactly its weight-only children.
+  size_t consumers = 0;
+  for (EClassId id : view.visibility().shown) {
+    std::set<EClassId> children;
+    for (MirrorNodeId node : egraph.eclass(id)->nodes)
+      for (EClassId child : egraph.nodes()[node].node.children)
+        if (weights.count(egraph.find(child))) children.insert(egraph.find(child));
+    EXPECT_EQ(view.itemFor(id)->weightInputs(), children.size()) << "class " << id;
+    consumers += !children.empty();
+  }
+  EXPECT_GT(consumers, 0u);
+  EXPECT_TRUE(view.bannerText().contains(QStringLiteral("%1 weight-only").arg(weights.size()))) << view.bannerText().toStdString();
+
+  view.setShowWeights(true);
+  EXPECT_EQ(view.visibility().hiddenAsWeights, 0u);
+  EXPECT_EQ(view.shownClasses(), std::min(egraph.numClasses(), view.filter().classBudget));
+  for (EClassId id : weights) EXPECT_TRUE(view.layout().placed(id));
+  view.setShowWeights(false);
+
+  // Focused on a consumer, its weights are drawn in full.
+  EClassId consumer = 0;
+  for (EClassId id : view.visibility().shown)
+    if (view.itemFor(id)->weightInputs() > 0) consumer = id;
+  view.focusClass(consumer, 1);
+  size_t weightsShown = 0;
+  for (EClassId id : view.visibility().shown) weightsShown += weights.count(id);
+  EXPECT_GT(weightsShown, 0u);
+  EXPECT_EQ(view.visibility().hiddenAsWeights, 0u);
+}
+
+// Fit never zooms out past a legible scale on a 2,000-node e-graph: it frames a part around the
+// latest step, and the overview in the corner shows where that part lies.
+TEST(EGraphView, FitStaysLegibleAndShowsTheWholeInTheOverview) {
+  LiveRun run;
+  EGraphView view;
+  view.resize(1200, 800);
+  view.show();
+  QObject::connect(&run, &LiveRun::stateChanged, &view, &EGraphView::showState);
+  run.loadEvents(realLog());
+  view.fitToView();
+  EXPECT_GE(view.zoom(), EGraphView::kReadableScale);
+  const QRectF visible = view.graphicsView()->mapToScene(view.graphicsView()->viewport()->rect()).boundingRect();
+  const QRectF whole = view.graphicsView()->scene()->itemsBoundingRect();
+  if (!visible.contains(whole)) EXPECT_TRUE(view.overviewVisible()) << "a framed part needs its context";
+  EXPECT_TRUE(visible.contains(view.pointOfInterest()));
+
+  // A small e-graph fits whole, without an overview.
+  LiveRun small;
+  EGraphView few;
+  few.resize(1200, 800);
+  few.show();
+  QObject::connect(&small, &LiveRun::stateChanged, &few, &EGraphView::showState);
+  std::vector<Event> start(realLog().begin(), realLog().begin() + 40);
+  small.loadEvents(start);
+  few.fitToView();
+  ASSERT_GT(few.shownClasses(), 0u);
+  EXPECT_FALSE(few.overviewVisible());
+  EXPECT_GE(few.zoom(), EGraphView::kReadableScale);
+}
+
 TEST(EGraphView, OverTheBudgetTheRestIsCountedNotDropped) {
   LiveRun run;
   EGraphView view;
@@ -116,7 +193,7 @@ TEST(EGraphView, OverTheBudgetTheRestIsCountedNotDropped) {
   run.loadEvents(realLog());
   const EGraphVisibility& v = view.visibility();
   EXPECT_EQ(view.shownClasses(), 120u);
-  EXPECT_EQ(v.hiddenByBudget, v.totalClasses - 120);
+  EXPECT_EQ(v.hiddenByBudget, v.totalClasses - v.hiddenAsWeights - 120);
   EXPECT_TRUE(view.bannerText().contains(QStringLiteral("%1 more not shown").arg(v.totalClasses - 120))) << view.bannerText().toStdString();
   EXPECT_GE(view.notShownMarkers(), 1u);
   // Clusters whose neighbours fell over the budget say so.
@@ -130,6 +207,7 @@ TEST(EGraphView, GrowthNeverMovesClassesAlreadyOnScreen) {
   LiveRun run;
   EGraphView view;
   view.setClassBudget(100000);
+  view.setShowWeights(true); // NASNet-A's growth after the first third is mostly concatenated weights
   QObject::connect(&run, &LiveRun::stateChanged, &view, &EGraphView::showState);
   std::map<EClassId, QPointF> before;
   const size_t third = log.size() / 3;
@@ -302,6 +380,7 @@ TEST(TimelineWidget, SeekingReplaysEveryViewToThatMoment) {
   QObject::connect(&run, &LiveRun::stateChanged, &egraph, &EGraphView::showState);
   QObject::connect(&run, &LiveRun::stateChanged, &rules, &RulePanel::showState);
   egraph.setClassBudget(100000);
+  egraph.setShowWeights(true); // every class, so an earlier moment shows fewer
   const auto& log = realLog();
   run.loadEvents(log);
   const size_t endClasses = egraph.shownClasses();
@@ -316,7 +395,7 @@ TEST(TimelineWidget, SeekingReplaysEveryViewToThatMoment) {
   EXPECT_EQ(run.replay().position(), log.size() / 4);
   EXPECT_FALSE(run.following());
   EXPECT_LT(egraph.shownClasses(), endClasses);
-  EXPECT_EQ(egraph.shownClasses(), run.state().egraph.numClasses());
+  EXPECT_EQ(egraph.shownClasses() + egraph.visibility().hiddenAsWeights, run.state().egraph.numClasses());
   EXPECT_TRUE(timeline.positionText().startsWith(QStringLiteral("event %1 of").arg(log.size() / 4)));
   EXPECT_LT(seekMs, 1000) << "seek plus every view's update";
 
