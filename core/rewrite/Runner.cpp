@@ -91,6 +91,9 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
     }
     const std::vector<const Rule*> active =
         hooks.arrangeRules ? hooks.arrangeRules(rules) : std::vector<const Rule*>(rules.begin(), rules.end());
+    // Late, but not so late that the iteration limit leaves the multi-pattern rules no turn.
+    if (multiStart < 0 && limits.multiIterations > 0 && iteration >= limits.iterationLimit - limits.multiIterations)
+      multiStart = iteration;
     IterationReport it;
     it.index = iteration;
     const size_t nodesBefore = egraph.numNodes(), classesBefore = egraph.numClasses();

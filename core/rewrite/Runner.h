@@ -30,7 +30,8 @@ struct RunnerLimits {
   // When the k_multi iterations of multi-pattern rules happen. TENSAT spends them first, before any
   // single-pattern rewrite has run, so a multi-pattern rule never sees what a single rewrite makes
   // (a conv fused with its relu, a reassociated matmul). Late spends them once the single-pattern
-  // rules change nothing more, then goes on with the single rules.
+  // rules change nothing more (or in the last k_multi iterations the iteration limit allows, if
+  // they never settle), then goes on with the single rules.
   enum class MultiSchedule { First, Late };
   MultiSchedule multiSchedule = MultiSchedule::First;
   size_t matchLimitPerRule = 20000; // single-pattern rules; SIZE_MAX: none (TENSAT)

@@ -250,3 +250,25 @@ TEST(Runner, TensatQkvMergeFiresOnABertLikeGraph) {
   EXPECT_GE(report.rulesApplied["tensat-m05"], 6u);
   EXPECT_EQ(egraph.checkInvariants(), "");
 }
+
+TEST(Runner, LateMultiPatternIterationsStillComeBeforeTheIterationLimit) {
+  // Associativity on a long chain does not settle in four iterations; the late schedule still
+  // gives the relu merge its k_multi iterations at the end.
+  Graph g = chain(9);
+  g.addOutput({g.addNode(OpKind::Relu, {{g.addInput("x", f32({2, 4}))}})});
+  g.addOutput({g.addNode(OpKind::Relu, {{g.addInput("y", f32({2, 4}))}})});
+  RuleSet rules = assoc();
+  rules.append(reluMerge());
+  auto list = all(rules);
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, g);
+  RunnerLimits limits;
+  limits.iterationLimit = 4;
+  limits.multiSchedule = RunnerLimits::MultiSchedule::Late;
+  limits.multiIterations = 1;
+  RunReport report = runSaturation(egraph, seed.outputs, list, limits);
+  EXPECT_EQ(report.stopReason, StopReason::IterationLimit);
+  ASSERT_EQ(report.iterations.size(), 4u);
+  EXPECT_EQ(report.iterations[2].multiApplied, 0u);
+  EXPECT_EQ(report.iterations[3].multiApplied, 1u);
+}
