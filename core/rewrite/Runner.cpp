@@ -53,17 +53,6 @@ MultiPhaseEnd applyMultiPatternRules(EGraph& egraph, std::span<const EClassId> r
 }
 } // namespace
 
-std::string_view stopReasonName(StopReason reason) {
-  switch (reason) {
-  case StopReason::Saturated: return "saturated";
-  case StopReason::NodeLimit: return "node_limit";
-  case StopReason::IterationLimit: return "iteration_limit";
-  case StopReason::TimeLimit: return "time_limit";
-  case StopReason::StoppedByUser: return "stopped_by_user";
-  }
-  return "unknown";
-}
-
 RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::span<const Rule* const> rules,
                         const RunnerLimits& limits, const RunnerHooks& hooks) {
   RunReport report;

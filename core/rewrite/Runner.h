@@ -9,6 +9,7 @@
 
 #include "egraph/EGraph.h"
 #include "rewrite/Rule.h"
+#include "rewrite/StopReason.h"
 
 #include <functional>
 #include <map>
@@ -19,8 +20,6 @@
 
 namespace tessera {
 
-enum class StopReason { Saturated, NodeLimit, IterationLimit, TimeLimit, StoppedByUser };
-std::string_view stopReasonName(StopReason reason); // "saturated", "node_limit", ...
 
 struct RunnerLimits {
   size_t nodeLimit = 50000;

@@ -1,11 +1,11 @@
 #include "search/EqsatStrategy.h"
 
-#include "cost/GraphCost.h"
 #include "egraph/GraphConversion.h"
 #include "extract/EGraphJson.h"
 #include "rewrite/Runner.h"
 #include "search/EGraphExtraction.h"
 #include "search/Provenance.h"
+#include "search/RunProtocol.h"
 
 #include "extract/Extractors.h"
 #include "support/Error.h"
@@ -24,13 +24,6 @@ std::string seconds(double s) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2f s", s);
   return buffer;
-}
-
-void recordDecisions(Control& control, EventStream& events, int step) {
-  for (UserDecision decision : control.takeDecisions()) {
-    decision.step = step;
-    events.publish(std::move(decision));
-  }
 }
 
 bool tensatPreset(const SearchOptions& options) { return numericParameter(options, "tensat", 0) != 0; }
@@ -73,8 +66,8 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   validate(options);
 
   SearchResult result;
-  result.originalCostMs = graphCost(input.original, input.cost).totalMs;
-  input.events.publish(RunStateChanged{RunState::Started, {}});
+  RunProtocol protocol(input, result);
+  protocol.start();
 
   EGraph egraph;
   ProvenanceRecorder provenance(input.events);
@@ -93,13 +86,7 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   hooks.stopRequested = [&] { return input.control.stopRequested(); };
   hooks.beforeIteration = [&](int iteration) {
     step = iteration;
-    recordDecisions(input.control, input.events, step);
-    bool wasPaused = input.control.paused();
-    if (wasPaused) input.events.publish(RunStateChanged{RunState::Paused, {}});
-    bool go = input.control.proceed();
-    recordDecisions(input.control, input.events, step);
-    if (wasPaused && go) input.events.publish(RunStateChanged{RunState::Resumed, {}});
-    return go;
+    return protocol.beforeStep(step);
   };
   hooks.arrangeRules = [&](std::span<const Rule* const> rules) { return arrangeRules(rules, input.control); };
   hooks.ruleApplied = [&](const Rule& rule, const RuleMatch& match, const RuleApplication& application) {
@@ -116,12 +103,11 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   egraph.setListener(nullptr);
   result.searchSeconds = run.seconds;
   result.steps = static_cast<int>(run.iterations.size());
-  result.stopReason = std::string(stopReasonName(run.stopReason));
   result.rulesApplied = run.rulesApplied;
   result.enodes = egraph.numNodes();
   result.enodesFiltered = egraph.numFiltered();
   result.eclasses = egraph.numClasses();
-  say(options, "saturation stopped (" + result.stopReason + ") after " + seconds(result.searchSeconds));
+  say(options, "saturation stopped (" + std::string(stopReasonName(run.stopReason)) + ") after " + seconds(result.searchSeconds));
 
   ENodeCoster coster(input.cost);
   if (std::string path = textParameter(options, "egraph_json", ""); !path.empty()) {
@@ -131,15 +117,8 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   ExtractedGraph extracted = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
   result.extractionSeconds = extracted.seconds;
   say(options, "extracted with " + options.extractMethod + " in " + seconds(extracted.seconds));
-  Candidate candidate = provenance.candidate(egraph, std::move(extracted), input.cost, result.steps);
-  input.events.publish(CandidateExtracted{0, candidate.step, candidate.costMs, candidate.method});
-  if (candidate.costMs < result.originalCostMs)
-    input.events.publish(BestCostChanged{candidate.step, result.originalCostMs, candidate.costMs});
-  result.candidates.push_back(std::move(candidate));
-  result.bestCandidate = 0;
-  settleBest(result, input.original);
-  input.events.publish(RunStateChanged{run.stopReason == StopReason::StoppedByUser ? RunState::Stopped : RunState::Finished,
-                                    result.stopReason});
+  protocol.addCandidate(provenance.candidate(egraph, std::move(extracted), input.cost, result.steps));
+  protocol.finish(run.stopReason);
   return result;
 }
 

@@ -5,10 +5,10 @@
 // requested method and settle the best graph.
 #include "search/MctsStrategy.h"
 
-#include "cost/GraphCost.h"
 #include "egraph/GraphConversion.h"
 #include "search/EGraphExtraction.h"
 #include "search/Provenance.h"
+#include "search/RunProtocol.h"
 #include "search/mcts/MctsParameters.h"
 #include "search/mcts/MctsPlanner.h"
 #include "search/mcts/MctsTree.h"
@@ -56,7 +56,6 @@ private:
   void say(const std::string& line) const {
     if (input_.options.progress) input_.options.progress(line);
   }
-  void recordDecisions(int step);
   const ActionSpace& actions();
   // The allowed actions with a match in the committed state, pinned first then shuffled.
   std::vector<uint16_t> rootActions();
@@ -67,7 +66,6 @@ private:
   // The e-graph is full: extracts the best graph, and when it is cheaper than the graph this epoch
   // started from, seeds a fresh e-graph with it and commits a rebase step. False: stop.
   bool rebase(int step);
-  void addCandidate(Candidate candidate);
 
   const SearchInput& input_;
   MctsParameters params_;
@@ -82,6 +80,7 @@ private:
   ActionSpace space_;
   uint64_t rulesVersion_ = 0;
   SearchResult result_;
+  RunProtocol protocol_{input_, result_};
   double bestStateCost_ = 0;
   double epochStartCost_ = 0; // the cost of the graph the current e-graph was seeded with
   int rebases_ = 0;
@@ -101,13 +100,6 @@ MctsRun::MctsRun(const SearchInput& input)
   searchDeadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget - reserve));
   rulesVersion_ = input.control.rulesVersion();
   space_ = ActionSpace::arrange(input.rules, input.control);
-}
-
-void MctsRun::recordDecisions(int step) {
-  for (UserDecision decision : input_.control.takeDecisions()) {
-    decision.step = step;
-    input_.events.publish(std::move(decision));
-  }
 }
 
 const ActionSpace& MctsRun::actions() {
@@ -143,22 +135,11 @@ ActionOutcome MctsRun::commitAction(uint16_t action, int step) {
   return outcome;
 }
 
-void MctsRun::addCandidate(Candidate candidate) {
-  const double previous = result_.bestCandidate >= 0 ? result_.candidates[result_.bestCandidate].costMs : result_.originalCostMs;
-  const int index = static_cast<int>(result_.candidates.size());
-  input_.events.publish(CandidateExtracted{index, candidate.step, candidate.costMs, candidate.method});
-  if (candidate.costMs < previous) {
-    input_.events.publish(BestCostChanged{candidate.step, previous, candidate.costMs});
-    result_.bestCandidate = index;
-  }
-  result_.candidates.push_back(std::move(candidate));
-}
-
 void MctsRun::noteCommittedState(double stateCost, int step) {
   if (!(stateCost < bestStateCost_)) return;
   bestStateCost_ = stateCost;
   ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.rewardExtract);
-  addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, step));
+  protocol_.addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, step));
 }
 
 bool MctsRun::rebase(int step) {
@@ -171,7 +152,7 @@ bool MctsRun::rebase(int step) {
   Candidate best = recorder_.candidate(egraph_, std::move(extracted), input_.cost, step);
   if (!(best.costMs < epochStartCost_ * (1 - 1e-9))) return false; // this epoch found nothing cheaper
   epochStartCost_ = best.costMs;
-  addCandidate(std::move(best));
+  protocol_.addCandidate(std::move(best));
   const Candidate& seed = result_.candidates.back(); // nothing is added to the list until the seeding is done
 
   egraph_ = EGraph();
@@ -199,8 +180,7 @@ bool MctsRun::rebase(int step) {
 
 SearchResult MctsRun::run() {
   const SearchOptions& options = input_.options;
-  result_.originalCostMs = graphCost(input_.original, input_.cost).totalMs;
-  input_.events.publish(RunStateChanged{RunState::Started, {}});
+  protocol_.start();
 
   egraph_.setListener(&recorder_);
   seed_ = seedEGraph(egraph_, input_.original);
@@ -218,31 +198,23 @@ SearchResult MctsRun::run() {
                                   result_.originalCostMs > 0 ? 100.0 / result_.originalCostMs : 0.0,
                                   [this]() -> const ActionSpace& { return actions(); },
                                   [this] { return shouldStop(); }});
-  std::string stopReason;
-  bool stopped = false;
+  StopReason stopReason = StopReason::Saturated;
   for (int step = 0;; ++step) {
-    recordDecisions(step);
-    const bool wasPaused = input_.control.paused();
-    if (wasPaused) input_.events.publish(RunStateChanged{RunState::Paused, {}});
-    const bool go = input_.control.proceed();
-    recordDecisions(step);
-    if (!go) {
-      stopReason = "stopped_by_user";
-      stopped = true;
+    if (!protocol_.beforeStep(step)) {
+      stopReason = StopReason::StoppedByUser;
       break;
     }
-    if (wasPaused) input_.events.publish(RunStateChanged{RunState::Resumed, {}});
     if (step >= params_.maxSteps) {
-      stopReason = "steps";
+      stopReason = StopReason::StepLimit;
       break;
     }
     if (egraph_.numNodes() >= params_.nodeLimit) {
       if (params_.rebase && rebase(step)) continue;
-      stopReason = "node_limit";
+      stopReason = StopReason::NodeLimit;
       break;
     }
     if (outOfTime()) {
-      stopReason = "time_limit";
+      stopReason = StopReason::TimeLimit;
       break;
     }
 
@@ -250,7 +222,7 @@ SearchResult MctsRun::run() {
     tree_.replanFrom(root_, rootActions());
     const std::vector<uint16_t> candidates = tree_.node(root_).untried;
     if (candidates.empty()) {
-      stopReason = "saturated";
+      stopReason = StopReason::Saturated;
       break;
     }
     uint32_t chosen = MctsTree::kNone;
@@ -271,17 +243,16 @@ SearchResult MctsRun::run() {
     if (chosen == MctsTree::kNone) {
       simulations = planner.plan(root_);
       if (input_.control.stopRequested()) {
-        stopReason = "stopped_by_user";
-        stopped = true;
+        stopReason = StopReason::StoppedByUser;
         break;
       }
       if (outOfTime()) {
-        stopReason = "time_limit";
+        stopReason = StopReason::TimeLimit;
         break;
       }
       chosen = tree_.bestChild(root_, [this](uint16_t action) { return actions().allowed[action]; });
       if (chosen == MctsTree::kNone) {
-        stopReason = "saturated";
+        stopReason = StopReason::Saturated;
         break;
       }
       outcome = commitAction(tree_.node(chosen).action, step);
@@ -301,12 +272,11 @@ SearchResult MctsRun::run() {
     noteCommittedState(stateCost, step);
     root_ = chosen;
   }
-  result_.stopReason = stopReason;
   result_.enodes = egraph_.numNodes();
   result_.eclasses = egraph_.numClasses();
   const auto searchEnd = Clock::now();
   result_.searchSeconds = secondsBetween(start_, searchEnd);
-  say("mcts stopped (" + stopReason + ") after " + format("%.2f s", result_.searchSeconds) + ", " +
+  say("mcts stopped (" + std::string(stopReasonName(stopReason)) + ") after " + format("%.2f s", result_.searchSeconds) + ", " +
       std::to_string(coster_.extractions()) + " reward extractions, " + std::to_string(coster_.cacheHits()) + " cached");
 
   // Final extraction, inside what is left of the time limit.
@@ -315,9 +285,8 @@ SearchResult MctsRun::run() {
                                           std::min(options.extractTimeLimitSeconds, left));
   result_.extractionSeconds = extracted.seconds;
   say("extracted with " + params_.finalExtract + " in " + format("%.2f s", extracted.seconds));
-  addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, result_.steps));
-  settleBest(result_, input_.original);
-  input_.events.publish(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
+  protocol_.addCandidate(recorder_.candidate(egraph_, std::move(extracted), input_.cost, result_.steps));
+  protocol_.finish(stopReason);
   return std::move(result_);
 }
 

@@ -18,6 +18,7 @@
 
 #include "cost/GraphCost.h"
 #include "ir/GraphHash.h"
+#include "search/RunProtocol.h"
 #include "search/taso/GraphRewriter.h"
 #include "search/taso/SeenGraphs.h"
 #include "support/Error.h"
@@ -82,11 +83,9 @@ public:
   SearchResult run() {
     readParameters();
     start_ = std::chrono::steady_clock::now();
-    result_.originalCostMs = graphCost(input_.original, input_.cost).totalMs;
-    bestCostMs_ = result_.originalCostMs;
     size_t originalOps = input_.original.opCount();
     opCap_ = input_.options.nodeLimit ? input_.options.nodeLimit : 2 * originalOps;
-    input_.events.publish(RunStateChanged{RunState::Started, {}});
+    protocol_.start();
 
     Reached original;
     original.graph = std::make_shared<const Graph>(input_.original);
@@ -99,13 +98,10 @@ public:
     result_.steps = steps_;
     result_.enodes = explored_;
     result_.eclasses = 0;
-    if (!result_.candidates.empty()) result_.bestCandidate = static_cast<int>(result_.candidates.size()) - 1;
     for (const std::string& rule : bestPath_) ++result_.rulesApplied[rule];
-    settleBest(result_, input_.original);
+    protocol_.finish(stop_.value_or(StopReason::Saturated));
     say(method_ + " stopped (" + result_.stopReason + ") after " + std::to_string(steps_) + " steps, " +
         std::to_string(explored_) + " graphs, " + seconds(result_.searchSeconds) + "; speedup " + percent(result_.speedupPct));
-    bool stopped = result_.stopReason == "stopped_by_user";
-    input_.events.publish(RunStateChanged{stopped ? RunState::Stopped : RunState::Finished, result_.stopReason});
     return std::move(result_);
   }
 
@@ -122,9 +118,9 @@ private:
     seen_.insert(original.graph, original.hash);
     original.order = nextOrder_++;
     queue_.insert(std::move(original));
-    while (result_.stopReason.empty()) {
-      if (steps_ >= budget_) { result_.stopReason = "budget"; break; } // first: trimming empties the queue
-      if (queue_.empty()) { result_.stopReason = "saturated"; break; }
+    while (!stop_) {
+      if (steps_ >= budget_) { stop_ = StopReason::Budget; break; } // first: trimming empties the queue
+      if (queue_.empty()) { stop_ = StopReason::Saturated; break; }
       if (!proceed()) break;
       Reached popped = std::move(queue_.extract(queue_.begin()).value());
       int step = steps_++;
@@ -164,7 +160,7 @@ private:
         if (interrupted()) return;
         auto withinAlpha = [&](const RewritePreview& preview) {
           ++explored_;
-          return preview.ops <= opCap_ && preview.costMs < alpha_ * bestCostMs_ && !wouldBeTrimmed(preview.costMs);
+          return preview.ops <= opCap_ && preview.costMs < alpha_ * protocol_.bestCostMs() && !wouldBeTrimmed(preview.costMs);
         };
         size_t hash = 0;
         auto unseen = [&](const Graph& graph) {
@@ -175,7 +171,7 @@ private:
         if (!rewritten) continue;
         Reached child = reached(parent, *rule, std::move(*rewritten), hash);
         announce(child, step);
-        if (child.costMs < bestCostMs_) recordBest(child, step);
+        if (child.costMs < protocol_.bestCostMs()) recordBest(child, step);
         queue(std::move(child));
       }
     }
@@ -184,14 +180,14 @@ private:
   // ---- greedy ----
 
   void runGreedy(Reached current) {
-    while (result_.stopReason.empty()) {
-      if (steps_ >= budget_) { result_.stopReason = "budget"; break; }
+    while (!stop_) {
+      if (steps_ >= budget_) { stop_ = StopReason::Budget; break; }
       if (!proceed()) break;
       int step = steps_++;
       commitStep(current, step);
       std::optional<Reached> next = bestImprovement(current, step);
       if (!next) {
-        if (result_.stopReason.empty()) result_.stopReason = "saturated";
+        if (!stop_) stop_ = StopReason::Saturated;
         break;
       }
       announce(*next, step);
@@ -252,10 +248,7 @@ private:
     candidate.method = method_;
     candidate.step = step;
     candidate.origins = graph.origins;
-    result_.candidates.push_back(std::move(candidate));
-    input_.events.publish(BestCostChanged{step, bestCostMs_, graph.costMs});
-    input_.events.publish(CandidateExtracted{static_cast<int>(result_.candidates.size()) - 1, step, graph.costMs, method_});
-    bestCostMs_ = graph.costMs;
+    protocol_.addCandidate(std::move(candidate));
     bestPath_ = graph.path;
   }
 
@@ -264,41 +257,29 @@ private:
       input_.events.publish(StepCommitted{step, graph.path.empty() ? std::string() : graph.path.back(), 0, 0, 0,
                                        graph.graph->opCount(), 0});
     if (step % 50 == 0)
-      say("step " + std::to_string(step) + ": best " + std::to_string(bestCostMs_) + " ms, " + std::to_string(explored_) +
+      say("step " + std::to_string(step) + ": best " + std::to_string(protocol_.bestCostMs()) + " ms, " + std::to_string(explored_) +
           " graphs built, " + seconds(elapsed()));
   }
 
   // Between steps: records decisions, blocks while paused, and says whether to go on.
   bool proceed() {
-    recordDecisions();
-    bool wasPaused = input_.control.paused();
-    if (wasPaused) input_.events.publish(RunStateChanged{RunState::Paused, {}});
-    bool go = input_.control.proceed();
-    recordDecisions();
-    if (wasPaused && go) input_.events.publish(RunStateChanged{RunState::Resumed, {}});
-    if (!go) result_.stopReason = "stopped_by_user";
+    const bool go = protocol_.beforeStep(steps_);
+    if (!go) stop_ = StopReason::StoppedByUser;
     return go;
   }
 
   // Within a step: the time limit and stop requests cut an expansion short.
   bool interrupted() {
     if (input_.control.stopRequested()) {
-      result_.stopReason = "stopped_by_user";
+      stop_ = StopReason::StoppedByUser;
       return true;
     }
     double limit = input_.options.timeLimitSeconds;
     if (limit > 0 && elapsed() >= limit) {
-      result_.stopReason = "time_limit";
+      stop_ = StopReason::TimeLimit;
       return true;
     }
     return false;
-  }
-
-  void recordDecisions() {
-    for (UserDecision decision : input_.control.takeDecisions()) {
-      decision.step = steps_;
-      input_.events.publish(std::move(decision));
-    }
   }
 
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
@@ -325,7 +306,8 @@ private:
   size_t opCap_ = 0;
   std::chrono::steady_clock::time_point start_;
   SearchResult result_;
-  double bestCostMs_ = 0;
+  RunProtocol protocol_{input_, result_};
+  std::optional<StopReason> stop_; // set once: the loops end
   std::vector<std::string> bestPath_;
   int steps_ = 0;
   size_t explored_ = 0;
