@@ -1,14 +1,19 @@
 // `tessera-cli optimize MODEL --strategy {greedy,taso,eqsat,mcts} ...`: rewrites a model into a
-// faster equivalent, verifies it against the original, reports what happened and, with
-// --session, records the run (parameters, events, candidates with provenance) in a session file.
+// faster equivalent; with a measured cost model, times it against the original end to end and
+// keeps the original unless it is faster (do no harm); writes it and verifies what it wrote against
+// the original; reports what happened and, with --session, records the run (parameters, events,
+// candidates with provenance) in a session file.
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
+#include "EndToEndReport.h"
 #include "SearchSetup.h"
 
 #include "onnx/OnnxExport.h"
 #include "onnx/OnnxImport.h"
+#include "search/DoNoHarm.h"
 #include "search/Strategy.h"
+#include "search/VerifiedExport.h"
 #include "support/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace tessera::cli {
 
@@ -31,13 +37,42 @@ struct OptimizeCommandOptions {
   std::string session;
   bool noVerify = false;
   int verifyTrials = 1;
+  bool noE2e = false;  // skip the end-to-end check of a measured cost model
+  int e2eWarmup = -1;  // -1: the backend's default
+  int e2eRuns = -1;    // the most interleaved pairs; -1: the backend's default
   RuleChoice rules;
   SearchOptions search;
   std::vector<std::string> parameters; // NAME=VALUE
   std::string egraphJson;
 };
 
-void printSummary(const OptimizeCommandOptions& options, const SearchResult& result) {
+// The end-to-end check of a measured cost model: what it found, or why it did not run.
+struct EndToEndCheck {
+  std::optional<DoNoHarmOutcome> outcome;
+  std::string skipped; // why there was no check ("" when it ran)
+};
+
+void printEndToEnd(const EndToEndCheck& check) {
+  if (!check.skipped.empty()) {
+    std::printf("end to end      not checked: %s\n", check.skipped.c_str());
+    return;
+  }
+  if (!check.outcome) return;
+  const DoNoHarmOutcome& outcome = *check.outcome;
+  if (!outcome.comparison) {
+    std::printf("end to end      not timed: the search returned the original graph\n");
+    return;
+  }
+  const EndToEndComparison& e2e = *outcome.comparison;
+  std::printf("end to end      %s on %s, %.3f ms -> %.3f ms (medians)\n", describeSpeedup(e2e).c_str(), e2e.device.c_str(),
+              e2e.originalMs, e2e.candidateMs);
+  if (outcome.keptOriginal)
+    std::printf("                the candidate is not faster (predicted %.2f %%): returning the ORIGINAL model\n",
+                outcome.candidateSpeedupPct);
+  std::printf("                %s\n", e2e.method().c_str());
+}
+
+void printSummary(const OptimizeCommandOptions& options, const SearchResult& result, const EndToEndCheck& e2e) {
   std::printf("strategy        %s (seed %llu)\n", options.strategy.c_str(), static_cast<unsigned long long>(options.search.seed));
   std::printf("original cost   %.4f ms\n", result.originalCostMs);
   std::printf("optimised cost  %.4f ms\n", result.bestCostMs);
@@ -45,15 +80,17 @@ void printSummary(const OptimizeCommandOptions& options, const SearchResult& res
   std::printf("time            %.2f s search + %.2f s extraction\n", result.searchSeconds, result.extractionSeconds);
   std::printf("search          %d steps, %zu e-nodes, %zu e-classes, stopped: %s\n", result.steps, result.enodes,
               result.eclasses, result.stopReason.c_str());
+  printEndToEnd(e2e);
+  const std::string what = options.out.empty() ? "" : " (" + options.out + " read back)";
   std::printf("verified        %s\n", !result.verificationRun ? "skipped (--no-verify)"
-                                      : result.verified     ? "yes"
-                                                            : ("NO: " + result.verifyProblem).c_str());
+                                      : result.verified     ? ("yes" + what).c_str()
+                                                            : ("NO" + what + ": " + result.verifyProblem).c_str());
   for (const auto& [name, count] : result.rulesApplied) std::printf("  %-28s %zu\n", name.c_str(), count);
 }
 
 nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel& cost, const SearchResult& result,
-                          const Graph& original, size_t rulesUsed) {
-  return {{"model", options.model},
+                          const Graph& original, size_t rulesUsed, const EndToEndCheck& e2e) {
+  nlohmann::json report{{"model", options.model},
           {"strategy", options.strategy},
           {"seed", options.search.seed},
           {"cost", cost.spec()},
@@ -81,6 +118,32 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
           {"vetoed", options.rules.vetoes},
           {"ops_before", original.opCount()},
           {"ops_after", result.best.opCount()}};
+  if (result.verificationRun && !options.out.empty()) report["verified_file"] = options.out;
+  if (!e2e.skipped.empty()) report["e2e_skipped"] = e2e.skipped;
+  if (!e2e.outcome) return report;
+  report["kept_original"] = e2e.outcome->keptOriginal;
+  report["candidate_cost_ms"] = e2e.outcome->candidateCostMs;
+  report["candidate_speedup_pct"] = e2e.outcome->candidateSpeedupPct;
+  if (e2e.outcome->comparison) addEndToEndKeys(*e2e.outcome->comparison, report);
+  return report;
+}
+
+// Do no harm with a measured cost model: the device, not the prediction, decides whether the
+// candidate replaces the original. A backend that cannot run the graphs leaves the candidate
+// as the search returned it, and says why.
+EndToEndCheck checkEndToEnd(const OptimizeCommandOptions& options, const Graph& original, SearchResult& result) {
+  EndToEndCheck check;
+  std::optional<std::string> backend = measuredBackend(options.cost);
+  if (!backend || options.noE2e) return check;
+  try {
+    std::unique_ptr<GraphExecutor> executor = makeCliExecutor(*backend);
+    reportProgress("timing the candidate against the original end to end on " + executor->device());
+    check.outcome = keepOriginalUnlessFaster(original, result, *executor, endToEndOptionsFor(*backend, options.e2eWarmup, options.e2eRuns));
+  } catch (const Error& e) {
+    check.skipped = e.what();
+    reportProgress(std::string("end-to-end check skipped: ") + e.what());
+  }
+  return check;
 }
 
 int runOptimize(OptimizeCommandOptions options) {
@@ -104,24 +167,28 @@ int runOptimize(OptimizeCommandOptions options) {
                  options.strategy + ", " + std::to_string(rules.list.size()) + " rules, cost " + cost->spec());
   if (recording) recording->begin(options.strategy, options.search, cost->spec());
   SearchResult result = strategy->run({original, rules.list, *cost, control, events, options.search});
-  if (!options.noVerify) {
+  EndToEndCheck e2e = checkEndToEnd(options, original, result);
+  // What is verified is what is returned: the written file read back when there is one.
+  if (!options.out.empty()) {
+    std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (options.noVerify)
+      onnx_io::exportOnnxFile(result.best, options.out);
+    else
+      writeVerifiedResult(original, result, options.out, options.verifyTrials, options.search.seed);
+  } else if (!options.noVerify) {
     verifySearchResult(original, result, options.verifyTrials, options.search.seed);
-    reportProgress(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");
   }
+  if (result.verificationRun) reportProgress(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");
   if (recording) {
     recording->finish(result, *cost);
     reportProgress("recorded the run in " + options.session);
   }
 
-  printSummary(options, result);
-  if (!options.out.empty()) {
-    std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    onnx_io::exportOnnxFile(result.best, options.out);
-    std::printf("wrote           %s\n", options.out.c_str());
-  }
-  if (!options.json.empty()) writeJsonReport(jsonReport(options, *cost, result, original, rules.list.size()), options.json);
+  printSummary(options, result, e2e);
+  if (!options.out.empty()) std::printf("wrote           %s\n", options.out.c_str());
+  if (!options.json.empty()) writeJsonReport(jsonReport(options, *cost, result, original, rules.list.size(), e2e), options.json);
   return result.verificationRun && !result.verified ? 1 : 0;
 }
 
@@ -155,6 +222,13 @@ void addOptimizeCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--egraph-json", options->egraphJson, "eqsat: write the saturated e-graph (egraph-serialize JSON, as read by `extract`)");
   command->add_option("--verify-trials", options->verifyTrials, "Random input sets for verification")->capture_default_str();
   command->add_flag("--no-verify", options->noVerify, "Skip checking the result against the original");
+  command->add_flag("--no-e2e", options->noE2e,
+                    "With a measured cost model, return the candidate without timing it against the original end to end");
+  command->add_option("--e2e-warmup", options->e2eWarmup, "Untimed runs of each graph before end-to-end timing (default: cuda 100, cpu 3)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--e2e-runs", options->e2eRuns,
+                      "Most interleaved pairs of end-to-end runs (default: cuda 200, cpu 30; fewer once the interval is decided)")
+      ->check(CLI::Range(2, 100000));
   command->callback([options, &context] { context.exitCode = runOptimize(*options); });
 }
 

@@ -1,8 +1,7 @@
 // Each IR op in its opset-17 ONNX form: canonical attributes become the attributes or constant
 // inputs opset 17 expects, and Tessera-only forms are spelled with standard ops (a fused
 // activation as a following op, ScalarMul as Mul, Gelu as its erf/tanh formula, Enlarge as Pad,
-// MergeGroups and the batchnorm folds computed into initializers).
-#include "interp/Interpreter.h"
+// MergeGroups and the batchnorm folds as ops over the original weights).
 #include "onnx/ExportWriter.h"
 #include "onnx/TensorConversion.h"
 #include "support/Error.h"
@@ -76,6 +75,23 @@ onnx::NodeProto& writeWithActivation(ExportWriter& w, const Node& node, NodeId i
   return op;
 }
 
+// A one-output op whose result gets a fresh name derived from the node's; returns that name.
+std::string addStep(ExportWriter& w, const Node& node, const char* opType, std::vector<std::string> inputs, const char* what) {
+  std::string out = w.fresh(node.name + "_" + what);
+  w.addNode(opType, std::move(inputs), {out}, node.name + "_" + what);
+  return out;
+}
+
+std::string reshapeStep(ExportWriter& w, const Node& node, const std::string& input, const Ints& shape, const char* what) {
+  return addStep(w, node, "Reshape", {input, w.addInt64Initializer(shape, node.name + "_" + what + "_shape")}, what);
+}
+
+std::string transposeStep(ExportWriter& w, const Node& node, const std::string& input, const Ints& perm, const char* what) {
+  std::string out = w.fresh(node.name + "_" + what);
+  setAttribute(w.addNode("Transpose", {input}, {out}, node.name + "_" + what), "perm", perm);
+  return out;
+}
+
 void writeWeight(ExportWriter& w, const Node& node, NodeId id) {
   const Tensor& value = *node.weight;
   const std::string& name = w.nameOf({id, 0});
@@ -137,11 +153,7 @@ void writeGelu(ExportWriter& w, const Node& node, NodeId id) {
   DType type = inputType(w, node, 0).dtype;
   const std::string& base = node.name;
   auto constant = [&](double value, const char* what) { return w.addScalarInitializer(type, value, base + "_" + what); };
-  auto op = [&](const char* opType, std::vector<std::string> inputs, const char* what) {
-    std::string out = w.fresh(base + "_" + what);
-    w.addNode(opType, std::move(inputs), {out}, base + "_" + what);
-    return out;
-  };
+  auto op = [&](const char* opType, std::vector<std::string> inputs, const char* what) { return addStep(w, node, opType, std::move(inputs), what); };
   std::string inner;
   if (node.attrs.getString("approximate", "none") == "tanh") {
     std::string cube = op("Mul", {op("Mul", {x, x}, "square"), x}, "cube");
@@ -220,75 +232,62 @@ void writeEnlarge(ExportWriter& w, const Node& node, NodeId id) {
   writePad(w, node, w.nameOf(node.inputs[0]), Ints{0, 0, padH, padW, 0, 0, padH, padW}, id);
 }
 
-// Tessera-only ops that precompute weights (MergeGroups, the batchnorm folds).
-bool precomputesWeights(OpKind kind) {
-  return kind == OpKind::MergeGroups || kind == OpKind::FoldBatchNormWeight || kind == OpKind::FoldBatchNormBias;
-}
-
-// The value of node `id` when it is a weight or computed from weights alone by such ops, else
-// nullptr. Evaluated with the reference interpreter, as the optimiser's rules assume.
-std::shared_ptr<const Tensor> weightOnlyValue(ExportWriter& w, NodeId id, int depth = 0) {
-  const Node& node = w.graph().node(id);
-  if (node.kind == OpKind::Weight) return node.weight;
-  if (!precomputesWeights(node.kind) || depth > 64) return nullptr;
-  auto cached = w.weightOnlyValues.find(id);
-  if (cached != w.weightOnlyValues.end()) return cached->second;
-  std::vector<Tensor> dense;
-  dense.reserve(node.inputs.size());
-  for (const ValueRef& input : node.inputs) {
-    std::shared_ptr<const Tensor> value = input.isNone() ? nullptr : weightOnlyValue(w, input.node, depth + 1);
-    if (!value) return w.weightOnlyValues[id] = nullptr;
-    dense.push_back(value->materialized());
-  }
-  std::vector<const Tensor*> inputs;
-  for (const Tensor& t : dense) inputs.push_back(&t);
-  return w.weightOnlyValues[id] = std::make_shared<const Tensor>(evaluateNode(node, inputs).at(0));
-}
-
+// MergeGroups (see interp/WeightTransforms.cpp) over the named weight with standard ops, which
+// runtimes fold at load: the weight W[M,Cg,kh,kw] is viewed as [Q, count, R, K] (R = M/groups
+// output channels per group, Q = groups/count merged groups, K = Cg*kh*kw) and block b of its
+// row goes to column block b of the [Q, count, R, count, K] result, zeros elsewhere. That
+// block diagonal is built without a mask: [.., count, 1, K] padded to [.., count, count+1, K]
+// and read back as [.., count*(count+1), K] puts every entry one block further along per row,
+// so its first count*count blocks, reshaped to [.., count, count, K], are the diagonal.
 void writeMergeGroups(ExportWriter& w, const Node& node, NodeId id) {
-  std::shared_ptr<const Tensor> merged = weightOnlyValue(w, id);
-  if (!merged) fail(node, "merges the groups of a computed tensor; ONNX has no op for that (only weights can be merged at export)");
-  w.addInitializer(*merged, w.nameOf({id, 0}));
+  const Shape& weight = inputType(w, node, 0).shape;
+  const int64_t count = node.attrs.getInt("count", 0);
+  const int64_t groups = node.attrs.getInt("groups", count);
+  if (weight.size() != 4 || count < 1 || groups % count != 0 || weight[0] % groups != 0)
+    fail(node, "has a weight or group counts that MergeGroups does not accept");
+  const int64_t m = weight[0], r = m / groups, q = groups / count, k = weight[1] * weight[2] * weight[3];
+  std::string rows = reshapeStep(w, node, w.nameOf(node.inputs[0]), Ints{q, count, r, 1, k}, "rows");
+  std::string byRow = transposeStep(w, node, rows, Ints{0, 2, 1, 3, 4}, "by_row");
+  std::string padded = addStep(w, node, "Pad", {byRow, w.addInt64Initializer(Ints{0, 0, 0, 0, 0, 0, 0, 0, count, 0}, node.name + "_pads")},
+                               "padded");
+  std::string shifted = reshapeStep(w, node, padded, Ints{q, r, count * (count + 1), k}, "shifted");
+  std::string diagonal = addStep(w, node, "Slice",
+                                 {shifted, w.addInt64Initializer(Ints{0}, node.name + "_starts"),
+                                  w.addInt64Initializer(Ints{count * count}, node.name + "_ends"),
+                                  w.addInt64Initializer(Ints{2}, node.name + "_axes")},
+                                 "diagonal");
+  std::string blocks = reshapeStep(w, node, diagonal, Ints{q, r, count, count, k}, "blocks");
+  std::string byGroup = transposeStep(w, node, blocks, Ints{0, 2, 1, 3, 4}, "by_group");
+  w.addNode("Reshape", {byGroup, w.addInt64Initializer(Ints{m, count * weight[1], weight[2], weight[3]}, node.name + "_shape")},
+            {w.nameOf({id, 0})}, node.name);
 }
 
 // scale / sqrt(var + epsilon), the per-channel factor of a folded batchnorm.
 std::string batchNormFactor(ExportWriter& w, const Node& node, ValueRef scale, ValueRef var) {
   DType type = w.graph().typeOf(var).dtype;
   std::string epsilon = w.addScalarInitializer(type, node.attrs.getFloat("epsilon", 1e-5f), node.name + "_epsilon");
-  std::string shifted = w.fresh(node.name + "_var_eps");
-  w.addNode("Add", {w.nameOf(var), epsilon}, {shifted}, node.name + "_var_eps");
-  std::string root = w.fresh(node.name + "_std");
-  w.addNode("Sqrt", {shifted}, {root}, node.name + "_std");
-  std::string factor = w.fresh(node.name + "_factor");
-  w.addNode("Div", {w.nameOf(scale), root}, {factor}, node.name + "_factor");
-  return factor;
+  std::string root = addStep(w, node, "Sqrt", {addStep(w, node, "Add", {w.nameOf(var), epsilon}, "var_eps")}, "std");
+  return addStep(w, node, "Div", {w.nameOf(scale), root}, "factor");
 }
 
-// Folded from weights into an initializer; otherwise spelled out with standard ops:
+// Spelled with standard ops over the original weights, never precomputed: a precomputed
+// initializer would need a new name, and the same weights by name (`verify`, a user's own
+// weights) could not reach it. Runtimes fold these ops at load.
 // weight: w * reshape(factor, [C,1,..]); bias: (convBias - mean) * factor + bias.
 void writeFoldBatchNorm(ExportWriter& w, const Node& node, NodeId id) {
   const std::string& output = w.nameOf({id, 0});
-  if (std::shared_ptr<const Tensor> folded = weightOnlyValue(w, id)) {
-    w.addInitializer(*folded, output);
-    return;
-  }
   if (node.kind == OpKind::FoldBatchNormWeight) {
     std::string factor = batchNormFactor(w, node, node.inputs[1], node.inputs[2]);
     Ints perChannel(static_cast<size_t>(inputType(w, node, 0).rank()), 1);
     perChannel[0] = -1;
-    std::string shaped = w.fresh(node.name + "_factor_per_channel");
-    w.addNode("Reshape", {factor, w.addInt64Initializer(perChannel, node.name + "_factor_shape")}, {shaped}, node.name + "_reshape");
+    std::string shaped = reshapeStep(w, node, factor, perChannel, "factor_per_channel");
     w.addNode("Mul", {w.nameOf(node.inputs[0]), shaped}, {output}, node.name);
     return;
   }
   std::string factor = batchNormFactor(w, node, node.inputs[0], node.inputs[3]);
-  std::string centred = w.fresh(node.name + "_centred");
-  if (node.inputs.size() == 5)
-    w.addNode("Sub", {w.nameOf(node.inputs[4]), w.nameOf(node.inputs[2])}, {centred}, node.name + "_centred");
-  else
-    w.addNode("Neg", {w.nameOf(node.inputs[2])}, {centred}, node.name + "_centred");
-  std::string scaled = w.fresh(node.name + "_scaled");
-  w.addNode("Mul", {centred, factor}, {scaled}, node.name + "_scaled");
+  std::string centred = node.inputs.size() == 5 ? addStep(w, node, "Sub", {w.nameOf(node.inputs[4]), w.nameOf(node.inputs[2])}, "centred")
+                                                : addStep(w, node, "Neg", {w.nameOf(node.inputs[2])}, "centred");
+  std::string scaled = addStep(w, node, "Mul", {centred, factor}, "scaled");
   w.addNode("Add", {scaled, w.nameOf(node.inputs[1])}, {output}, node.name);
 }
 

@@ -8,7 +8,6 @@
 
 #include <onnx/onnx_pb.h>
 
-#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -37,10 +36,6 @@ public:
   // Initializers for the operands that opset 17 takes as inputs; each returns its name.
   std::string addInt64Initializer(const std::vector<int64_t>& values, const std::string& base);
   std::string addScalarInitializer(DType type, double value, const std::string& base);
-
-  // Values of tensors computed from weights alone by Tessera-only ops, memoised per node
-  // (nullptr: the node depends on a graph input).
-  std::unordered_map<NodeId, std::shared_ptr<const Tensor>> weightOnlyValues;
 
 private:
   bool claim(const std::string& name) { return !name.empty() && claimed_.insert(name).second; }

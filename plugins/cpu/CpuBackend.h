@@ -11,7 +11,7 @@ namespace tessera::cpu {
 
 class CpuBackend final : public QObject, public plugins::Backend {
   Q_OBJECT
-  Q_PLUGIN_METADATA(IID "org.tessera.Backend/1" FILE "cpu.json")
+  Q_PLUGIN_METADATA(IID "org.tessera.Backend/2" FILE "cpu.json")
   Q_INTERFACES(tessera::plugins::Backend)
 
 public:

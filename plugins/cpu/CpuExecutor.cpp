@@ -3,10 +3,10 @@
 #include "CompiledGraph.h"
 #include "CpuDevice.h"
 
+#include "cost/PairedSpeedup.h"
 #include "interp/TestData.h"
 #include "support/Error.h"
 
-#include <algorithm>
 #include <chrono>
 
 namespace tessera::cpu {
@@ -21,22 +21,40 @@ std::vector<Tensor> CpuExecutor::run(const Graph& graph, const TensorMap& inputs
   return compiled.outputs();
 }
 
+namespace {
+
+class CpuTimedGraph final : public TimedGraph {
+public:
+  CpuTimedGraph(const dnnl::engine& engine, dnnl::stream& stream, const Graph& graph) : compiled_(engine, graph), stream_(stream) {
+    compiled_.feed(dummyInputs(graph));
+  }
+
+  double runMs() override {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    compiled_.execute(stream_);
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  }
+
+private:
+  CompiledGraph compiled_;
+  dnnl::stream& stream_;
+};
+
+} // namespace
+
+std::unique_ptr<TimedGraph> CpuExecutor::prepareTiming(const Graph& graph) {
+  useCpuThreads();
+  return std::make_unique<CpuTimedGraph>(engine_, stream_, graph);
+}
+
 double CpuExecutor::measureLatencyMs(const Graph& graph, int warmup, int runs) {
   if (runs < 1) throw Error("measureLatencyMs needs at least one timed run, got " + std::to_string(runs));
-  useCpuThreads();
-  CompiledGraph compiled(engine_, graph);
-  compiled.feed(dummyInputs(graph));
-  using Clock = std::chrono::steady_clock;
-  for (int i = 0; i < warmup; ++i) compiled.execute(stream_);
+  std::unique_ptr<TimedGraph> timed = prepareTiming(graph);
+  for (int i = 0; i < warmup; ++i) timed->runMs();
   std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    const auto start = Clock::now();
-    compiled.execute(stream_);
-    times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  const size_t n = times.size();
-  return n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  for (int i = 0; i < runs; ++i) times.push_back(timed->runMs());
+  return medianOf(std::move(times));
 }
 
 } // namespace tessera::cpu

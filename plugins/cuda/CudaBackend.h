@@ -13,7 +13,7 @@ namespace tessera::cuda {
 
 class CudaBackend final : public QObject, public plugins::Backend {
   Q_OBJECT
-  Q_PLUGIN_METADATA(IID "org.tessera.Backend/1" FILE "cuda.json")
+  Q_PLUGIN_METADATA(IID "org.tessera.Backend/2" FILE "cuda.json")
   Q_INTERFACES(tessera::plugins::Backend)
 
 public:

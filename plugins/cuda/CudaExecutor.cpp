@@ -24,4 +24,22 @@ double CudaExecutor::measureLatencyMs(const Graph& graph, int warmup, int runs) 
   return medianRunMs(context_, warmup, runs, [&] { compiled.execute(); });
 }
 
+namespace {
+
+class CudaTimedGraph final : public TimedGraph {
+public:
+  CudaTimedGraph(CudaContext& context, const Graph& graph) : context_(context), compiled_(context, graph) {
+    compiled_.feed(dummyInputs(graph));
+  }
+  double runMs() override { return medianRunMs(context_, 0, 1, [&] { compiled_.execute(); }); }
+
+private:
+  CudaContext& context_;
+  DeviceGraph compiled_;
+};
+
+} // namespace
+
+std::unique_ptr<TimedGraph> CudaExecutor::prepareTiming(const Graph& graph) { return std::make_unique<CudaTimedGraph>(context_, graph); }
+
 } // namespace tessera::cuda

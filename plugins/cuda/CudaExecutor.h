@@ -17,6 +17,8 @@ public:
   // The median of `runs` whole-graph executions, each between two CUDA events, after `warmup`
   // untimed ones, on dummy inputs; weights are uploaded and convolution algorithms chosen first.
   double measureLatencyMs(const Graph& graph, int warmup, int runs) override;
+  // Uploaded and set up once; each run is timed between two CUDA events.
+  std::unique_ptr<TimedGraph> prepareTiming(const Graph& graph) override;
 
 private:
   std::string device_;

@@ -1,5 +1,6 @@
 // Measured costs as a user meets them: a run priced by measured:cpu keeps the device's figures in
-// its session, and `bench --e2e` times each original and optimised graph on the device.
+// its session, `bench --e2e` times each original and optimised graph on the device, and
+// `optimize` with a measured cost model returns the original unless the candidate is faster.
 #include "CliRunner.h"
 
 #include "session/Session.h"
@@ -61,6 +62,23 @@ TEST(MeasuredCostCli, ASessionKeepsTheDeviceFiguresItsRunWasPricedWith) {
     EXPECT_NE(signature.find('|'), std::string::npos) << signature;
   }
   EXPECT_TRUE(opened.opCosts("analytic:h200").empty());
+}
+
+// The speedup's interval holds its estimate; timings are not checked beyond being positive
+// (no timed unit tests: the machine may be loaded).
+void expectEndToEndKeys(const nlohmann::json& report, int maxPairs) {
+  ASSERT_TRUE(report.contains("e2e_speedup_pct")) << report.dump();
+  EXPECT_GT(report["e2e_original_ms"].get<double>(), 0.0);
+  EXPECT_GT(report["e2e_optimized_ms"].get<double>(), 0.0);
+  const double pct = report["e2e_speedup_pct"];
+  const auto interval = report["e2e_speedup_ci_pct"].get<std::vector<double>>();
+  ASSERT_EQ(interval.size(), 2u);
+  EXPECT_LE(interval[0], pct);
+  EXPECT_GE(interval[1], pct);
+  EXPECT_GE(report["e2e_runs"].get<int>(), 2);
+  EXPECT_LE(report["e2e_runs"].get<int>(), maxPairs);
+  EXPECT_EQ(report["e2e_device"].get<std::string>().rfind("cpu:", 0), 0u);
+  EXPECT_NE(report["e2e_method"].get<std::string>().find("interleaved"), std::string::npos);
 }
 
 TEST(MeasuredCostCli, BenchE2eTimesTheOriginalAndEachOptimisedGraph) {
@@ -132,6 +150,37 @@ TEST(MeasuredCostCli, CostsCalibrateStoresACalibrationThatLaterRunsUse) {
   ASSERT_EQ(profile.exitCode, 0) << profile.output;
   EXPECT_NE(profile.output.find("calibrated to whole graphs: "), std::string::npos) << profile.output;
   EXPECT_NE(profile.output.find("fitted on 3 graphs"), std::string::npos) << profile.output;
+}
+
+// Do no harm: the report says what the device measured and whether the original came back; the
+// written model is the one the report describes.
+TEST(MeasuredCostCli, OptimizeTimesTheCandidateAndReturnsTheOriginalUnlessFaster) {
+  const std::string dir = makeTempDir("optimize-e2e");
+  useFreshCostCache(dir);
+  auto run = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --cost measured:cpu --e2e-warmup 1 --e2e-runs 4 "
+                    "--out " + dir + "/opt.onnx --json " + dir + "/report.json");
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  nlohmann::json report = readJson(dir + "/report.json");
+  expectEndToEndKeys(report, 4);
+  const bool kept = report["kept_original"];
+  const double low = report["e2e_speedup_ci_pct"][0];
+  EXPECT_EQ(kept, low <= 0.0) << "the candidate stays only when its whole interval is above zero";
+  EXPECT_NE(run.output.find("end to end"), std::string::npos) << run.output;
+  if (kept) {
+    EXPECT_NE(run.output.find("returning the ORIGINAL model"), std::string::npos) << run.output;
+    EXPECT_EQ(report["speedup_pct"].get<double>(), 0.0);
+    EXPECT_EQ(report["ops_after"], report["ops_before"]);
+  } else {
+    EXPECT_EQ(report["speedup_pct"].get<double>(), report["candidate_speedup_pct"].get<double>());
+  }
+  EXPECT_TRUE(report["verified"].get<bool>());
+  EXPECT_EQ(report["verified_file"], dir + "/opt.onnx");
+
+  // --no-e2e returns the candidate untimed.
+  auto untimed = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --cost measured:cpu --no-e2e --no-verify --json " +
+                        dir + "/untimed.json");
+  ASSERT_EQ(untimed.exitCode, 0) << untimed.output;
+  EXPECT_FALSE(readJson(dir + "/untimed.json").contains("e2e_speedup_pct"));
 }
 #endif
 

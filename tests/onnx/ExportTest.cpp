@@ -169,30 +169,60 @@ TEST(Export, ScalarMulGeluAndEnlargeUseStandardOps) {
   expectSameFunction(g, again, /*ownWeights=*/true);
 }
 
-TEST(Export, MergeGroupsOfAWeightIsFoldedIntoAnInitializer) {
-  Graph g;
-  ValueRef x{g.addInput("x", f32({1, 4, 5, 5}))};
-  ValueRef w{g.addWeight("w", ramp({4, 1, 3, 3}))};
-  NodeId merge = g.addNode(OpKind::MergeGroups, {w}, {{"count", int64_t(2)}, {"groups", int64_t(4)}});
-  g.addOutput({g.addNode(OpKind::Conv, {x, {merge, 0}})}, "y");
+namespace {
+// The float initializers of an exported model: derived weights must not add any.
+std::set<std::string> floatInitializers(const onnx::ModelProto& model) {
+  std::set<std::string> names;
+  for (const auto& t : model.graph().initializer())
+    if (t.data_type() == onnx::TensorProto::FLOAT && t.dims_size() > 0) names.insert(t.name());
+  return names;
+}
+} // namespace
 
-  onnx::ModelProto model = exportProto(g);
-  EXPECT_EQ(protoOps(model), (std::vector<std::string>{"Conv"}));
-  Tensor dense = g.node(w.node).weight->materialized();
-  const Tensor* inputs[] = {&dense};
-  Tensor merged = evaluateNode(g.node(merge), inputs).at(0);
-  Graph again = roundTrip(g);
-  const Node& conv = onlyNode(again, OpKind::Conv);
-  const Tensor& folded = *again.node(conv.inputs[1].node).weight;
-  ASSERT_EQ(folded.shape(), (Shape{4, 2, 3, 3}));
-  for (int64_t i = 0; i < merged.numel(); ++i) EXPECT_EQ(folded.floatAt(i), merged.floatAt(i)) << i;
-  expectSameFunction(g, again, /*ownWeights=*/true);
+// Merged weights are ops over the original weight (no new initializer), so the same random
+// weights by name reach both graphs; several group layouts, TASO's g == count case first.
+TEST(Export, MergeGroupsIsSpelledWithStandardOpsOverTheOriginalWeight) {
+  struct Layout {
+    int64_t outChannels, inPerGroup, groups, count;
+  };
+  for (Layout layout : {Layout{4, 1, 4, 4}, Layout{4, 1, 4, 2}, Layout{8, 2, 4, 2}, Layout{12, 1, 6, 3}}) {
+    SCOPED_TRACE("M " + std::to_string(layout.outChannels) + " groups " + std::to_string(layout.groups) + " count " +
+                 std::to_string(layout.count));
+    Graph g;
+    const int64_t channels = layout.inPerGroup * layout.groups;
+    ValueRef x{g.addInput("x", f32({1, channels, 5, 5}))};
+    ValueRef w{g.addWeight("w", ramp({layout.outChannels, layout.inPerGroup, 3, 3}))};
+    NodeId merge = g.addNode(OpKind::MergeGroups, {w}, {{"count", layout.count}, {"groups", layout.groups}}, "merge");
+    g.addOutput({g.addNode(OpKind::Conv, {x, {merge, 0}})}, "y");
+
+    onnx::ModelProto model = exportProto(g);
+    EXPECT_EQ(floatInitializers(model), (std::set<std::string>{"w"}));
+    Graph again = roundTrip(g);
+    EXPECT_EQ(countKind(again, OpKind::MergeGroups), 0u);
+    const Node& conv = onlyNode(again, OpKind::Conv);
+    EXPECT_EQ(again.typeOf(conv.inputs[1]).shape, (Shape{layout.outChannels, layout.count * layout.inPerGroup, 3, 3}));
+    expectSameFunction(g, again);                        // random weights by name
+    expectSameFunction(g, again, /*ownWeights=*/true);   // and the graph's own
+  }
 }
 
-// A conv with its batchnorm folded in: from weights alone the folds become initializers; with
-// a run-time operand they are spelled with Add/Sqrt/Div/Mul. Both compute what the IR computes.
-TEST(Export, BatchNormFoldsArePrecomputedOrSpelledOut) {
+// MergeGroups of a run-time tensor has the same spelling; the values match the IR kernel's.
+TEST(Export, MergeGroupsOfAComputedTensorIsSpelledOutToo) {
+  Graph g;
+  ValueRef x{g.addInput("w_in", f32({8, 2, 3, 3}))};
+  NodeId merge = g.addNode(OpKind::MergeGroups, {x}, {{"count", int64_t(2)}, {"groups", int64_t(4)}}, "merge_me");
+  g.addOutput({merge, 0}, "y");
+  Graph again = roundTrip(g);
+  EXPECT_EQ(again.typeOf(again.outputs()[0].value), f32({8, 4, 3, 3}));
+  expectSameFunction(g, again);
+}
+
+// A conv with its batchnorm folded in: the folds are spelled with Add/Sqrt/Div/Reshape/Mul over
+// the original weights whether or not an operand is known at run time only, so the exported
+// model computes the same function for any weights given by name.
+TEST(Export, BatchNormFoldsAreSpelledOutOverTheOriginalWeights) {
   for (bool constantScale : {true, false}) {
+    SCOPED_TRACE(constantScale ? "weights only" : "run-time scale");
     Graph g;
     ValueRef x{g.addInput("x", f32({1, 2, 4, 4}))};
     ValueRef scale = constantScale ? ValueRef{g.addWeight("scale", ramp({3}, 0.3f))} : ValueRef{g.addInput("scale", f32({3}))};
@@ -205,32 +235,21 @@ TEST(Export, BatchNormFoldsArePrecomputedOrSpelledOut) {
     ValueRef foldedB{g.addNode(OpKind::FoldBatchNormBias, {scale, bias, mean, var, convBias}, {{"epsilon", 1e-3f}})};
     g.addOutput({g.addNode(OpKind::Conv, {x, foldedW, foldedB}, {{"pads", Ints{1, 1, 1, 1}}})}, "y");
 
-    std::vector<std::string> ops = protoOps(exportProto(g));
-    if (constantScale) {
-      EXPECT_EQ(ops, (std::vector<std::string>{"Conv"}));
-    } else {
-      EXPECT_NE(std::find(ops.begin(), ops.end(), "Sqrt"), ops.end());
-    }
+    onnx::ModelProto model = exportProto(g);
+    std::vector<std::string> ops = protoOps(model);
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "Sqrt"), ops.end());
+    std::set<std::string> originals{"bias", "mean", "var", "conv_b", "w"};
+    if (constantScale) originals.insert("scale");
+    EXPECT_EQ(floatInitializers(model), originals);
     Graph again = roundTrip(g);
     EXPECT_EQ(countKind(again, OpKind::Opaque), 0u);
     VerifyOptions options;
     options.trials = 2;
-    options.randomizeWeights = false; // the folded initializers carry the original weights' values
-    VerifyResult result = verifyEquivalent(g, again, options);
-    EXPECT_TRUE(result.equivalent) << (constantScale ? "folded: " : "spelled out: ") << result.worst;
-  }
-}
-
-TEST(Export, MergeGroupsOfAComputedTensorIsAnError) {
-  Graph g;
-  ValueRef x{g.addInput("w_in", f32({4, 1, 3, 3}))};
-  NodeId merge = g.addNode(OpKind::MergeGroups, {x}, {{"count", int64_t(2)}, {"groups", int64_t(4)}}, "merge_me");
-  g.addOutput({merge, 0}, "y");
-  try {
-    onnx_io::exportOnnxFile(g, writeTempFile("merge.onnx", ""));
-    FAIL() << "export succeeded";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("merge.onnx: node 'merge_me' (MergeGroups)"), std::string::npos) << e.what();
+    for (bool ownWeights : {false, true}) {
+      options.randomizeWeights = !ownWeights;
+      VerifyResult result = verifyEquivalent(g, again, options);
+      EXPECT_TRUE(result.equivalent) << (ownWeights ? "own weights: " : "random weights: ") << result.worst;
+    }
   }
 }
 

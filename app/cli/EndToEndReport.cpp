@@ -1,0 +1,51 @@
+#include "EndToEndReport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tessera::cli {
+
+std::optional<std::string> measuredBackend(const std::string& costSpec) {
+  const std::string prefix = "measured:";
+  if (costSpec.rfind(prefix, 0) != 0) return std::nullopt;
+  return costSpec.substr(prefix.size());
+}
+
+EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs) {
+  EndToEndOptions options;
+  // A GPU run takes microseconds to milliseconds: TASO's 100 warm-up runs, and many pairs.
+  if (backend == "cuda") {
+    options.warmup = 100;
+    options.minPairs = 30;
+    options.maxPairs = 200;
+  }
+  if (warmup >= 0) options.warmup = warmup;
+  if (maxPairs >= 0) {
+    options.maxPairs = std::max(maxPairs, 2);
+    options.minPairs = std::min(options.minPairs, options.maxPairs);
+  }
+  return options;
+}
+
+std::string describeSpeedup(const EndToEndComparison& comparison) {
+  char text[160];
+  std::snprintf(text, sizeof text, "%+.2f %% [%+.2f, %+.2f] (%.0f %% interval, %d pairs)", comparison.speedup.pct,
+                comparison.speedup.lowPct, comparison.speedup.highPct, comparison.speedup.confidence * 100, comparison.pairs);
+  return text;
+}
+
+void addEndToEndKeys(const EndToEndComparison& comparison, nlohmann::json& report) {
+  report["e2e_original_ms"] = comparison.originalMs;
+  report["e2e_optimized_ms"] = comparison.candidateMs;
+  report["e2e_speedup_pct"] = comparison.speedup.pct;
+  report["e2e_speedup_ci_pct"] = {comparison.speedup.lowPct, comparison.speedup.highPct};
+  report["e2e_confidence"] = comparison.speedup.confidence;
+  report["e2e_runs"] = comparison.pairs;
+  report["e2e_warmup"] = comparison.warmup;
+  report["e2e_device"] = comparison.device;
+  report["e2e_method"] = comparison.method();
+}
+
+} // namespace tessera::cli

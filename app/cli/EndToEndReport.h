@@ -1,0 +1,29 @@
+// What `optimize` and `bench` share to time a candidate against its original end to end: the
+// backend of a measured cost spec, timing options suited to its device, and the report of one
+// comparison (console line and JSON keys).
+#pragma once
+
+#include "cost/EndToEndComparison.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+namespace tessera::cli {
+
+// "cpu" for measured:cpu; nullopt for a spec that measures nothing (analytic:, table:).
+std::optional<std::string> measuredBackend(const std::string& costSpec);
+
+// Warm-up and pair counts for the backend's device (a whole CPU run takes far longer than a GPU
+// one), with the user's `warmup` and `maxPairs` in their place when not negative.
+EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs);
+
+// "+12.30 % [8.10, 15.02] (95 % interval, 14 pairs)".
+std::string describeSpeedup(const EndToEndComparison& comparison);
+
+// Adds e2e_original_ms, e2e_optimized_ms, e2e_speedup_pct, e2e_speedup_ci_pct ([low, high]),
+// e2e_confidence, e2e_runs (timed pairs), e2e_warmup, e2e_device and e2e_method to `report`.
+void addEndToEndKeys(const EndToEndComparison& comparison, nlohmann::json& report);
+
+} // namespace tessera::cli

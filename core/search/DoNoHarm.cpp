@@ -1,0 +1,23 @@
+#include "search/DoNoHarm.h"
+
+#include "ir/GraphHash.h"
+
+namespace tessera {
+
+DoNoHarmOutcome keepOriginalUnlessFaster(const Graph& original, SearchResult& result, GraphExecutor& executor,
+                                         const EndToEndOptions& options) {
+  DoNoHarmOutcome outcome;
+  outcome.candidateCostMs = result.bestCostMs;
+  outcome.candidateSpeedupPct = result.speedupPct;
+  if (structurallyEqual(original, result.best)) return outcome; // nothing to time: it is the original
+  outcome.comparison = compareEndToEnd(executor, original, result.best, options);
+  if (outcome.comparison->candidateFaster()) return outcome;
+  outcome.keptOriginal = true;
+  result.best = original;
+  result.bestCostMs = result.originalCostMs;
+  result.speedupPct = 0;
+  result.bestCandidate = -1;
+  return outcome;
+}
+
+} // namespace tessera

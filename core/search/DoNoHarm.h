@@ -1,0 +1,26 @@
+// Do no harm: a cost model predicts, the device decides. With an executor to run on, the
+// candidate a search returns is timed against the original end to end, and the original is
+// returned in its place unless the candidate is faster beyond the interval's doubt.
+#pragma once
+
+#include "cost/EndToEndComparison.h"
+#include "search/Strategy.h"
+
+#include <optional>
+
+namespace tessera {
+
+struct DoNoHarmOutcome {
+  std::optional<EndToEndComparison> comparison; // none when the search returned the original graph
+  bool keptOriginal = false;                    // the candidate was not faster: result.best is the original
+  double candidateCostMs = 0;                   // what the cost model predicted for the candidate
+  double candidateSpeedupPct = 0;
+};
+
+// Times result.best against `original` (compareEndToEnd) and, when the candidate is not faster,
+// puts the original in its place: best, bestCostMs = originalCostMs, speedupPct 0, bestCandidate
+// -1. Throws tessera::Error when either graph cannot run on the executor.
+DoNoHarmOutcome keepOriginalUnlessFaster(const Graph& original, SearchResult& result, GraphExecutor& executor,
+                                         const EndToEndOptions& options = {});
+
+} // namespace tessera
