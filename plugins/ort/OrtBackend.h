@@ -13,7 +13,7 @@ namespace tessera::ort {
 
 class OrtBackend final : public QObject, public plugins::Backend {
   Q_OBJECT
-  Q_PLUGIN_METADATA(IID "org.tessera.Backend/1" FILE "ort.json")
+  Q_PLUGIN_METADATA(IID "org.tessera.Backend/2" FILE "ort.json")
   Q_INTERFACES(tessera::plugins::Backend)
 
 public:
