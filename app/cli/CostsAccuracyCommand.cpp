@@ -184,7 +184,7 @@ int runCalibrate(const AccuracyOptions& options) {
   std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
   const std::vector<TimedCandidate> timed = timeCandidates(options, *model, *executor);
 
-  std::vector<TimedGraph> graphs;
+  std::vector<LatencySample> graphs;
   for (const TimedCandidate& row : timed) graphs.push_back({row.features, row.measuredMs});
   const LatencyCalibration calibration = fitLatencyCalibration(graphs);
   CostCache cache(defaultCostCachePath());

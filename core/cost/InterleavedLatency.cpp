@@ -1,17 +1,11 @@
 #include "cost/InterleavedLatency.h"
 
+#include "cost/PairedSpeedup.h" // medianOf
 #include "support/Error.h"
 
 #include <algorithm>
 
 namespace tessera {
-
-double medianOf(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 std::vector<GraphLatency> measureInterleaved(GraphExecutor& executor, std::span<const Graph* const> graphs,
                                              const LatencyProtocol& protocol,

@@ -30,6 +30,4 @@ std::vector<GraphLatency> measureInterleaved(GraphExecutor& executor, std::span<
                                              const LatencyProtocol& protocol,
                                              const std::function<void(const std::string&)>& progress = {});
 
-double medianOf(std::vector<double> values);
-
 } // namespace tessera

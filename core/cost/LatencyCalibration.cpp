@@ -20,13 +20,13 @@ std::array<double, kTerms> termsOf(const LatencyFeatures& f) { return {f.opMs, f
 
 // Solves the weighted least-squares problem restricted to the terms in `active` (normal equations,
 // Gaussian elimination with partial pivoting); nullopt when they are degenerate.
-std::optional<Coefficients> solveActive(std::span<const TimedGraph> graphs, const std::array<bool, kTerms>& active) {
+std::optional<Coefficients> solveActive(std::span<const LatencySample> graphs, const std::array<bool, kTerms>& active) {
   std::array<size_t, kTerms> index{};
   size_t k = 0;
   for (size_t t = 0; t < kTerms; ++t)
     if (active[t]) index[k++] = t;
   std::array<std::array<double, kTerms + 1>, kTerms> system{};
-  for (const TimedGraph& g : graphs) {
+  for (const LatencySample& g : graphs) {
     if (!(g.measuredMs > 0)) continue;
     const auto x = termsOf(g.features);
     const double weight = 1.0 / (g.measuredMs * g.measuredMs); // relative errors
@@ -52,9 +52,9 @@ std::optional<Coefficients> solveActive(std::span<const TimedGraph> graphs, cons
   return solution;
 }
 
-double relativeSquaredError(std::span<const TimedGraph> graphs, const LatencyCalibration& c) {
+double relativeSquaredError(std::span<const LatencySample> graphs, const LatencyCalibration& c) {
   double sum = 0;
-  for (const TimedGraph& g : graphs) {
+  for (const LatencySample& g : graphs) {
     if (!(g.measuredMs > 0)) continue;
     const double relative = (c.predictMs(g.features) - g.measuredMs) / g.measuredMs;
     sum += relative * relative;
@@ -97,9 +97,9 @@ LatencyFeatures latencyFeatures(const Graph& graph, const std::function<double(c
   return features;
 }
 
-LatencyCalibration fitLatencyCalibration(std::span<const TimedGraph> graphs) {
+LatencyCalibration fitLatencyCalibration(std::span<const LatencySample> graphs) {
   size_t usable = 0;
-  for (const TimedGraph& g : graphs) usable += g.measuredMs > 0 ? 1 : 0;
+  for (const LatencySample& g : graphs) usable += g.measuredMs > 0 ? 1 : 0;
   if (usable == 0) throw Error("cannot calibrate latency without a graph timed end to end");
   std::optional<LatencyCalibration> best;
   double bestError = std::numeric_limits<double>::infinity();
@@ -120,7 +120,7 @@ LatencyCalibration fitLatencyCalibration(std::span<const TimedGraph> graphs) {
   }
   if (!best) throw Error("cannot calibrate latency: the timed graphs do not determine the op cost scale");
   double absolute = 0;
-  for (const TimedGraph& g : graphs)
+  for (const LatencySample& g : graphs)
     if (g.measuredMs > 0) absolute += std::abs(best->predictMs(g.features) - g.measuredMs) / g.measuredMs;
   best->mapePct = absolute / static_cast<double>(usable) * 100.0;
   return *best;

@@ -43,7 +43,7 @@ double movedMiB(const OpSignature& signature);
 // (isDataView) alias their input, so neither is executed. `measuredMs` is the uncalibrated op cost.
 LatencyFeatures latencyFeatures(const Graph& graph, const std::function<double(const OpSignature&)>& measuredMs);
 
-struct TimedGraph {
+struct LatencySample {
   LatencyFeatures features;
   double measuredMs = 0; // end to end
 };
@@ -51,6 +51,6 @@ struct TimedGraph {
 // Minimises sum(((prediction - measured) / measured)^2) over non-negative coefficients (every
 // subset of the three terms is solved exactly and the best feasible one kept; opScale stays in).
 // Throws tessera::Error with no graph that has a positive measured latency.
-LatencyCalibration fitLatencyCalibration(std::span<const TimedGraph> graphs);
+LatencyCalibration fitLatencyCalibration(std::span<const LatencySample> graphs);
 
 } // namespace tessera

@@ -17,11 +17,11 @@ namespace {
 TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
 
 // Graphs of various sizes with latencies made by known coefficients (and optional noise).
-std::vector<TimedGraph> synthetic(double opScale, double perOpMs, double perMiBMs, double noise, uint64_t seed) {
+std::vector<LatencySample> synthetic(double opScale, double perOpMs, double perMiBMs, double noise, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> opMs(1.0, 40.0), ops(10, 900), mib(5, 400);
   std::normal_distribution<double> jitter(0.0, noise);
-  std::vector<TimedGraph> graphs;
+  std::vector<LatencySample> graphs;
   for (int i = 0; i < 40; ++i) {
     LatencyFeatures f{opMs(rng), std::round(ops(rng)), mib(rng)};
     const double truth = opScale * f.opMs + perOpMs * f.ops + perMiBMs * f.movedMiB;
@@ -51,8 +51,8 @@ TEST(LatencyCalibration, TheFitStaysCloseUnderTwoPercentNoise) {
 TEST(LatencyCalibration, ATermThatWouldFitNegativeIsLeftOut) {
   // Latency below the op sum for graphs with many ops: a negative per-op term would fit best, but
   // an op never makes a graph faster, so the fit drops the term instead.
-  std::vector<TimedGraph> graphs = synthetic(1.0, 0.0, 0.0, 0.0, 3);
-  for (TimedGraph& g : graphs) g.measuredMs -= 0.001 * g.features.ops;
+  std::vector<LatencySample> graphs = synthetic(1.0, 0.0, 0.0, 0.0, 3);
+  for (LatencySample& g : graphs) g.measuredMs -= 0.001 * g.features.ops;
   const LatencyCalibration fit = fitLatencyCalibration(graphs);
   EXPECT_GE(fit.perOpMs, 0.0);
   EXPECT_GE(fit.perMiBMs, 0.0);
@@ -60,8 +60,8 @@ TEST(LatencyCalibration, ATermThatWouldFitNegativeIsLeftOut) {
 }
 
 TEST(LatencyCalibration, NoTimedGraphIsAnError) {
-  EXPECT_THROW(fitLatencyCalibration(std::vector<TimedGraph>{}), Error);
-  EXPECT_THROW(fitLatencyCalibration(std::vector<TimedGraph>{{{1, 1, 1}, 0.0}}), Error);
+  EXPECT_THROW(fitLatencyCalibration(std::vector<LatencySample>{}), Error);
+  EXPECT_THROW(fitLatencyCalibration(std::vector<LatencySample>{{{1, 1, 1}, 0.0}}), Error);
 }
 
 TEST(LatencyCalibration, PerOpCostsSumToTheGraphPrediction) {
