@@ -7,12 +7,14 @@
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
+#include "EndToEndReport.h"
 #include "PublishedResults.h"
 #include "SearchSetup.h"
 
 #include "generator/BenchmarkModels.h"
 #include "cost/GraphCost.h"
 #include "onnx/OnnxImport.h"
+#include "run/RunRecording.h"
 #include "search/Strategy.h"
 #include "support/Error.h"
 
@@ -96,7 +98,7 @@ std::map<std::string, std::string> parametersFor(const std::string& strategy, co
       mine.push_back(pair);
     }
   }
-  return parseParameters(mine);
+  return parseRunParameters(mine);
 }
 
 // One model and strategy: one run, or the mean over --seeds runs (with the per-seed speedups).
@@ -288,11 +290,12 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
     strategy->validate(search);
     Control control;
     EventStream events;
-    std::unique_ptr<SessionRecording> recording;
+    std::unique_ptr<RunRecording> recording;
     if (!options.session.empty()) {
-      recording = std::make_unique<SessionRecording>(options.session, model.path.empty() ? model.name + ".onnx" : model.path,
-                                                     model.graph, events);
-      recording->begin(strategyName, search, cost.spec());
+      recording = std::make_unique<RunRecording>(options.session, recordedModelOf(model.path.empty() ? model.name + ".onnx" : model.path),
+                                                 model.graph);
+      recording->begin({strategyName, cost.spec(), search, !options.noVerify});
+      events.attach(&recording->sink());
     }
     SearchResult result = strategy->run({model.graph, rules.list, cost, control, events, search});
     if (!options.noVerify) verifySearchResult(model.graph, result, 1, seed);
@@ -325,8 +328,7 @@ int runBench(const BenchOptions& options) {
   std::unique_ptr<GraphExecutor> executor;
   int e2eWarmup = options.e2eWarmup, e2eRuns = options.e2eRuns;
   if (options.e2e) {
-    if (options.cost.rfind("measured:", 0) != 0) throw Error("--e2e needs a measured cost spec (measured:cpu or measured:cuda)");
-    const std::string backend = options.cost.substr(std::string("measured:").size());
+    const std::string backend = requireMeasuredBackend(options.cost, "--e2e");
     executor = makeCliExecutor(backend);
     // TASO's end-to-end protocol on a GPU; a CPU run of a whole model takes far longer per run.
     if (e2eWarmup < 0) e2eWarmup = backend == "cuda" ? 100 : 10;

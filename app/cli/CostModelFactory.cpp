@@ -2,6 +2,7 @@
 
 #include "cost/MeasuredCostModel.h"
 #include "cost/TableCostModel.h"
+#include "run/CostResolution.h"
 #include "support/Error.h"
 
 #ifdef TESSERA_HAVE_PLUGINS
@@ -14,30 +15,22 @@ namespace tessera::cli {
 
 namespace {
 
-constexpr const char* kFallbackSpec = "analytic:h200";
-
 void warn(const std::string& line) { std::fprintf(stderr, "tessera-cli: %s\n", line.c_str()); }
 
-std::unique_ptr<CostModel> fallBack(const std::string& spec, const std::string& why) {
-  warn(spec + " is unavailable: " + why + "; using " + kFallbackSpec + " instead");
-  return makeCostModel(kFallbackSpec);
+MeasuredCostFactory measuredCostFactory() {
+#ifdef TESSERA_HAVE_PLUGINS
+  return plugins::measuredCostFactory(plugins::PluginHost::global(), warn);
+#else
+  return {};
+#endif
 }
 
 } // namespace
 
 std::unique_ptr<CostModel> makeCliCostModel(const std::string& spec) {
-  if (spec.rfind("measured:", 0) != 0) return makeCostModel(spec);
-  const std::string backendName = spec.substr(std::string("measured:").size());
-  if (backendName.empty()) throw Error("cost spec 'measured:' names no backend (use measured:cpu, measured:cuda or measured:ort)");
-#ifndef TESSERA_HAVE_PLUGINS
-  return fallBack(spec, "this tessera-cli was built without plugin support (Qt 6 Core was not found)");
-#else
-  try {
-    return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backendName, warn);
-  } catch (const Error& e) {
-    return fallBack(spec, e.what());
-  }
-#endif
+  ResolvedCost resolved = resolveCostSpec(spec, measuredCostFactory());
+  if (!resolved.fallbackNote.empty()) warn(resolved.fallbackNote);
+  return std::move(resolved.model);
 }
 
 std::string costModelSummary(const CostModel& model) {

@@ -10,12 +10,14 @@
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
+#include "EndToEndReport.h"
 #include "SearchSetup.h"
 
 #include "cost/CostCache.h"
 #include "cost/GraphCost.h"
 #include "cost/InterleavedLatency.h"
 #include "cost/LatencyCalibration.h"
+#include "run/CostResolution.h"
 #include "cost/MeasuredCostModel.h"
 #include "cost/PredictionAccuracy.h"
 #include "onnx/OnnxImport.h"
@@ -58,8 +60,7 @@ struct TimedCandidate {
 
 std::string backendOf(const AccuracyOptions& options) {
   if (!options.executor.empty()) return options.executor;
-  if (options.cost.rfind("measured:", 0) == 0) return options.cost.substr(std::string("measured:").size());
-  return "cpu";
+  return measuredBackend(options.cost).value_or("cpu");
 }
 
 // Samples every model's candidates, predicts them with `model` and times them end to end.
@@ -175,7 +176,7 @@ int runAccuracy(const AccuracyOptions& options) {
 
 int runCalibrate(const AccuracyOptions& options) {
   prepareCache(options);
-  if (options.cost.rfind("measured:", 0) != 0) throw Error("costs calibrate needs a measured cost spec (measured:cpu or measured:cuda)");
+  requireMeasuredBackend(options.cost, "costs calibrate");
   std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
   auto* measured = dynamic_cast<MeasuredCostModel*>(model.get());
   if (!measured) throw Error(options.cost + " is unavailable here, so there is nothing to calibrate");

@@ -11,6 +11,7 @@
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
+#include "EndToEndReport.h"
 
 #include "cost/CostCache.h"
 #include "cost/CostTable.h"
@@ -57,10 +58,7 @@ int runProfile(const CostsOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
   std::unique_ptr<GraphExecutor> executor;
-  if (options.e2e) {
-    if (options.cost.rfind("measured:", 0) != 0) throw Error("--e2e needs a measured cost spec (measured:cpu or measured:cuda)");
-    executor = makeCliExecutor(options.cost.substr(std::string("measured:").size()));
-  }
+  if (options.e2e) executor = makeCliExecutor(requireMeasuredBackend(options.cost, "--e2e"));
   nlohmann::json report;
   report["cost"] = model->spec();
   report["models"] = nlohmann::json::array();

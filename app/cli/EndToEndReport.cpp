@@ -1,5 +1,8 @@
 #include "EndToEndReport.h"
 
+#include "run/CostResolution.h"
+#include "support/Error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -7,10 +10,10 @@
 
 namespace tessera::cli {
 
-std::optional<std::string> measuredBackend(const std::string& costSpec) {
-  const std::string prefix = "measured:";
-  if (costSpec.rfind(prefix, 0) != 0) return std::nullopt;
-  return costSpec.substr(prefix.size());
+std::string requireMeasuredBackend(const std::string& costSpec, const std::string& what) {
+  std::optional<std::string> backend = measuredBackend(costSpec);
+  if (!backend) throw Error(what + " needs a measured cost spec (measured:cpu, measured:cuda or measured:ort), not '" + costSpec + "'");
+  return *backend;
 }
 
 EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs) {

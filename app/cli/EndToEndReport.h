@@ -1,6 +1,5 @@
-// What `optimize` and `bench` share to time a candidate against its original end to end: the
-// backend of a measured cost spec, timing options suited to its device, and the report of one
-// comparison (console line and JSON keys).
+// What `optimize` and `bench` share to time a candidate against its original end to end: timing
+// options suited to the device, and the report of one comparison (console line and JSON keys).
 #pragma once
 
 #include "cost/EndToEndComparison.h"
@@ -12,8 +11,9 @@
 
 namespace tessera::cli {
 
-// "cpu" for measured:cpu; nullopt for a spec that measures nothing (analytic:, table:).
-std::optional<std::string> measuredBackend(const std::string& costSpec);
+// The backend of a measured cost spec ("cpu" for measured:cpu); throws tessera::Error saying that
+// `what` ("--e2e", "costs calibrate") needs one.
+std::string requireMeasuredBackend(const std::string& costSpec, const std::string& what);
 
 // Warm-up and pair counts for the backend's device (a whole CPU run takes far longer than a GPU
 // one), with the user's `warmup` and `maxPairs` in their place when not negative.

@@ -11,6 +11,8 @@
 
 #include "onnx/OnnxExport.h"
 #include "onnx/OnnxImport.h"
+#include "run/CostResolution.h"
+#include "run/RunRecording.h"
 #include "search/DoNoHarm.h"
 #include "search/Strategy.h"
 #include "search/VerifiedExport.h"
@@ -151,7 +153,7 @@ int runOptimize(OptimizeCommandOptions options) {
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   Graph original = onnx_io::importOnnxFile(options.model);
   ActiveRules rules = loadActiveRules(options.rules);
-  options.search.parameters = parseParameters(options.parameters);
+  options.search.parameters = parseRunParameters(options.parameters);
   if (!options.egraphJson.empty()) options.search.parameters["egraph_json"] = options.egraphJson;
   options.search.progress = reportProgress;
   strategy->validate(options.search); // bad parameters fail before a session records anything
@@ -159,13 +161,15 @@ int runOptimize(OptimizeCommandOptions options) {
   Control control;
   applyRuleChoice(options.rules, rules, control);
   EventStream events;
-  std::unique_ptr<SessionRecording> recording;
-  if (!options.session.empty())
-    recording = std::make_unique<SessionRecording>(options.session, options.model, original, events);
+  std::unique_ptr<RunRecording> recording;
+  if (!options.session.empty()) recording = std::make_unique<RunRecording>(options.session, recordedModelOf(options.model), original);
 
   reportProgress("optimising " + options.model + " (" + std::to_string(original.opCount()) + " ops) with " +
                  options.strategy + ", " + std::to_string(rules.list.size()) + " rules, cost " + cost->spec());
-  if (recording) recording->begin(options.strategy, options.search, cost->spec());
+  if (recording) {
+    recording->begin({options.strategy, cost->spec(), options.search, !options.noVerify});
+    events.attach(&recording->sink());
+  }
   SearchResult result = strategy->run({original, rules.list, *cost, control, events, options.search});
   EndToEndCheck e2e = checkEndToEnd(options, original, result);
   // What is verified is what is returned: the written file read back when there is one.

@@ -35,15 +35,4 @@ void applyRuleChoice(const RuleChoice& choice, const ActiveRules& rules, Control
   for (const std::string& rule : choice.vetoes) control.veto(rule);
 }
 
-std::map<std::string, std::string> parseParameters(const std::vector<std::string>& pairs) {
-  std::map<std::string, std::string> parameters;
-  for (const std::string& pair : pairs) {
-    size_t equals = pair.find('=');
-    if (equals == std::string::npos || equals == 0)
-      throw Error("--param expects NAME=VALUE, got '" + pair + "'");
-    parameters[pair.substr(0, equals)] = pair.substr(equals + 1);
-  }
-  return parameters;
-}
-
 } // namespace tessera::cli

@@ -5,6 +5,7 @@
 #endif
 
 #include "cost/DeviceProfile.h"
+#include "run/CostResolution.h"
 #include "support/Error.h"
 
 #include <algorithm>
@@ -15,7 +16,6 @@ namespace tessera::gui {
 
 namespace {
 
-constexpr const char* kFallbackSpec = "analytic:h200";
 constexpr const char* kMeasuredPrefix = "measured:";
 
 // One model behind a mutex: measured models keep state (their answers, the device) that two
@@ -52,19 +52,12 @@ struct Registry {
   }
 };
 
-std::unique_ptr<CostModel> makeModel(const std::string& spec, std::string& note) {
-  if (spec.rfind(kMeasuredPrefix, 0) != 0) return makeCostModel(spec);
-  std::string why = "this build has no plugin support (Qt 6 Core was not found for plugins/)";
+MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
-  const std::string backend = spec.substr(std::char_traits<char>::length(kMeasuredPrefix));
-  try {
-    return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, {});
-  } catch (const Error& e) {
-    why = e.what();
-  }
+  return plugins::measuredCostFactory(plugins::PluginHost::global(), {});
+#else
+  return {};
 #endif
-  note = spec + " is unavailable: " + why + "; using " + kFallbackSpec + " instead";
-  return makeCostModel(kFallbackSpec);
 }
 
 } // namespace
@@ -94,9 +87,9 @@ std::shared_ptr<CostModel> sharedCostModel(const std::string& spec) {
   Registry& registry = Registry::global();
   std::lock_guard lock(registry.mutex);
   if (auto it = registry.models.find(spec); it != registry.models.end()) return it->second;
-  std::string note;
-  auto model = std::make_shared<SynchronizedCostModel>(makeModel(spec, note));
-  if (!note.empty()) registry.notes[spec] = note;
+  ResolvedCost resolved = resolveCostSpec(spec, measuredCostFactory());
+  auto model = std::make_shared<SynchronizedCostModel>(std::move(resolved.model));
+  if (!resolved.fallbackNote.empty()) registry.notes[spec] = resolved.fallbackNote;
   return registry.models[spec] = model;
 }
 

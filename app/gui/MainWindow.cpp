@@ -28,6 +28,7 @@
 #include "rewrite/DefaultRules.h"
 
 #include "onnx/OnnxExport.h"
+#include "support/Error.h"
 
 #include <array>
 
@@ -457,12 +458,21 @@ void MainWindow::restoreSettings() {
   if (theme != QLatin1String("system")) theme_->setTheme(theme);
   miniMapAction_->setChecked(settings.value(QStringLiteral("view/minimap"), true).toBool());
   for (views::GraphView* view : {graphView_, compare_->beforeView(), compare_->afterView()}) view->setMiniMapVisible(miniMapAction_->isChecked());
-  RunSettings run = runPanel_->settings();
+  RunSettings run = defaultRunSettings();
   run.costSpec = settings.value(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec)).toString().toStdString();
-  run.nodeLimit = settings.value(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.nodeLimit)).toULongLong();
-  run.iterationLimit = settings.value(QStringLiteral("run/iterationLimit"), run.iterationLimit).toInt();
-  run.timeLimitSeconds = settings.value(QStringLiteral("run/timeLimit"), run.timeLimitSeconds).toDouble();
-  run.extractMethod = settings.value(QStringLiteral("run/extract"), QString::fromStdString(run.extractMethod)).toString().toStdString();
+  run.search.nodeLimit = settings.value(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.search.nodeLimit)).toULongLong();
+  run.search.iterationLimit = settings.value(QStringLiteral("run/iterationLimit"), run.search.iterationLimit).toInt();
+  run.search.timeLimitSeconds = settings.value(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds).toDouble();
+  run.search.extractMethod = settings.value(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod)).toString().toStdString();
+  run.search.multiIterations = settings.value(QStringLiteral("run/kMulti"), run.search.multiIterations).toInt();
+  const QStringList pairs = settings.value(QStringLiteral("run/parameters")).toStringList();
+  try {
+    std::vector<std::string> parameters;
+    for (const QString& pair : pairs) parameters.push_back(pair.toStdString());
+    run.search.parameters = parseRunParameters(parameters);
+  } catch (const Error&) {
+    // a hand-edited settings file: start without them
+  }
   runPanel_->setSettings(run);
   runPanel_->setStepIntervalMs(settings.value(QStringLiteral("run/paceMs"), 0).toInt());
 }
@@ -473,12 +483,21 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("mainWindow/state"), saveState());
   settings.setValue(QStringLiteral("view/theme"), theme_->theme());
   settings.setValue(QStringLiteral("view/minimap"), miniMapAction_->isChecked());
-  RunSettings run = runPanel_->settings();
+  RunSettings run;
+  try {
+    run = runPanel_->settings();
+  } catch (const Error&) {
+    return; // the parameters field is malformed: keep the settings saved before
+  }
   settings.setValue(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec));
-  settings.setValue(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.nodeLimit));
-  settings.setValue(QStringLiteral("run/iterationLimit"), run.iterationLimit);
-  settings.setValue(QStringLiteral("run/timeLimit"), run.timeLimitSeconds);
-  settings.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.extractMethod));
+  settings.setValue(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.search.nodeLimit));
+  settings.setValue(QStringLiteral("run/iterationLimit"), run.search.iterationLimit);
+  settings.setValue(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds);
+  settings.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod));
+  settings.setValue(QStringLiteral("run/kMulti"), run.search.multiIterations);
+  QStringList pairs;
+  for (const std::string& pair : runParameterPairs(run.search.parameters)) pairs << QString::fromStdString(pair);
+  settings.setValue(QStringLiteral("run/parameters"), pairs);
   settings.setValue(QStringLiteral("run/paceMs"), runPanel_->stepIntervalMs());
 }
 
@@ -630,28 +649,35 @@ bool MainWindow::startRun(const QString& strategy) {
 }
 
 bool MainWindow::launchRun(const QString& strategy) {
-  RunSettings settings = runPanel_->settings();
+  RunSettings settings;
+  try {
+    settings = runPanel_->settings();
+  } catch (const Error& e) {
+    reportError(tr("Run"), QString::fromUtf8(e.what()));
+    return false;
+  }
   settings.strategy = strategy.toStdString();
   runPanel_->selectStrategy(settings.strategy);
-  RunRecording recording;
+  RunDestination recording;
   if (session_) {
     recording.sessionPath = session_->path().toStdString();
-    recording.modelId = session_->modelId();
-    recording.modelName = original_.title;
-    recording.modelSourcePath = QFileInfo(path_).absoluteFilePath().toStdString();
+    recording.model = {session_->modelId(), original_.title, QFileInfo(path_).absoluteFilePath().toStdString()};
   }
   if (!runner_->start(original_.graph, settings, recording)) {
     log(tr("a search is already running"));
     return false;
   }
   replay_->followLiveRun(tr("%1 · live").arg(strategy));
-  log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7")
+  QString parameters;
+  for (const std::string& pair : runParameterPairs(settings.search.parameters)) parameters += QStringLiteral(", ") + QString::fromStdString(pair);
+  log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7%8")
           .arg(strategy, QString::fromStdString(settings.costSpec))
-          .arg(settings.nodeLimit)
-          .arg(settings.iterationLimit)
-          .arg(settings.timeLimitSeconds)
-          .arg(QString::fromStdString(settings.extractMethod))
-          .arg(settings.seed));
+          .arg(settings.search.nodeLimit)
+          .arg(settings.search.iterationLimit)
+          .arg(settings.search.timeLimitSeconds)
+          .arg(QString::fromStdString(settings.search.extractMethod))
+          .arg(settings.search.seed)
+          .arg(parameters));
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -20,6 +21,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 
 namespace tessera::gui {
 
@@ -52,6 +54,15 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   iterationLimit_ = new QSpinBox(this);
   iterationLimit_->setRange(1, 1000);
   iterationLimit_->setToolTip(tr("Equality saturation iterations"));
+  multiIterations_ = new QSpinBox(this);
+  multiIterations_->setRange(0, 1000);
+  multiIterations_->setToolTip(tr("Equality saturation: iterations that apply the multi-pattern rules (TENSAT's k_multi)"));
+  parameters_ = new QLineEdit(this);
+  parameters_->setPlaceholderText(tr("e.g. simulations=64 rebase=0"));
+  parameters_->setToolTip(tr("The strategy's own parameters, NAME=VALUE separated by spaces, as tessera-cli's --param takes them "
+                             "(mcts: simulations, rollout_depth, rebase, extract_main, extract_final; eqsat: tensat, "
+                             "multi_schedule, match_limit; taso, greedy: budget, alpha)"));
+  parameters_->setClearButtonEnabled(true);
   timeLimit_ = new QDoubleSpinBox(this);
   timeLimit_->setRange(0.5, 24 * 3600);
   timeLimit_->setDecimals(1);
@@ -107,9 +118,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Cost model"), cost_);
   form->addRow(tr("Node limit"), nodeLimit_);
   form->addRow(tr("Iteration limit"), iterationLimit_);
+  form->addRow(tr("Multi-pattern iterations"), multiIterations_);
   form->addRow(tr("Time limit"), timeLimit_);
   form->addRow(tr("Extraction"), extract_);
   form->addRow(tr("Seed"), seed_);
+  form->addRow(tr("Parameters"), parameters_);
   form->addRow(QString(), verify_);
   form->addRow(tr("Pace"), pace_);
   auto* buttons = new QHBoxLayout;
@@ -126,7 +139,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(outcome_);
   layout->addStretch(1);
 
-  setSettings(RunSettings{});
+  setSettings(defaultRunSettings());
   connect(start_, &QPushButton::clicked, this, &RunPanel::startRequested);
   connect(stop_, &QPushButton::clicked, this, &RunPanel::stopRequested);
   connect(pause_, &QPushButton::clicked, this, [this] {
@@ -143,11 +156,16 @@ RunSettings RunPanel::settings() const {
   RunSettings s;
   s.strategy = strategy_->currentData().toString().toStdString();
   s.costSpec = costSpec();
-  s.nodeLimit = static_cast<size_t>(nodeLimit_->value());
-  s.iterationLimit = iterationLimit_->value();
-  s.timeLimitSeconds = timeLimit_->value();
-  s.extractMethod = extract_->currentData().toString().toStdString();
-  s.seed = static_cast<uint64_t>(seed_->value());
+  s.search.nodeLimit = static_cast<size_t>(nodeLimit_->value());
+  s.search.iterationLimit = iterationLimit_->value();
+  s.search.multiIterations = multiIterations_->value();
+  s.search.timeLimitSeconds = timeLimit_->value();
+  s.search.extractMethod = extract_->currentData().toString().toStdString();
+  s.search.seed = static_cast<uint64_t>(seed_->value());
+  std::vector<std::string> pairs;
+  std::istringstream words(parameters_->text().toStdString());
+  for (std::string pair; words >> pair;) pairs.push_back(pair);
+  s.search.parameters = parseRunParameters(pairs);
   s.verify = verify_->isChecked();
   return s;
 }
@@ -177,12 +195,16 @@ void RunPanel::setSettings(const RunSettings& s) {
   int cost = cost_->findData(QString::fromStdString(s.costSpec));
   if (cost >= 0) cost_->setCurrentIndex(cost);
   else wantedCost_ = QString::fromStdString(s.costSpec); // a backend not discovered yet
-  nodeLimit_->setValue(static_cast<int>(std::min<size_t>(s.nodeLimit, 5'000'000)));
-  iterationLimit_->setValue(s.iterationLimit);
-  timeLimit_->setValue(s.timeLimitSeconds);
-  int extract = extract_->findData(QString::fromStdString(s.extractMethod));
+  nodeLimit_->setValue(static_cast<int>(std::min<size_t>(s.search.nodeLimit, 5'000'000)));
+  iterationLimit_->setValue(s.search.iterationLimit);
+  multiIterations_->setValue(s.search.multiIterations);
+  QStringList pairs;
+  for (const std::string& pair : runParameterPairs(s.search.parameters)) pairs << QString::fromStdString(pair);
+  parameters_->setText(pairs.join(QLatin1Char(' ')));
+  timeLimit_->setValue(s.search.timeLimitSeconds);
+  int extract = extract_->findData(QString::fromStdString(s.search.extractMethod));
   if (extract >= 0) extract_->setCurrentIndex(extract);
-  seed_->setValue(static_cast<int>(std::min<uint64_t>(s.seed, std::numeric_limits<int>::max())));
+  seed_->setValue(static_cast<int>(std::min<uint64_t>(s.search.seed, std::numeric_limits<int>::max())));
   verify_->setChecked(s.verify);
 }
 
@@ -236,7 +258,7 @@ void RunPanel::updateButtons() {
   stop_->setEnabled(running_);
   pause_->setEnabled(running_);
   step_->setEnabled(running_ && paused_);
-  for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, timeLimit_, extract_, seed_, verify_})
+  for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, multiIterations_, timeLimit_, extract_, seed_, parameters_, verify_})
     w->setEnabled(!running_);
 }
 

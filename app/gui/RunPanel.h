@@ -1,4 +1,5 @@
-// The run dock: strategy, cost model, limits, extraction method and seed; the teaching pace of
+// The run dock: strategy, cost model, limits, k_multi, extraction method, seed and the strategy's
+// own parameters (NAME=VALUE, as the CLI's --param takes them); the teaching pace of
 // live runs and replays; Start, Pause/Resume, Step and Stop; a progress bar and the last progress line.
 #pragma once
 
@@ -11,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -23,6 +25,7 @@ class RunPanel : public QWidget {
 public:
   explicit RunPanel(QWidget* parent = nullptr);
 
+  // Throws tessera::Error when the parameters field holds something other than NAME=VALUE pairs.
   RunSettings settings() const;
   void setSettings(const RunSettings& settings);
   std::string costSpec() const;
@@ -56,6 +59,8 @@ private:
   QComboBox* cost_;
   QSpinBox* nodeLimit_;
   QSpinBox* iterationLimit_;
+  QSpinBox* multiIterations_;
+  QLineEdit* parameters_;
   QDoubleSpinBox* timeLimit_;
   QComboBox* extract_;
   QSpinBox* seed_;

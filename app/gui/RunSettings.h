@@ -1,32 +1,25 @@
-// What the user chose in the run panel (strategy, cost model, limits, extraction, seed) and where
-// the run is recorded.
+// What the user chose in the run panel and where the run is recorded. A run is the same request the
+// CLI makes (run/RunRequest.h): the session records it through core's RunRecording, every parameter
+// included.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
+#include "run/RunRecording.h"
+#include "run/RunRequest.h"
+
 #include <string>
 #include <vector>
 
 namespace tessera::gui {
 
-struct RunSettings {
-  std::string strategy = "eqsat";
-  std::string costSpec = "analytic:h200";
-  size_t nodeLimit = 0;         // e-nodes (eqsat, mcts) or ops (taso, greedy); 0: the strategy's default
-  int iterationLimit = 10;      // eqsat iterations
-  double timeLimitSeconds = 30; // the search, extraction excluded
-  std::string extractMethod = "dag";
-  uint64_t seed = 1;
-  bool verify = true; // check the result against the original with the interpreter
-};
+using RunSettings = RunRequest;
 
-// Where a run is recorded. The worker opens `sessionPath` itself (one connection per thread) and
-// adds the model first when `modelId` is 0.
-struct RunRecording {
+// The explorer's defaults: the CLI's, with a shorter time and iteration budget for a person watching.
+RunSettings defaultRunSettings();
+
+// Where a run is recorded: the worker opens `sessionPath` itself (one connection per thread).
+struct RunDestination {
   std::string sessionPath; // empty: the run is not recorded
-  int64_t modelId = 0;
-  std::string modelName;
-  std::string modelSourcePath;
+  RecordedModel model;     // the session's model by id, or the file to find or add
 };
 
 // Every strategy the design names, in menu order. Whether one runs in this build is learnt by

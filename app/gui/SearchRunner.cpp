@@ -32,6 +32,13 @@ const std::vector<StrategyInfo>& strategies() {
   return all;
 }
 
+RunSettings defaultRunSettings() {
+  RunSettings settings;
+  settings.search.iterationLimit = 10;
+  settings.search.timeLimitSeconds = 30;
+  return settings;
+}
+
 bool isKnownStrategy(const std::string& name) {
   return std::any_of(strategies().begin(), strategies().end(), [&](const StrategyInfo& s) { return s.name == name; });
 }
@@ -45,47 +52,34 @@ const RuleSet& defaultRulePack() {
   return rules;
 }
 
-SearchOptions searchOptions(const RunSettings& settings) {
-  SearchOptions options;
-  options.seed = settings.seed;
-  options.nodeLimit = settings.nodeLimit;
-  options.timeLimitSeconds = settings.timeLimitSeconds;
-  options.iterationLimit = settings.iterationLimit;
-  options.extractMethod = settings.extractMethod;
-  return options;
-}
-
-RunInfo runInfo(const RunSettings& settings, int64_t modelId) {
-  RunInfo info;
-  info.modelId = modelId;
-  info.strategy = settings.strategy;
-  info.seed = settings.seed;
-  info.costSpec = settings.costSpec;
-  info.parameters = {{"node_limit", std::to_string(settings.nodeLimit)},
-                     {"time_limit", std::to_string(settings.timeLimitSeconds)},
-                     {"extract", settings.extractMethod}};
-  if (settings.strategy == "eqsat") info.parameters["iteration_limit"] = std::to_string(settings.iterationLimit);
-  return info;
-}
-
-// The run's session rows, written from the worker thread through its own connection. A session
-// that cannot be written never stops the search: the problem is reported with the outcome.
+// The run's session rows through core's RunRecording, written from the worker thread through its
+// own connection. A session that cannot be written never stops the search: the problem is
+// reported with the outcome.
 class WorkerRecording {
 public:
-  WorkerRecording(const RunRecording& where, const Graph& model, const RunSettings& settings) {
+  WorkerRecording(const RunDestination& where, const Graph& model) {
     if (where.sessionPath.empty()) return;
     try {
-      session_.emplace(Session::open(where.sessionPath));
-      modelId_ = where.modelId ? where.modelId : session_->addModel(where.modelName, where.modelSourcePath, model);
-      runId_ = session_->beginRun(runInfo(settings, modelId_));
-      recorder_.emplace(*session_, runId_);
+      recording_.emplace(where.sessionPath, where.model, model);
+      modelId_ = recording_->modelId();
     } catch (const std::exception& e) {
       fail(e);
     }
   }
 
-  bool active() const { return recorder_.has_value(); }
-  SessionRecorder* recorder() { return recorder_ ? &*recorder_ : nullptr; }
+  // `request` as it runs: its cost spec the model's, after any fallback.
+  void begin(const RunRequest& request) {
+    if (!active()) return;
+    try {
+      recording_->begin(request);
+      runId_ = recording_->runId();
+    } catch (const std::exception& e) {
+      fail(e);
+    }
+  }
+
+  bool active() const { return recording_.has_value(); }
+  EventSink* sink() { return recording_ ? &recording_->sink() : nullptr; }
   int64_t modelId() const { return modelId_; }
   int64_t runId() const { return runId_; }
   const std::string& error() const { return error_; }
@@ -93,8 +87,7 @@ public:
   std::vector<int64_t> finish(const SearchResult& result, const CostModel& cost) {
     if (!active()) return {};
     try {
-      recorder_->finish();
-      return recordFinishedRun(*session_, runId_, result, cost);
+      return recording_->finish(result, cost);
     } catch (const std::exception& e) {
       fail(e);
     }
@@ -104,10 +97,7 @@ public:
   void finishFailed(const std::string& why) {
     if (!active()) return;
     try {
-      recorder_->finish();
-      RunSummary summary;
-      summary.stopReason = "failed: " + why;
-      session_->finishRun(runId_, summary);
+      recording_->finishFailed(why);
     } catch (const std::exception& e) {
       fail(e);
     }
@@ -116,11 +106,10 @@ public:
 private:
   void fail(const std::exception& e) {
     if (error_.empty()) error_ = e.what();
-    recorder_.reset();
+    recording_.reset();
   }
 
-  std::optional<Session> session_;
-  std::optional<SessionRecorder> recorder_;
+  std::optional<RunRecording> recording_;
   int64_t modelId_ = 0;
   int64_t runId_ = 0;
   std::string error_;
@@ -149,7 +138,7 @@ void SearchRunner::setStepInterval(int milliseconds) {
 
 void SearchRunner::setDeliveryInterval(int milliseconds) { drainTimer_->setInterval(std::max(1, milliseconds)); }
 
-bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings settings, RunRecording recording, bool startPaused) {
+bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings settings, RunDestination recording, bool startPaused) {
   if (running_ || !model) return false;
   if (thread_) { // the previous worker has delivered and is only returning
     thread_->wait();
@@ -178,11 +167,15 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
     outcome->workerThread = std::this_thread::get_id();
     QString error;
 
-    WorkerRecording session(recording, *model, settings);
-    if (session.active()) post([this, modelId = session.modelId(), runId = session.runId()] { emit runRecorded(modelId, runId); });
+    WorkerRecording session(recording, *model);
     try {
       std::unique_ptr<Strategy> strategy = makeStrategy(settings.strategy);
+      strategy->validate(settings.search); // bad parameters fail before the session records a run
       std::shared_ptr<CostModel> cost = sharedCostModel(settings.costSpec);
+      RunRequest request = settings;
+      request.costSpec = cost->spec();
+      session.begin(request);
+      if (session.active()) post([this, modelId = session.modelId(), runId = session.runId()] { emit runRecorded(modelId, runId); });
       double originalMs = graphCost(*model, *cost).totalMs;
       post([this, originalMs] { emit bestCostChanged(originalMs); });
 
@@ -190,8 +183,8 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
       for (const auto& rule : defaultRulePack().rules()) rules.push_back(rule.get());
       EventStream events; // lives and dies on this thread; sinks are thread-safe or thread-local
       events.attach(queue.get());
-      events.attach(session.recorder());
-      SearchOptions options = searchOptions(settings);
+      events.attach(session.sink());
+      SearchOptions options = settings.search;
       options.progress = [&](const std::string& line) {
         post([this, text = QString::fromStdString(line)] { emit progress(text, -1); });
       };
@@ -202,7 +195,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
       SearchResult result = strategy->run(SearchInput{*model, rules, *cost, *control, events, options});
       if (settings.verify) {
         post([this] { emit progress(tr("verifying against the original"), 97); });
-        verifySearchResult(*model, result, /*trials=*/1, settings.seed);
+        verifySearchResult(*model, result, /*trials=*/1, settings.search.seed);
       }
       outcome->candidateIds = session.finish(result, *cost);
       outcome->optimized = std::make_shared<const Graph>(std::move(result.best));
@@ -255,10 +248,10 @@ double SearchRunner::batchesPerSecond() const {
 
 int SearchRunner::budgetPercent(int step, size_t enodes) const {
   double elapsed = (QDateTime::currentMSecsSinceEpoch() - startedMs_) / 1000.0;
-  double fraction = settings_.timeLimitSeconds > 0 ? elapsed / settings_.timeLimitSeconds : 0;
-  if (settings_.nodeLimit > 0) fraction = std::max(fraction, static_cast<double>(enodes) / settings_.nodeLimit);
-  if (settings_.strategy == "eqsat" && settings_.iterationLimit > 0)
-    fraction = std::max(fraction, static_cast<double>(step + 1) / settings_.iterationLimit);
+  double fraction = settings_.search.timeLimitSeconds > 0 ? elapsed / settings_.search.timeLimitSeconds : 0;
+  if (settings_.search.nodeLimit > 0) fraction = std::max(fraction, static_cast<double>(enodes) / settings_.search.nodeLimit);
+  if (settings_.strategy == "eqsat" && settings_.search.iterationLimit > 0)
+    fraction = std::max(fraction, static_cast<double>(step + 1) / settings_.search.iterationLimit);
   return 2 + static_cast<int>(90 * std::min(1.0, fraction)); // extraction and verification take the rest
 }
 

@@ -40,7 +40,7 @@ public:
 
   // False (and nothing happens) while a run is in flight. `startPaused` lets a person step from
   // the first step on (and lets tests observe a run that has not moved).
-  bool start(std::shared_ptr<const Graph> model, RunSettings settings, RunRecording recording = {}, bool startPaused = false);
+  bool start(std::shared_ptr<const Graph> model, RunSettings settings, RunDestination recording = {}, bool startPaused = false);
   bool isRunning() const { return running_; }
   bool isPaused() const { return paused_; }
   // Waits for the worker thread to end (for tests and shutdown); true when it has.

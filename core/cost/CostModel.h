@@ -27,6 +27,9 @@ public:
   virtual DeviceCosts deviceCosts() const { return {}; }
 };
 
+// The cost model a run uses when it names none, and what an unusable measured backend falls back to.
+inline constexpr const char* kDefaultCostSpec = "analytic:h200";
+
 // Parses a cost spec that core can satisfy: "analytic:<device>" (default device h200).
 // Throws tessera::Error for an unknown device or a spec that needs a plugin.
 std::unique_ptr<CostModel> makeCostModel(const std::string& spec);

@@ -11,8 +11,6 @@ namespace tessera::plugins {
 
 namespace {
 
-constexpr const char* kFallbackSpec = "analytic:h200";
-
 // The backend's own roofline (a calibration that takes a moment) made only when a first op needs
 // an estimate; most runs never do.
 class LazyRoofline final : public CostModel {
@@ -21,7 +19,7 @@ public:
   double costMs(const OpSignature& signature) override {
     if (!model_) {
       std::optional<DeviceProfile> profile = backend_.fallbackProfile();
-      model_ = profile ? std::make_unique<AnalyticCostModel>(*profile) : makeCostModel(kFallbackSpec);
+      model_ = profile ? std::make_unique<AnalyticCostModel>(*profile) : makeCostModel(kDefaultCostSpec);
     }
     return model_->costMs(signature);
   }
@@ -51,6 +49,10 @@ std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::st
   } catch (const std::exception& e) {
     throw Error(e.what());
   }
+}
+
+MeasuredCostFactory measuredCostFactory(PluginHost& host, CostWarning warn) {
+  return [&host, warn = std::move(warn)](const std::string& backend) { return makeMeasuredCostModel(host, backend, warn); };
 }
 
 std::unique_ptr<GraphExecutor> makeBackendExecutor(PluginHost& host, const std::string& backendName) {

@@ -1,13 +1,14 @@
 // What a loaded backend plugin gives a program: `measured:<backend>` cost models (the backend's
 // profiler behind the cost cache, with the backend's own roofline for ops it cannot time) and
-// whole-graph executors. The CLI and the GUI both build theirs here; each decides how to say
-// that a backend is unusable and what to fall back to.
+// whole-graph executors. The CLI and the GUI both build theirs here and resolve cost specs with
+// core's resolveCostSpec (run/CostResolution.h), which says what an unusable backend falls back to.
 #pragma once
 
 #include "PluginHost.h"
 
 #include "cost/CostModel.h"
 #include "cost/GraphExecutor.h"
+#include "run/CostResolution.h"
 
 #include <functional>
 #include <memory>
@@ -22,6 +23,9 @@ using CostWarning = std::function<void(const std::string&)>;
 // through `warn`, which also hears once if the device fails mid-run. Throws tessera::Error saying
 // why the backend cannot be used (not found, failed to load, device unavailable, failed to start).
 std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::string& backend, const CostWarning& warn);
+
+// makeMeasuredCostModel over `host`, for resolveCostSpec. The host must outlive the factory.
+MeasuredCostFactory measuredCostFactory(PluginHost& host, CostWarning warn);
 
 // The backend's whole-graph executor. Throws tessera::Error "no <backend> executor: <why>".
 std::unique_ptr<GraphExecutor> makeBackendExecutor(PluginHost& host, const std::string& backend);

@@ -77,7 +77,7 @@ TEST(SearchRunner, RunFinishesOnTheWorkerAndEmitsItsResult) {
   Recorder recorder(runner);
   auto model = std::make_shared<const Graph>(tessera::testing::branchesGraph());
   RunSettings settings;
-  settings.nodeLimit = 5000;
+  settings.search.nodeLimit = 5000;
   ASSERT_TRUE(runner.start(model, settings));
   EXPECT_TRUE(runner.isRunning());
   EXPECT_FALSE(runner.start(model, settings)) << "a second run must wait for the first";
@@ -136,9 +136,9 @@ TEST(SearchRunner, PausedRunMakesNoProgressAndStepAdvancesExactlyOneStep) {
   Recorder recorder(runner);
   auto model = std::make_shared<const Graph>(tessera::testing::denseNet({3, 3}));
   RunSettings settings;
-  settings.nodeLimit = 1'000'000;
-  settings.iterationLimit = 50;
-  settings.timeLimitSeconds = 120;
+  settings.search.nodeLimit = 1'000'000;
+  settings.search.iterationLimit = 50;
+  settings.search.timeLimitSeconds = 120;
   settings.verify = false;
   ASSERT_TRUE(runner.start(model, settings, {}, /*startPaused=*/true));
   EXPECT_TRUE(runner.isPaused());
@@ -179,9 +179,9 @@ TEST(SearchRunner, PaceHoldsEachStepUntilFullSpeed) {
   runner.setStepInterval(3'600'000);
   auto model = std::make_shared<const Graph>(tessera::testing::denseNet({3, 3}));
   RunSettings settings;
-  settings.nodeLimit = 1'000'000;
-  settings.iterationLimit = 4;
-  settings.timeLimitSeconds = 7200;
+  settings.search.nodeLimit = 1'000'000;
+  settings.search.iterationLimit = 4;
+  settings.search.timeLimitSeconds = 7200;
   settings.verify = false;
   ASSERT_TRUE(runner.start(model, settings));
   ASSERT_TRUE(waitUntil([&] { return recorder.count(EventKind::StepCommitted) >= 1 || recorder.done(); }, 30000));
@@ -219,9 +219,9 @@ TEST(SearchRunner, StopEndsARunEarly) {
   Recorder recorder(runner);
   auto model = std::make_shared<const Graph>(tessera::testing::denseNet({6, 12, 24, 16}));
   RunSettings settings;
-  settings.nodeLimit = 5'000'000;
-  settings.iterationLimit = 1000;
-  settings.timeLimitSeconds = 600;
+  settings.search.nodeLimit = 5'000'000;
+  settings.search.iterationLimit = 1000;
+  settings.search.timeLimitSeconds = 600;
   settings.verify = false;
   ASSERT_TRUE(runner.start(model, settings, {}, /*startPaused=*/true));
   runner.step();
@@ -260,8 +260,10 @@ TEST(SearchRunner, ARunIsRecordedInItsSession) {
   QObject::connect(&runner, &SearchRunner::runRecorded, [&](qint64, qint64 run) { announcedRun = run; });
   auto model = std::make_shared<const Graph>(tessera::testing::branchesGraph());
   RunSettings settings;
-  settings.seed = 7;
-  ASSERT_TRUE(runner.start(model, settings, RunRecording{path, 0, "branches", "/models/branches.onnx"}));
+  settings.search.seed = 7;
+  settings.search.multiIterations = 2;
+  settings.search.parameters["multi_schedule"] = "first";
+  ASSERT_TRUE(runner.start(model, settings, RunDestination{path, {0, "branches", "/models/branches.onnx"}}));
   ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
   ASSERT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
   const SearchOutcome& outcome = *recorder.outcome;
@@ -277,6 +279,9 @@ TEST(SearchRunner, ARunIsRecordedInItsSession) {
   ASSERT_TRUE(run);
   EXPECT_EQ(run->info.strategy, "eqsat");
   EXPECT_EQ(run->info.seed, 7u);
+  EXPECT_EQ(run->info.costSpec, "analytic:h200");
+  EXPECT_EQ(run->info.parameters["k_multi"], "2") << "the explorer records what the CLI records";
+  EXPECT_EQ(run->info.parameters["multi_schedule"], "first");
   ASSERT_TRUE(run->summary);
   EXPECT_EQ(run->summary->stopReason, outcome.result.stopReason);
   EXPECT_DOUBLE_EQ(run->summary->bestCostMs, outcome.result.bestCostMs);
@@ -291,7 +296,7 @@ TEST(SearchRunner, ARunIsRecordedInItsSession) {
 
   // A second run on the same model adds a run, not a model.
   Recorder second(runner);
-  ASSERT_TRUE(runner.start(model, settings, RunRecording{path, outcome.modelId, "branches", "/models/branches.onnx"}));
+  ASSERT_TRUE(runner.start(model, settings, RunDestination{path, {outcome.modelId, "branches", "/models/branches.onnx"}}));
   ASSERT_TRUE(waitUntil([&] { return second.done(); }, 60000));
   EXPECT_EQ(session.models().size(), 1u);
   EXPECT_EQ(session.runs().size(), 2u);
@@ -301,7 +306,7 @@ TEST(SearchRunner, AnUnwritableSessionDoesNotStopTheRun) {
   QTemporaryDir dir;
   SearchRunner runner;
   Recorder recorder(runner);
-  RunRecording recording{dir.filePath("missing/nowhere.tsession").toStdString(), 0, "branches", ""};
+  RunDestination recording{dir.filePath("missing/nowhere.tsession").toStdString(), {0, "branches", ""}};
   ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), RunSettings{}, recording));
   ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
   ASSERT_TRUE(recorder.outcome) << recorder.failure.toStdString();

@@ -1,0 +1,33 @@
+// Which cost model a cost spec names, resolved the same way by every program that starts a run:
+// core's analytic and table models directly, measured:<backend> through the backend plugins the
+// program loaded, and one fallback, with its reason, when a measuring backend cannot be used.
+#pragma once
+
+#include "cost/CostModel.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tessera {
+
+// Builds the measured model of a backend ("cpu", "cuda", "ort"). Throws tessera::Error saying why
+// the backend cannot be used (not found, failed to load, no device).
+using MeasuredCostFactory = std::function<std::unique_ptr<CostModel>(const std::string& backend)>;
+
+struct ResolvedCost {
+  std::unique_ptr<CostModel> model;
+  // "measured:cuda is unavailable: <why>; using analytic:h200 instead"; empty when the spec was honoured.
+  std::string fallbackNote;
+};
+
+// An empty `measured` means the program has no plugin support, and a measured spec falls back
+// saying so. Throws tessera::Error for a spec that names no model (an unknown kind or device, a
+// table file that cannot be read, measured: without a backend).
+ResolvedCost resolveCostSpec(const std::string& spec, const MeasuredCostFactory& measured);
+
+// "cpu" for measured:cpu; nullopt for a spec that measures nothing (analytic:, table:).
+std::optional<std::string> measuredBackend(const std::string& costSpec);
+
+} // namespace tessera
