@@ -2,8 +2,9 @@
 // every strategy on every model with the same cost model, one table (original cost, each
 // strategy's speedup, time and e-nodes, PACT'24's published speedups beside the paper suite's
 // models) and, with --json, the same as a list of rows. With --seeds N each cell is the mean over
-// seeds seed..seed+N-1 with its spread. With --e2e and a measured cost spec, each original and
-// optimised graph is also timed end to end on the device.
+// seeds seed..seed+N-1 with its spread. With --e2e and a measured cost spec, each run does no harm
+// as optimize does (its candidate timed against the original end to end, the original kept unless
+// the candidate is faster), and the table shows what optimize returns.
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
@@ -15,6 +16,7 @@
 #include "cost/GraphCost.h"
 #include "onnx/OnnxImport.h"
 #include "run/RunRecording.h"
+#include "search/DoNoHarm.h"
 #include "search/Strategy.h"
 #include "support/Error.h"
 
@@ -47,9 +49,9 @@ struct BenchOptions {
   std::string json;
   std::string session;
   bool noVerify = false;
-  bool e2e = false;   // also time each original and optimised graph end to end on the backend
-  int e2eWarmup = -1; // -1: the backend's default (cuda 100, otherwise 10)
-  int e2eRuns = -1;   // -1: the backend's default (cuda 100, otherwise 20)
+  bool e2e = false;   // do no harm as optimize does, on the measured backend's device
+  int e2eWarmup = -1; // -1: the backend's default, as optimize's
+  int e2eRuns = -1;   // the most interleaved pairs; -1: the backend's default, as optimize's
 };
 
 struct BenchModel {
@@ -109,16 +111,14 @@ struct Row {
   int steps = 0;
   std::string stopReason;
   bool verificationRun = false, verified = false;
-  std::optional<double> e2eOriginalMs, e2eOptimizedMs; // --e2e
+  // --e2e, as optimize does no harm: the candidate timed against the original in interleaved pairs
+  // (medians, paired speedup), and the speedup of what optimize returns (0 when it keeps the original).
+  std::optional<double> e2eOriginalMs, e2eCandidateMs, e2eCandidatePct, e2eReturnedPct;
+  int keptOriginal = 0; // runs whose candidate was not faster end to end
   std::string error;
   std::vector<double> seedSpeedups; // one per seed, in seed order
   double speedupStd = 0;            // sample standard deviation over seeds (0 for one seed)
   double secondsMax = 0;
-
-  std::optional<double> e2eSpeedupPct() const {
-    if (!e2eOriginalMs || !e2eOptimizedMs || *e2eOriginalMs <= 0) return std::nullopt;
-    return (*e2eOriginalMs - *e2eOptimizedMs) / *e2eOriginalMs * 100.0;
-  }
 };
 
 double mean(const std::vector<double>& values) {
@@ -139,7 +139,7 @@ double sampleStd(const std::vector<double>& values) {
 // slowest run's time; verified only when every run verified; the first error fails the row.
 Row combineSeeds(const std::vector<Row>& runs) {
   Row row{runs.front().model, runs.front().strategy};
-  std::vector<double> optimized, seconds, enodes, steps, e2eOptimized;
+  std::vector<double> optimized, seconds, enodes, steps, e2eOriginal, e2eCandidate, e2eCandidatePct, e2eReturnedPct;
   for (const Row& run : runs) {
     if (!run.error.empty() && row.error.empty()) row.error = run.error;
     if (!run.error.empty()) continue;
@@ -153,8 +153,12 @@ Row combineSeeds(const std::vector<Row>& runs) {
     if (row.stopReason.find(run.stopReason) == std::string::npos)
       row.stopReason += (row.stopReason.empty() ? "" : ",") + run.stopReason;
     row.verificationRun = row.verificationRun || run.verificationRun;
-    row.e2eOriginalMs = run.e2eOriginalMs;
-    if (run.e2eOptimizedMs) e2eOptimized.push_back(*run.e2eOptimizedMs);
+    if (!run.e2eReturnedPct) continue;
+    if (run.e2eOriginalMs) e2eOriginal.push_back(*run.e2eOriginalMs);
+    if (run.e2eCandidateMs) e2eCandidate.push_back(*run.e2eCandidateMs);
+    e2eCandidatePct.push_back(*run.e2eCandidatePct);
+    e2eReturnedPct.push_back(*run.e2eReturnedPct);
+    row.keptOriginal += run.keptOriginal;
   }
   if (row.seedSpeedups.empty()) return row;
   row.verified = row.verificationRun && std::all_of(runs.begin(), runs.end(), [](const Row& r) { return r.verified; });
@@ -164,7 +168,11 @@ Row combineSeeds(const std::vector<Row>& runs) {
   row.seconds = mean(seconds);
   row.enodes = static_cast<size_t>(std::llround(mean(enodes)));
   row.steps = static_cast<int>(std::lround(mean(steps)));
-  if (!e2eOptimized.empty()) row.e2eOptimizedMs = mean(e2eOptimized);
+  if (e2eReturnedPct.empty()) return row;
+  if (!e2eOriginal.empty()) row.e2eOriginalMs = mean(e2eOriginal);
+  if (!e2eCandidate.empty()) row.e2eCandidateMs = mean(e2eCandidate);
+  row.e2eCandidatePct = mean(e2eCandidatePct);
+  row.e2eReturnedPct = mean(e2eReturnedPct);
   return row;
 }
 
@@ -184,9 +192,15 @@ nlohmann::json toJson(const Row& row) {
                    {"speedup_pct_std", row.speedupStd},
                    {"speedup_pct_per_seed", row.seedSpeedups},
                    {"optimize_seconds_max", row.secondsMax}};
-  if (row.e2eOriginalMs) j["e2e_original_ms"] = *row.e2eOriginalMs;
-  if (row.e2eOptimizedMs) j["e2e_optimized_ms"] = *row.e2eOptimizedMs;
-  if (std::optional<double> e2e = row.e2eSpeedupPct()) j["e2e_speedup_pct"] = *e2e;
+  if (row.e2eReturnedPct) {
+    // The keys optimize reports: e2e_speedup_pct is the candidate's, measured; what optimize
+    // returns is e2e_returned_speedup_pct (the original, 0 %, where the candidate was not faster).
+    if (row.e2eOriginalMs) j["e2e_original_ms"] = *row.e2eOriginalMs;
+    if (row.e2eCandidateMs) j["e2e_optimized_ms"] = *row.e2eCandidateMs;
+    j["e2e_speedup_pct"] = *row.e2eCandidatePct;
+    j["e2e_returned_speedup_pct"] = *row.e2eReturnedPct;
+    j["kept_original"] = row.keptOriginal;
+  }
   if (!row.error.empty()) j["error"] = row.error;
   return j;
 }
@@ -208,7 +222,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
   if (e2e) std::printf(" %10s", "e2e ms");
   for (const std::string& s : strategies) {
     std::printf(" | %-8s %*s %7s %7s", s.c_str(), speedupWidth, "speedup", "time s", "enodes");
-    if (e2e) std::printf(" %7s", "e2e");
+    if (e2e) std::printf(" %8s", "e2e");
   }
   if (anyPublished) std::printf(" | PACT'24: %7s %7s %7s", "TENSAT", "OCF/ILP", "ILP/ILP");
   std::printf("\n");
@@ -230,7 +244,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
       auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.model == model.name && r.strategy == s; });
       if (it == rows.end() || !it->error.empty()) {
         std::printf(" | %-8s %*s %7s %7s", "", speedupWidth, "error", "", "");
-        if (e2e) std::printf(" %7s", "");
+        if (e2e) std::printf(" %8s", "");
         continue;
       }
       std::printf(" | %-8s %*s %7.2f %7zu", it->verificationRun && !it->verified ? "UNVERIF" : "", speedupWidth,
@@ -238,12 +252,12 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
       sums[s].first += it->speedupPct;
       ++sums[s].second;
       if (!e2e) continue;
-      if (std::optional<double> pct = it->e2eSpeedupPct()) {
-        std::printf(" %6.2f%%", *pct);
-        e2eSums[s].first += *pct;
+      if (it->e2eReturnedPct) {
+        std::printf(" %6.2f%%%s", *it->e2eReturnedPct, it->keptOriginal ? "k" : " ");
+        e2eSums[s].first += *it->e2eReturnedPct;
         ++e2eSums[s].second;
       } else {
-        std::printf(" %7s", "-");
+        std::printf(" %7s ", "-");
       }
     }
     if (const PublishedResult* paper = pact24Result(model.name)) {
@@ -261,7 +275,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
   if (e2e) std::printf(" %10s", "");
   for (const std::string& s : strategies) {
     std::printf(" | %-8s %*.2f%% %7s %7s", "", speedupWidth - 1, sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
-    if (e2e) std::printf(" %6.2f%%", e2eSums[s].second ? e2eSums[s].first / e2eSums[s].second : 0.0);
+    if (e2e) std::printf(" %6.2f%% ", e2eSums[s].second ? e2eSums[s].first / e2eSums[s].second : 0.0);
   }
   if (publishedCount)
     std::printf(" |          %6.2f%% %6.2f%% %6.2f%%", publishedSums[0] / publishedCount, publishedSums[1] / publishedCount,
@@ -276,8 +290,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
 
 // One run of one strategy on one model with one seed; errors are kept in the row.
 Row runOnce(const BenchOptions& options, const BenchModel& model, const std::string& strategyName, uint64_t seed,
-            const ActiveRules& rules, CostModel& cost, GraphExecutor* executor, std::optional<double> e2eOriginalMs,
-            int e2eWarmup, int e2eRuns) {
+            const ActiveRules& rules, CostModel& cost, GraphExecutor* executor, const EndToEndOptions& e2e) {
   Row row{model.name, strategyName};
   try {
     SearchOptions search;
@@ -310,8 +323,14 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
     row.verificationRun = result.verificationRun;
     row.verified = result.verified;
     if (executor) {
-      row.e2eOriginalMs = e2eOriginalMs;
-      row.e2eOptimizedMs = executor->measureLatencyMs(result.best, e2eWarmup, e2eRuns);
+      const DoNoHarmOutcome outcome = keepOriginalUnlessFaster(model.graph, result, *executor, e2e);
+      row.keptOriginal = outcome.keptOriginal;
+      row.e2eCandidatePct = outcome.comparison ? outcome.comparison->speedup.pct : 0.0;
+      row.e2eReturnedPct = outcome.returnedSpeedupPct();
+      if (outcome.comparison) { // none when the search returned the original: nothing to time
+        row.e2eOriginalMs = outcome.comparison->originalMs;
+        row.e2eCandidateMs = outcome.comparison->candidateMs;
+      }
     }
     reportProgress("  " + model.name + " " + strategyName + ": " + std::to_string(row.speedupPct) + " % in " +
                    std::to_string(row.seconds) + " s (" + row.stopReason + ")");
@@ -326,13 +345,11 @@ int runBench(const BenchOptions& options) {
   for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   std::unique_ptr<GraphExecutor> executor;
-  int e2eWarmup = options.e2eWarmup, e2eRuns = options.e2eRuns;
+  EndToEndOptions e2e;
   if (options.e2e) {
     const std::string backend = requireMeasuredBackend(options.cost, "--e2e");
     executor = makeCliExecutor(backend);
-    // TASO's end-to-end protocol on a GPU; a CPU run of a whole model takes far longer per run.
-    if (e2eWarmup < 0) e2eWarmup = backend == "cuda" ? 100 : 10;
-    if (e2eRuns < 0) e2eRuns = backend == "cuda" ? 100 : 20;
+    e2e = endToEndOptionsFor(backend, options.e2eWarmup, options.e2eRuns);
   }
   std::vector<BenchModel> models = loadModels(options.models, parseBenchmarkSuite(options.suite));
   ActiveRules rules = loadActiveRules({});
@@ -342,18 +359,13 @@ int runBench(const BenchOptions& options) {
   size_t done = 0;
   bool failed = false;
   for (const BenchModel& model : models) {
-    std::optional<double> e2eOriginalMs;
-    if (executor) {
-      reportProgress("  " + model.name + ": timing the original end to end on " + executor->device());
-      e2eOriginalMs = executor->measureLatencyMs(model.graph, e2eWarmup, e2eRuns);
-    }
     for (const std::string& strategyName : options.strategies) {
       std::vector<Row> runs;
       for (int i = 0; i < options.seeds; ++i) {
         const uint64_t seed = options.seed + static_cast<uint64_t>(i);
         reportProgress("[" + std::to_string(++done) + "/" + std::to_string(total) + "] " + model.name + " " +
                        strategyName + (options.seeds > 1 ? " seed " + std::to_string(seed) : ""));
-        Row run = runOnce(options, model, strategyName, seed, rules, *cost, executor.get(), e2eOriginalMs, e2eWarmup, e2eRuns);
+        Row run = runOnce(options, model, strategyName, seed, rules, *cost, executor.get(), e2e);
         if (!run.error.empty() || (run.verificationRun && !run.verified)) failed = true;
         runs.push_back(std::move(run));
       }
@@ -367,7 +379,10 @@ int runBench(const BenchOptions& options) {
   for (const std::string& parameter : options.parameters) std::printf(", %s", parameter.c_str());
   std::printf("\n");
   printTable(models, options.strategies, rows, options.e2e, options.seeds > 1);
-  if (executor) std::printf("e2e: median of %d runs after %d warm-up on %s\n", e2eRuns, e2eWarmup, executor->device().c_str());
+  if (executor)
+    std::printf("e2e: what optimize returns (k: the candidate was not faster, the original kept), timed on %s: %d warm-up runs, "
+                "then %d to %d interleaved pairs (speedup = 1 - median paired ratio)\n",
+                executor->device().c_str(), e2e.warmup, e2e.minPairs, e2e.maxPairs);
   if (std::string summary = costModelSummary(*cost); !summary.empty()) std::printf("%s\n", summary.c_str());
   if (!options.json.empty()) {
     nlohmann::json report = nlohmann::json::array();
@@ -407,11 +422,13 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--json", options->json, "Write the rows as JSON");
   command->add_flag("--no-verify", options->noVerify, "Skip checking each result against its model");
   command->add_flag("--e2e", options->e2e,
-                    "Also time each original and optimised graph end to end on the measured backend's device");
-  command->add_option("--e2e-warmup", options->e2eWarmup, "Untimed runs before --e2e timing (default: cuda 100, cpu 10)")
+                    "Do no harm as optimize does: time each candidate against its original end to end on the measured "
+                    "backend's device and report what optimize would return");
+  command->add_option("--e2e-warmup", options->e2eWarmup, "Untimed runs of each graph before --e2e timing (default: cuda 100, cpu 3)")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--e2e-runs", options->e2eRuns, "Timed --e2e runs, median reported (default: cuda 100, cpu 20)")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--e2e-runs", options->e2eRuns,
+                      "Most interleaved pairs of --e2e runs (default: cuda 200, cpu 30; fewer once the interval is decided)")
+      ->check(CLI::Range(2, 100000));
   command->callback([options, &context] { context.exitCode = runBench(*options); });
 }
 

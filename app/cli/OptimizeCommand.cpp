@@ -126,6 +126,7 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
   report["kept_original"] = e2e.outcome->keptOriginal;
   report["candidate_cost_ms"] = e2e.outcome->candidateCostMs;
   report["candidate_speedup_pct"] = e2e.outcome->candidateSpeedupPct;
+  report["e2e_returned_speedup_pct"] = e2e.outcome->returnedSpeedupPct();
   if (e2e.outcome->comparison) addEndToEndKeys(*e2e.outcome->comparison, report);
   return report;
 }

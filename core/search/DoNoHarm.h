@@ -15,6 +15,9 @@ struct DoNoHarmOutcome {
   bool keptOriginal = false;                    // the candidate was not faster: result.best is the original
   double candidateCostMs = 0;                   // what the cost model predicted for the candidate
   double candidateSpeedupPct = 0;
+
+  // The measured speedup of what is returned: the candidate's when it was kept, 0 for the original.
+  double returnedSpeedupPct() const { return comparison && !keptOriginal ? comparison->speedup.pct : 0.0; }
 };
 
 // Times result.best against `original` (compareEndToEnd) and, when the candidate is not faster,
