@@ -6,7 +6,7 @@
 
 #include "GraphDiff.h"
 #include "GraphSnapshot.h"
-#include "search/Strategy.h"
+#include "search/Candidate.h"
 
 #include <map>
 #include <string>

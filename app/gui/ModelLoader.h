@@ -5,7 +5,7 @@
 
 #include "GraphSnapshot.h"
 
-#include "search/Strategy.h"
+#include "search/Candidate.h"
 
 #include <QFuture>
 #include <QString>

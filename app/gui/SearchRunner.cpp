@@ -7,7 +7,6 @@
 #include "events/Control.h"
 #include "events/EventSink.h"
 #include "rewrite/DefaultRules.h"
-#include "session/FinishedRun.h"
 #include "session/Session.h"
 #include "session/SessionRecorder.h"
 

@@ -8,7 +8,7 @@
 // and nothing is written next to the user's models unasked.
 #pragma once
 
-#include "search/Strategy.h"
+#include "search/Candidate.h"
 #include "session/Session.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #include "cost/CostCache.h"
 
-#include "session/Database.h"
+#include "support/Database.h"
 #include "support/Error.h"
 
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #include "RunRecording.h"
 
-#include "session/FinishedRun.h"
+#include "run/FinishedRun.h"
 #include "session/Session.h"
 #include "session/SessionRecorder.h"
 #include "support/Error.h"

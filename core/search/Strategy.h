@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cost/CostModel.h"
+#include "search/Candidate.h"
 #include "events/Control.h"
 #include "events/EventSink.h"
 #include "ir/Graph.h"
@@ -32,20 +33,6 @@ struct SearchOptions {
   // A strategy throws tessera::Error for a name it does not know.
   std::map<std::string, std::string> parameters;
   std::function<void(const std::string&)> progress; // one line per phase, for people
-};
-
-// Where a node of a candidate graph came from.
-struct NodeOrigin {
-  std::string rule; // empty: the node is from the original model
-  int step = -1;    // the step (MCTS commit, eqsat iteration, TASO pop) that created it
-};
-
-struct Candidate {
-  Graph graph;
-  double costMs = 0;
-  std::string method;              // extraction method, or the strategy for graph-level searches
-  int step = 0;
-  std::vector<NodeOrigin> origins; // one per node of `graph`, by NodeId
 };
 
 struct SearchInput {

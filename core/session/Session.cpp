@@ -3,8 +3,8 @@
 #include "ir/Graph.h"
 #include "onnx/OnnxExport.h"
 #include "onnx/OnnxImport.h"
-#include "search/Strategy.h"
-#include "session/Database.h"
+#include "search/Candidate.h"
+#include "support/Database.h"
 #include "session/EventCodec.h"
 #include "session/SessionSchema.h"
 #include "support/Error.h"
@@ -46,19 +46,6 @@ Graph withNamedNodes(const Graph& graph) {
 }
 
 } // namespace
-
-RunSummary RunSummary::from(const SearchResult& result) {
-  RunSummary summary;
-  summary.stopReason = result.stopReason;
-  summary.originalCostMs = result.originalCostMs;
-  summary.bestCostMs = result.bestCostMs;
-  summary.speedupPct = result.speedupPct;
-  summary.enodes = result.enodes;
-  summary.eclasses = result.eclasses;
-  summary.steps = result.steps;
-  if (result.verificationRun) summary.verified = result.verified;
-  return summary;
-}
 
 struct Session::State {
   std::unique_ptr<sql::Database> db;

@@ -9,8 +9,6 @@
 
 namespace tessera {
 
-struct SearchResult;
-
 struct ModelRecord {
   int64_t id = 0;
   std::string name;
@@ -38,8 +36,6 @@ struct RunSummary {
   size_t eclasses = 0;
   int steps = 0;
   std::optional<bool> verified; // empty when verification did not run
-
-  static RunSummary from(const SearchResult& result);
 };
 
 struct RunRecord {

@@ -1,6 +1,6 @@
 #include "session/SessionSchema.h"
 
-#include "session/Database.h"
+#include "support/Database.h"
 #include "support/Error.h"
 
 #include <array>

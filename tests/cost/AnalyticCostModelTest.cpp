@@ -64,7 +64,7 @@ TEST(GraphCost, SumsOpsAndSkipsPrecomputableWeightChains) {
 }
 
 #include "cost/CostCache.h"
-#include "session/Database.h"
+#include "support/Database.h"
 
 #include <filesystem>
 #include <fstream>

@@ -3,7 +3,7 @@
 #include "session/SessionRecorder.h"
 
 #include "SessionTestSupport.h"
-#include "session/Database.h"
+#include "support/Database.h"
 #include "session/Session.h"
 #include "support/Error.h"
 

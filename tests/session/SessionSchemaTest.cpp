@@ -3,7 +3,7 @@
 #include "session/SessionSchema.h"
 
 #include "SessionTestSupport.h"
-#include "session/Database.h"
+#include "support/Database.h"
 #include "session/EventCodec.h"
 #include "session/Session.h"
 #include "support/Error.h"

@@ -3,7 +3,7 @@
 #include "session/Session.h"
 
 #include "SessionTestSupport.h"
-#include "session/Database.h"
+#include "support/Database.h"
 #include "support/Error.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "search/Strategy.h"
+#include "search/Candidate.h"
 
 #include "EGraphView.h"
 

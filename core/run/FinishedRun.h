@@ -1,7 +1,9 @@
 // What a finished search leaves in its session, written in the order that keeps a session
 // consistent: the candidates, the device's op costs the run priced with, then the run's summary
-// (a run with a finish time has all its candidates). The CLI and the GUI both record through it.
+// (a run with a finish time has all its candidates). RunRecording records through it.
 #pragma once
+
+#include "session/SessionRecords.h"
 
 #include <cstdint>
 #include <vector>
@@ -11,6 +13,9 @@ namespace tessera {
 class CostModel;
 class Session;
 struct SearchResult;
+
+// The run's summary row: why it stopped, its costs, its size and whether it verified.
+RunSummary runSummaryOf(const SearchResult& result);
 
 // Returns the candidates' ids in the result's order. Op costs are stored only for a cost model that
 // answers with a device's figures (measured:cpu, measured:cuda); analytic ones are recomputable.

@@ -1,4 +1,4 @@
-#include "session/Database.h"
+#include "support/Database.h"
 
 #include "support/Error.h"
 
