@@ -9,9 +9,7 @@
 #include "onnx/OnnxExport.h"
 #include "rewrite/DefaultRules.h"
 #include "search/Strategy.h"
-#include "session/FinishedRun.h"
-#include "session/Session.h"
-#include "session/SessionRecorder.h"
+#include "run/RunRecording.h"
 #include "support/Error.h"
 
 #include <cstdio>
@@ -28,36 +26,26 @@ int main(int argc, char** argv) {
     onnx_io::exportOnnxFile(model, (dir / "phase_ordering.onnx").string());
     const std::filesystem::path sessionPath = dir / "phase_ordering.tsession";
     std::filesystem::remove(sessionPath);
-    Session session = Session::create(sessionPath.string());
-    const int64_t modelId = session.addModel("phase_ordering", "phase_ordering.onnx", model);
+    // The bundled session names the model by its file beside it, so a copy opens anywhere.
+    const RecordedModel recorded{0, "phase_ordering", "phase_ordering.onnx"};
 
     const RuleSet rules = defaultRules();
     std::vector<const Rule*> list;
     for (const auto& rule : rules.rules()) list.push_back(rule.get());
-    auto cost = makeCostModel("analytic:h200");
+    auto cost = makeCostModel(kDefaultCostSpec);
     for (const char* strategy : {"greedy", "eqsat", "mcts"}) {
-      SearchOptions options;
-      options.timeLimitSeconds = 20;
-      RunInfo info;
-      info.modelId = modelId;
-      info.strategy = strategy;
-      info.seed = options.seed;
-      info.costSpec = cost->spec();
-      info.parameters = {{"time_limit", std::to_string(options.timeLimitSeconds)}, {"extract", options.extractMethod}};
-      const int64_t runId = session.beginRun(info);
-
-      SearchResult result;
-      {
-        SessionRecorder recorder(session, runId);
-        Control control;
-        EventStream events;
-        events.attach(&recorder);
-        SearchInput input{model, list, *cost, control, events, options};
-        result = makeStrategy(strategy)->run(input);
-        verifySearchResult(model, result, /*trials=*/1, options.seed);
-        recorder.finish();
-      }
-      recordFinishedRun(session, runId, result, *cost);
+      RunRequest request;
+      request.strategy = strategy;
+      request.costSpec = cost->spec();
+      request.search.timeLimitSeconds = 20;
+      RunRecording recording(sessionPath.string(), recorded, model);
+      recording.begin(request);
+      Control control;
+      EventStream events;
+      events.attach(&recording.sink());
+      SearchResult result = makeStrategy(strategy)->run(SearchInput{model, list, *cost, control, events, request.search});
+      verifySearchResult(model, result, /*trials=*/1, request.search.seed);
+      recording.finish(result, *cost);
       std::printf("%-6s %.4f ms -> %.4f ms (%.1f %%), %d steps, %s, rules:", strategy, result.originalCostMs, result.bestCostMs,
                   result.speedupPct, result.steps, result.verified ? "verified" : "NOT VERIFIED");
       for (const auto& [rule, count] : result.rulesApplied) std::printf(" %s x%zu", rule.c_str(), count);
