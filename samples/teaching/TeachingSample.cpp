@@ -8,8 +8,8 @@
 #include "generator/Teaching.h"
 #include "onnx/OnnxExport.h"
 #include "rewrite/DefaultRules.h"
-#include "search/Strategy.h"
 #include "run/RunRecording.h"
+#include "search/Strategy.h"
 #include "support/Error.h"
 
 #include <cstdio>
