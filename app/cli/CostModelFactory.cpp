@@ -17,9 +17,10 @@ namespace {
 
 void warn(const std::string& line) { std::fprintf(stderr, "tessera-cli: %s\n", line.c_str()); }
 
+// Plugins load only when a measured spec asks for one: an analytic run starts at once.
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
-  return plugins::measuredCostFactory(plugins::PluginHost::global(), warn);
+  return [](const std::string& backend) { return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, warn); };
 #else
   return {};
 #endif

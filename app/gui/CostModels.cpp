@@ -52,9 +52,10 @@ struct Registry {
   }
 };
 
+// Plugins load only when a measured spec asks for one (loading cuDNN takes seconds from a cold disk).
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
-  return plugins::measuredCostFactory(plugins::PluginHost::global(), {});
+  return [](const std::string& backend) { return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, {}); };
 #else
   return {};
 #endif

@@ -51,10 +51,6 @@ std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::st
   }
 }
 
-MeasuredCostFactory measuredCostFactory(PluginHost& host, CostWarning warn) {
-  return [&host, warn = std::move(warn)](const std::string& backend) { return makeMeasuredCostModel(host, backend, warn); };
-}
-
 std::unique_ptr<GraphExecutor> makeBackendExecutor(PluginHost& host, const std::string& backendName) {
   if (std::string why = host.whyUnusable(backendName); !why.empty()) throw Error("no " + backendName + " executor: " + why);
   try {

@@ -8,7 +8,6 @@
 
 #include "cost/CostModel.h"
 #include "cost/GraphExecutor.h"
-#include "run/CostResolution.h"
 
 #include <functional>
 #include <memory>
@@ -23,9 +22,6 @@ using CostWarning = std::function<void(const std::string&)>;
 // through `warn`, which also hears once if the device fails mid-run. Throws tessera::Error saying
 // why the backend cannot be used (not found, failed to load, device unavailable, failed to start).
 std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::string& backend, const CostWarning& warn);
-
-// makeMeasuredCostModel over `host`, for resolveCostSpec. The host must outlive the factory.
-MeasuredCostFactory measuredCostFactory(PluginHost& host, CostWarning warn);
 
 // The backend's whole-graph executor. Throws tessera::Error "no <backend> executor: <why>".
 std::unique_ptr<GraphExecutor> makeBackendExecutor(PluginHost& host, const std::string& backend);

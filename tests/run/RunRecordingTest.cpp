@@ -105,7 +105,7 @@ TEST(RunRecording, TwoRunsOfOneModelFileAddOneModelAndTwoRunsWithTheirParameters
     EXPECT_EQ(session.candidates(recording.runId()).size(), result.candidates.size());
   }
   RunRecording again(path, recordedModelOf("models/conv_relu.onnx"), graph);
-  request.strategy = "eqsat";
+  request.strategy = "taso";
   runRecorded(again, request, graph);
   Session session = Session::open(path);
   ASSERT_EQ(session.models().size(), 1u) << "the same file recorded again is found, not stored twice";
