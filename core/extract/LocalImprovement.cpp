@@ -33,7 +33,8 @@ public:
       : problem_(problem), ownFlat_(flat ? FlatProblem{} : flatten(problem)), flat_(flat ? *flat : ownFlat_),
         current_(std::move(choice)), budget_(budget), refs_(problem.classCount(), 0),
         position_(problem.classCount(), 0), joined_(problem.classCount(), 0), seen_(problem.classCount(), 0),
-        moved_(problem.classCount(), 0), dominator_(dominators.empty() ? findDominators(problem) : std::move(dominators)) {
+        onPath_(problem.classCount(), 0), moved_(problem.classCount(), 0),
+        dominator_(dominators.empty() ? findDominators(problem) : std::move(dominators)) {
     assert(current_.size() == problem.classCount() && background.size() == problem.classCount() && "one entry per class");
     // Classes outside the extraction take the background's node, so a swap can pull them in.
     for (uint32_t c = 0; c < current_.size(); ++c)
@@ -271,26 +272,38 @@ private:
     }
   }
 
-  // Would `node`, chosen for `eclass`, reach `eclass` again? A class that was in the extraction
-  // before this trial and sits earlier in its post-order than `eclass` cannot reach it (it is not
-  // an ancestor) unless its term passed through a class swapped earlier in the trial, which sits
-  // earlier still: such classes are not walked.
+  // Does choosing `node` for `eclass` close a cycle? Not only back to `eclass`: the classes that
+  // joined in this trial came with their background node, and a joint move re-points outside
+  // classes at its route, so those nodes were never checked against each other (a route class
+  // above the sharing point whose background term reaches the route again). Depth-first with the
+  // path marked; a child on the path closes a cycle. A class that was in the extraction before this
+  // trial and sits earlier in its post-order than `eclass` cannot reach it (it is not an ancestor)
+  // nor a class that joined (its term is all old classes) unless its term passed through a class
+  // swapped earlier in the trial, which sits earlier still: such classes are not walked.
   bool closesCycle(uint32_t eclass, uint32_t node) {
     const uint32_t unchangedBelow = std::min(position_[eclass], swappedBelow_);
     ++walk_;
-    stack_.clear();
-    for (uint32_t child : flat_.childrenOf(node)) stack_.push_back(child);
-    while (!stack_.empty()) {
-      uint32_t c = stack_.back();
-      stack_.pop_back();
-      if (c == eclass) return true;
-      if (seen_[c] == walk_) continue;
-      seen_[c] = walk_;
+    seen_[eclass] = walk_;
+    onPath_[eclass] = walk_;
+    frames_.assign(1, {eclass, 0});
+    while (!frames_.empty()) {
+      auto& [c, at] = frames_.back();
+      std::span<const uint32_t> children = flat_.childrenOf(c == eclass ? node : static_cast<uint32_t>(current_[c]));
+      if (at == children.size()) {
+        onPath_[c] = 0;
+        frames_.pop_back();
+        continue;
+      }
+      const uint32_t child = children[at++];
+      if (onPath_[child] == walk_) return true;
+      if (seen_[child] == walk_) continue;
+      seen_[child] = walk_;
       if (budget_ > 0) --budget_;
-      bool old = joined_[c] != trial_;
-      if (old && position_[c] < unchangedBelow) continue;
-      if (current_[c] < 0) continue;
-      for (uint32_t child : flat_.childrenOf(current_[c])) stack_.push_back(child);
+      bool old = joined_[child] != trial_;
+      if (old && position_[child] < unchangedBelow) continue;
+      if (current_[child] < 0) continue;
+      onPath_[child] = walk_;
+      frames_.push_back({child, 0}); // invalidates c and at; the loop re-reads them
     }
     return false;
   }
@@ -353,6 +366,7 @@ private:
   std::vector<uint32_t> position_; // post-order position in the extraction (children first)
   std::vector<uint32_t> joined_;   // == trial_: joined during the current trial
   std::vector<uint32_t> seen_;     // == walk_: visited by the current walk
+  std::vector<uint32_t> onPath_;   // == walk_: on the path of closesCycle's depth-first walk
   std::vector<uint32_t> moved_;   // == move_: swapped by the current joint move
   std::vector<int32_t> dominator_;
   ParentIndex parents_;
@@ -362,6 +376,7 @@ private:
   std::vector<std::pair<uint32_t, int>> log_;         // reference count changes
   std::vector<std::pair<uint32_t, int32_t>> nodeLog_; // (class, node before) per node change
   std::vector<uint32_t> stack_;
+  std::vector<std::pair<uint32_t, uint32_t>> frames_; // closesCycle's path: (class, next child)
   uint32_t trial_ = 0, walk_ = 0, move_ = 0;
   uint32_t swappedBelow_ = UINT32_MAX; // lowest position of a class swapped in the current trial
   double cost_ = 0, delta_ = 0;

@@ -85,7 +85,8 @@ std::string textParameter(const SearchOptions& options, const std::string& name,
 }
 
 void checkParameterNames(const SearchOptions& options, std::string_view strategy, std::span<const char* const> known) {
-  for (const auto& [name, value] : options.parameters) {
+  for (const auto& parameter : options.parameters) {
+    const std::string& name = parameter.first; // clang 14 cannot capture a structured binding
     bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return name == k; });
     if (ok) continue;
     std::string list;

@@ -1,0 +1,22 @@
+// What one fuzz input came to, and reading one whole corpus file. The fuzz targets abort on a
+// defect; the corpus replay tests in the normal test run (tests/rewrite, tests/extract,
+// tests/session, tests/onnx) expect none.
+#pragma once
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace tessera::fuzz {
+
+struct FuzzOutcome {
+  bool accepted = false; // parsed (and, where the check goes further, used) without an error
+  std::string defect;    // empty: accepted or refused with a tessera::Error, as the contract says
+};
+
+inline std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+} // namespace tessera::fuzz
