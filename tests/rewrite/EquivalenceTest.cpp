@@ -22,8 +22,8 @@ TEST(Equivalence, MatMulIsAssociative) {
   EXPECT_EQUIV(pack(), "(matmul 0 ?a (matmul 0 ?b ?c))", "(matmul 0 (matmul 0 ?a ?b) ?c)");
 }
 
-TEST(Equivalence, AdditionCommutesAndAssociates) {
-  EXPECT_EQUIV(pack(), "(ewadd ?a ?b)", "(ewadd ?b ?a)");
+TEST(Equivalence, SumsOfThreeRegroup) {
+  EXPECT_EQUIV(pack(), "(ewadd ?a (ewadd ?b ?c))", "(ewadd ?c (ewadd ?b ?a))");
   EXPECT_EQUIV(pack(), "(ewadd ?a (ewadd ?b ?c))", "(ewadd (ewadd ?c ?a) ?b)");
 }
 

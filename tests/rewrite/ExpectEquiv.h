@@ -1,7 +1,7 @@
 // EXPECT_EQUIV(rules, lhs, rhs): the rules prove lhs = rhs. Both sides (TENSAT's s-expression syntax,
 // variables as ?x) are instantiated on shapes for which both type-check, as the rule checker does;
-// an e-graph of lhs is saturated with the rules, and rhs must then lie in lhs's e-class. Tests read
-// like the algebra, as egg's do.
+// an e-graph of both sides is saturated with the rules, which must then put them in one e-class.
+// Tests read like the algebra, as egg's do.
 #pragma once
 
 #include "rewrite/RuleSet.h"
