@@ -139,7 +139,11 @@ TEST(MeasuredCostCli, CostsAccuracyReportsRankCorrelationAndErrorPerModelAndOver
     error += std::abs(predicted - measured) / measured * 100.0 / 3.0;
   }
   EXPECT_EQ(report["pairs"][0]["candidate"], "original");
-  EXPECT_EQ(report["pairs"][1]["candidate"], "optimised");
+  // The extraction by measured costs comes next, unless the timings on this machine make the
+  // original the cheapest graph: then it is the original, kept once, and random extractions follow.
+  const std::string second = report["pairs"][1]["candidate"];
+  EXPECT_TRUE(second == "optimised" || second.rfind("random ", 0) == 0) << second;
+  EXPECT_NE(report["pairs"][2]["candidate"], "optimised") << "the optimised graph comes right after the original";
   EXPECT_NEAR(report["mape_pct"].get<double>(), error, 1e-6);
   ASSERT_EQ(report["models"].size(), 1u);
   EXPECT_EQ(report["models"][0]["pairs"], report["pairs"]);
