@@ -285,7 +285,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
   if (publishedCount)
     std::printf("PACT'24: published speedups on TENSAT's graphs (mean of 5 seeds, node limit 2000, TASO's cuDNN costs on "
                 "their GPU); compare with samples/tensat models\n");
-  if (e2e) std::printf("speedup: by the cost model; e2e: measured whole-graph latency, original vs optimised\n");
+  if (e2e) std::printf("speedup: by the cost model; e2e: measured end to end, what optimize returns (the candidate, or the original)\n");
 }
 
 // One run of one strategy on one model with one seed; errors are kept in the row.
