@@ -12,7 +12,8 @@ namespace tessera::cli {
 
 // analytic:<device>, table:FILE, measured:<backend>, resolved by core's resolveCostSpec over the
 // plugins that loaded; its fallback note (an unusable measuring backend) goes to stderr.
-// Measurements are kept in the cost cache (defaultCostCachePath()). Throws tessera::Error for an unknown or malformed spec.
+// Measurements are kept in the cost cache (defaultCostCachePath()). Throws tessera::Error for an
+// unknown or malformed spec.
 std::unique_ptr<CostModel> makeCliCostModel(const std::string& spec);
 
 // How a model answered so far ("measured:cpu on cpu:X: 12 signatures measured in 3.1 s, 30 cache

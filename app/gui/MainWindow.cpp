@@ -495,9 +495,7 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds);
   settings.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod));
   settings.setValue(QStringLiteral("run/kMulti"), run.search.multiIterations);
-  QStringList pairs;
-  for (const std::string& pair : runParameterPairs(run.search.parameters)) pairs << QString::fromStdString(pair);
-  settings.setValue(QStringLiteral("run/parameters"), pairs);
+  settings.setValue(QStringLiteral("run/parameters"), parameterPairs(run.search.parameters));
   settings.setValue(QStringLiteral("run/paceMs"), runPanel_->stepIntervalMs());
 }
 
@@ -668,8 +666,7 @@ bool MainWindow::launchRun(const QString& strategy) {
     return false;
   }
   replay_->followLiveRun(tr("%1 · live").arg(strategy));
-  QString parameters;
-  for (const std::string& pair : runParameterPairs(settings.search.parameters)) parameters += QStringLiteral(", ") + QString::fromStdString(pair);
+  const QStringList parameters = parameterPairs(settings.search.parameters);
   log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7%8")
           .arg(strategy, QString::fromStdString(settings.costSpec))
           .arg(settings.search.nodeLimit)
@@ -677,7 +674,7 @@ bool MainWindow::launchRun(const QString& strategy) {
           .arg(settings.search.timeLimitSeconds)
           .arg(QString::fromStdString(settings.search.extractMethod))
           .arg(settings.search.seed)
-          .arg(parameters));
+          .arg(parameters.isEmpty() ? QString() : QStringLiteral(", ") + parameters.join(QStringLiteral(", "))));
   return true;
 }
 

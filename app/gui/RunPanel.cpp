@@ -25,6 +25,12 @@
 
 namespace tessera::gui {
 
+QStringList parameterPairs(const std::map<std::string, std::string>& parameters) {
+  QStringList pairs;
+  for (const std::string& pair : runParameterPairs(parameters)) pairs << QString::fromStdString(pair);
+  return pairs;
+}
+
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   strategy_ = new QComboBox(this);
   for (const StrategyInfo& s : strategies())
@@ -198,9 +204,7 @@ void RunPanel::setSettings(const RunSettings& s) {
   nodeLimit_->setValue(static_cast<int>(std::min<size_t>(s.search.nodeLimit, 5'000'000)));
   iterationLimit_->setValue(s.search.iterationLimit);
   multiIterations_->setValue(s.search.multiIterations);
-  QStringList pairs;
-  for (const std::string& pair : runParameterPairs(s.search.parameters)) pairs << QString::fromStdString(pair);
-  parameters_->setText(pairs.join(QLatin1Char(' ')));
+  parameters_->setText(parameterPairs(s.search.parameters).join(QLatin1Char(' ')));
   timeLimit_->setValue(s.search.timeLimitSeconds);
   int extract = extract_->findData(QString::fromStdString(s.search.extractMethod));
   if (extract >= 0) extract_->setCurrentIndex(extract);

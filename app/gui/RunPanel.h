@@ -6,7 +6,11 @@
 #include "CostModels.h"
 #include "RunSettings.h"
 
+#include <QStringList>
 #include <QWidget>
+
+#include <map>
+#include <string>
 
 class QCheckBox;
 class QComboBox;
@@ -18,6 +22,10 @@ class QPushButton;
 class QSpinBox;
 
 namespace tessera::gui {
+
+// A run's strategy parameters as NAME=VALUE items, by name: how the panel, the settings file and
+// the log show them.
+QStringList parameterPairs(const std::map<std::string, std::string>& parameters);
 
 class RunPanel : public QWidget {
   Q_OBJECT
