@@ -6,14 +6,25 @@ namespace tessera {
 
 namespace {
 constexpr std::array kOpTable = {
-#define TESSERA_OP(kind, tensat, onnx, minIn, maxIn, outs, category) \
-  OpInfo{OpKind::kind, #kind, tensat, onnx, minIn, maxIn, outs, OpCategory::category},
+#define TESSERA_OP(kind, tensat, onnx, minIn, maxIn, outs, category, onnxAttrs) \
+  OpInfo{OpKind::kind, #kind, tensat, onnx, minIn, maxIn, outs, OpCategory::category, onnxAttrs},
 #include "ir/Ops.def"
 #undef TESSERA_OP
 };
 } // namespace
 
 const OpInfo& opInfo(OpKind kind) { return kOpTable[static_cast<size_t>(kind)]; }
+
+std::vector<std::string_view> onnxAttributeNames(OpKind kind) {
+  std::vector<std::string_view> names;
+  std::string_view rest = opInfo(kind).onnxAttributes;
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    if (space != 0) names.push_back(rest.substr(0, space));
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  return names;
+}
 
 int opCount() { return static_cast<int>(kOpTable.size()); }
 

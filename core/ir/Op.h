@@ -4,11 +4,12 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace tessera {
 
 enum class OpKind : uint16_t {
-#define TESSERA_OP(kind, tensat, onnx, minIn, maxIn, outs, category) kind,
+#define TESSERA_OP(kind, tensat, onnx, minIn, maxIn, outs, category, onnxAttrs) kind,
 #include "ir/Ops.def"
 #undef TESSERA_OP
 };
@@ -25,11 +26,14 @@ struct OpInfo {
   int maxInputs;   // -1: variadic
   int numOutputs;  // -1: decided by attributes (Split) or the node itself (Opaque)
   OpCategory category;
+  std::string_view onnxAttributes; // space-separated; see Ops.def
 };
 
 const OpInfo& opInfo(OpKind kind);
 inline std::string_view opName(OpKind kind) { return opInfo(kind).name; }
 std::string_view categoryName(OpCategory category);
+// The ONNX attributes the IR keeps unchanged for this op (Ops.def's last column), in order.
+std::vector<std::string_view> onnxAttributeNames(OpKind kind);
 int opCount();
 // Ops whose output is their input's data unchanged (another shape at most): Reshape, Flatten,
 // Squeeze, Unsqueeze, Identity and inference-time Dropout. Executors let them share its buffer.

@@ -7,6 +7,8 @@
 #include "support/Error.h"
 
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 namespace tessera::onnx_io {
 
@@ -46,9 +48,9 @@ void setAttribute(onnx::NodeProto& proto, const std::string& name, const AttrVal
 }
 
 // Copies the listed IR attributes that are present; their ONNX names and meanings coincide.
-void copyAttributes(const Node& node, onnx::NodeProto& proto, std::initializer_list<const char*> names) {
-  for (const char* name : names)
-    if (const AttrValue* value = node.attrs.find(name)) setAttribute(proto, name, *value);
+void copyAttributes(const Node& node, onnx::NodeProto& proto, const std::vector<std::string_view>& names) {
+  for (std::string_view name : names)
+    if (const AttrValue* value = node.attrs.find(name)) setAttribute(proto, std::string(name), *value);
 }
 
 std::vector<std::string> inputNames(const ExportWriter& w, const Node& node) {
@@ -313,7 +315,7 @@ void writeReduceSum(ExportWriter& w, const Node& node, NodeId id) {
 // Ops whose operand is an int64 input at opset 17: Expand's shape, Tile's repeats (1-D),
 // CumSum's axis and Trilu's k (scalars).
 void writeWithIntInput(ExportWriter& w, const Node& node, NodeId id, const char* attribute, bool scalar,
-                       std::initializer_list<const char*> attributes) {
+                       const std::vector<std::string_view>& attributes) {
   std::string operand;
   if (scalar)
     operand = w.addScalarInitializer(DType::Int64, static_cast<double>(node.attrs.getInt(attribute, 0)), node.name + "_" + attribute);
@@ -363,10 +365,8 @@ void writeMish(ExportWriter& w, const Node& node, NodeId id) {
 
 void writeNode(ExportWriter& w, NodeId id) {
   const Node& node = w.graph().node(id);
-  auto simple = [&](std::initializer_list<const char*> attributes) {
-    onnx::NodeProto& proto = w.addNode(std::string(opInfo(node.kind).onnxName), inputNames(w, node), {w.nameOf({id, 0})}, node.name);
-    copyAttributes(node, proto, attributes);
-  };
+  // The ops ONNX spells differently from the IR; every other op is its ONNX op with the
+  // attributes Ops.def lists.
   switch (node.kind) {
   case OpKind::Input: return;
   case OpKind::Weight: return writeWeight(w, node, id);
@@ -388,43 +388,7 @@ void writeNode(ExportWriter& w, NodeId id) {
   case OpKind::FoldBatchNormWeight:
   case OpKind::FoldBatchNormBias: return writeFoldBatchNorm(w, node, id);
   case OpKind::ScalarMul: return writeScalarMul(w, node, id);
-  case OpKind::Gemm: return simple({"alpha", "beta", "transA", "transB"});
-  case OpKind::BatchNorm: return simple({"epsilon"});
-  case OpKind::LayerNorm: return simple({"axis", "epsilon"});
-  case OpKind::LRN: return simple({"size", "alpha", "beta", "bias"});
-  case OpKind::Softmax:
-  case OpKind::Concat:
-  case OpKind::Flatten:
-  case OpKind::Gather: return simple({"axis"});
-  case OpKind::Transpose: return simple({"perm"});
-  case OpKind::ReduceMean: return simple({"axes", "keepdims"});
-  case OpKind::Relu:
-  case OpKind::Sigmoid:
-  case OpKind::Tanh:
-  case OpKind::Erf:
-  case OpKind::Sqrt:
-  case OpKind::Exp:
-  case OpKind::Neg:
-  case OpKind::Add:
-  case OpKind::Sub:
-  case OpKind::Mul:
-  case OpKind::Div:
-  case OpKind::Pow:
-  case OpKind::Sum:
-  case OpKind::GlobalAveragePool:
-  case OpKind::Dropout:
-  case OpKind::Identity: return simple({});
   case OpKind::ReduceSum: return writeReduceSum(w, node, id);
-  case OpKind::ReduceMax:
-  case OpKind::ReduceMin:
-  case OpKind::ReduceProd:
-  case OpKind::ReduceL1:
-  case OpKind::ReduceL2:
-  case OpKind::ReduceLogSum:
-  case OpKind::ReduceLogSumExp:
-  case OpKind::ReduceSumSquare: return simple({"axes", "keepdims"});
-  case OpKind::ArgMax:
-  case OpKind::ArgMin: return simple({"axis", "keepdims", "select_last_index"});
   case OpKind::CumSum: return writeWithIntInput(w, node, id, "axis", true, {"exclusive", "reverse"});
   case OpKind::Trilu: return writeWithIntInput(w, node, id, "k", true, {"upper"});
   case OpKind::Expand: return writeWithIntInput(w, node, id, "shape", false, {});
@@ -432,60 +396,12 @@ void writeNode(ExportWriter& w, NodeId id) {
   case OpKind::Cast: return writeCast(w, node, id);
   case OpKind::Resize: return writeResize(w, node, id);
   case OpKind::Mish: return writeMish(w, node, id);
-  case OpKind::ConvTranspose: return simple({"strides", "pads", "dilations", "group", "output_padding"});
-  case OpKind::InstanceNorm: return simple({"epsilon"});
-  case OpKind::LogSoftmax:
-  case OpKind::Hardmax: return simple({"axis"});
-  case OpKind::DepthToSpace: return simple({"blocksize", "mode"});
-  case OpKind::SpaceToDepth: return simple({"blocksize"});
-  case OpKind::Elu:
-  case OpKind::Celu:
-  case OpKind::LeakyRelu:
-  case OpKind::ThresholdedRelu: return simple({"alpha"});
-  case OpKind::Selu: return simple({"alpha", "gamma"});
-  case OpKind::HardSigmoid: return simple({"alpha", "beta"});
-  case OpKind::Shrink: return simple({"bias", "lambd"});
-  case OpKind::Mod: return simple({"fmod"});
-  case OpKind::IsInf: return simple({"detect_negative", "detect_positive"});
-  case OpKind::Abs:
-  case OpKind::Sign:
-  case OpKind::Log:
-  case OpKind::Reciprocal:
-  case OpKind::Floor:
-  case OpKind::Ceil:
-  case OpKind::Round:
-  case OpKind::Sin:
-  case OpKind::Cos:
-  case OpKind::Tan:
-  case OpKind::Asin:
-  case OpKind::Acos:
-  case OpKind::Atan:
-  case OpKind::Sinh:
-  case OpKind::Cosh:
-  case OpKind::Asinh:
-  case OpKind::Acosh:
-  case OpKind::Atanh:
-  case OpKind::Softplus:
-  case OpKind::Softsign:
-  case OpKind::HardSwish:
-  case OpKind::PRelu:
-  case OpKind::Mean:
-  case OpKind::Min:
-  case OpKind::Max:
-  case OpKind::Equal:
-  case OpKind::Less:
-  case OpKind::LessOrEqual:
-  case OpKind::Greater:
-  case OpKind::GreaterOrEqual:
-  case OpKind::And:
-  case OpKind::Or:
-  case OpKind::Xor:
-  case OpKind::Not:
-  case OpKind::IsNaN:
-  case OpKind::Where:
-  case OpKind::GlobalMaxPool: return simple({});
+  default: break;
   }
-  fail(node, "has no ONNX form");
+  const std::string_view opType = opInfo(node.kind).onnxName;
+  if (opType.empty()) fail(node, "has no ONNX form");
+  onnx::NodeProto& proto = w.addNode(std::string(opType), inputNames(w, node), {w.nameOf({id, 0})}, node.name);
+  copyAttributes(node, proto, onnxAttributeNames(node.kind));
 }
 
 } // namespace tessera::onnx_io

@@ -149,17 +149,6 @@ ImportedOutputs importLrn(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::LRN, dataInputs(ctx, node), attrs));
 }
 
-ImportedOutputs importGemm(ImportContext& ctx, const OnnxNode& node) {
-  if (!node.onlyAttributes({"alpha", "beta", "transA", "transB"})) return std::nullopt;
-  node.expectInputs(2, 3);
-  Attributes attrs;
-  for (const char* name : {"alpha", "beta"})
-    if (node.has(name)) attrs.set(name, node.getFloat(name, 1.0f));
-  for (const char* name : {"transA", "transB"})
-    if (node.has(name)) attrs.set(name, node.getInt(name, 0));
-  return singleOutput(ctx.addNode(node, OpKind::Gemm, dataInputs(ctx, node), attrs));
-}
-
 // Softmax, LogSoftmax and Hardmax before opset 13 coerce their input to 2-D at `axis` (default
 // 1). That equals the new form only when the axis is the last one; otherwise Flatten -> op ->
 // Reshape.
@@ -194,29 +183,6 @@ ImportedOutputs importDropout(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::Dropout, {ctx.materialize(node.input(0))}, {}));
 }
 
-// Ops with no attributes and a fixed input count: the ONNX and IR forms coincide.
-ImportedOutputs importPlain(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
-  if (!node.onlyAttributes({})) return std::nullopt;
-  const OpInfo& info = opInfo(kind);
-  node.expectInputs(info.minInputs, info.maxInputs < 0 ? node.numInputs() : info.maxInputs);
-  return singleOutput(ctx.addNode(node, kind, dataInputs(ctx, node), {}));
-}
-
-// Ops whose ONNX attributes are the IR's, unchanged across opsets 9-21.
-ImportedOutputs importWithAttributes(ImportContext& ctx, const OnnxNode& node, OpKind kind, std::string_view name) {
-  if (!node.onlyAttributes({name})) return std::nullopt;
-  const OpInfo& info = opInfo(kind);
-  node.expectInputs(info.minInputs, info.maxInputs < 0 ? std::max(1, node.numInputs()) : info.maxInputs);
-  Attributes attrs;
-  if (const onnx::AttributeProto* attr = node.attribute(name)) {
-    if (attributeType(*attr) == onnx::AttributeProto::INTS)
-      attrs.set(std::string(name), node.getInts(name));
-    else
-      attrs.set(std::string(name), node.getInt(name, 0));
-  }
-  return singleOutput(ctx.addNode(node, kind, dataInputs(ctx, node), attrs));
-}
-
 ImportedOutputs importGelu(ImportContext& ctx, const OnnxNode& node) {
   if (!node.onlyAttributes({"approximate"})) return std::nullopt;
   node.expectInputs(1, 1);
@@ -225,8 +191,10 @@ ImportedOutputs importGelu(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::Gelu, dataInputs(ctx, node), {{"approximate", approximate}}));
 }
 
-// Ops whose ONNX attributes (any of `names`, of any type) are the IR's unchanged.
-ImportedOutputs importAttributesAsIs(ImportContext& ctx, const OnnxNode& node, OpKind kind, std::initializer_list<std::string_view> names) {
+// Ops whose ONNX attributes are the IR's under the same names and types (Ops.def's last column),
+// the same in every opset Tessera imports.
+ImportedOutputs importAsInTable(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
+  const std::vector<std::string_view> names = onnxAttributeNames(kind);
   if (!node.onlyAttributes(names)) return std::nullopt;
   const OpInfo& info = opInfo(kind);
   node.expectInputs(info.minInputs, info.maxInputs < 0 ? std::max(1, node.numInputs()) : info.maxInputs);
@@ -379,11 +347,12 @@ ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind k
   // by attributes the importers do not accept (consumed_inputs, broadcast), or are equal.
   if (ctx.opset < 7 && (kind == OpKind::Dropout || kind == OpKind::BatchNorm)) return std::nullopt;
   if (ctx.opset < 4 && kind == OpKind::Concat && !node.has("axis")) return std::nullopt;
+  if (opInfo(kind).onnxName.empty()) return std::nullopt; // Tessera-only: no ONNX spelling
+  // The ops ONNX spells differently from the IR, or that need more than their attribute names.
   switch (kind) {
   case OpKind::Conv: return importConv(ctx, node);
   case OpKind::MaxPool:
   case OpKind::AveragePool: return importPool(ctx, node, kind);
-  case OpKind::Gemm: return importGemm(ctx, node);
   case OpKind::BatchNorm: return importBatchNorm(ctx, node);
   case OpKind::LayerNorm: return importLayerNorm(ctx, node);
   case OpKind::LRN: return importLrn(ctx, node);
@@ -407,97 +376,17 @@ ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind k
   case OpKind::Tile:
   case OpKind::CumSum:
   case OpKind::Trilu: return importWithConstantOperand(ctx, node, kind);
-  case OpKind::ArgMax:
-  case OpKind::ArgMin: return importAttributesAsIs(ctx, node, kind, {"axis", "keepdims", "select_last_index"});
   case OpKind::Cast: return importCast(ctx, node);
   case OpKind::ConvTranspose: return importConvTranspose(ctx, node);
   case OpKind::Resize: return importResize(ctx, node);
-  case OpKind::InstanceNorm: return importAttributesAsIs(ctx, node, kind, {"epsilon"});
-  case OpKind::Elu:
-  case OpKind::Celu:
-  case OpKind::LeakyRelu:
-  case OpKind::ThresholdedRelu: return importAttributesAsIs(ctx, node, kind, {"alpha"});
-  case OpKind::Selu: return importAttributesAsIs(ctx, node, kind, {"alpha", "gamma"});
-  case OpKind::HardSigmoid: return importAttributesAsIs(ctx, node, kind, {"alpha", "beta"});
-  case OpKind::Shrink: return importAttributesAsIs(ctx, node, kind, {"bias", "lambd"});
-  case OpKind::Mod: return importAttributesAsIs(ctx, node, kind, {"fmod"});
-  case OpKind::IsInf: return importAttributesAsIs(ctx, node, kind, {"detect_negative", "detect_positive"});
-  case OpKind::DepthToSpace: return importAttributesAsIs(ctx, node, kind, {"blocksize", "mode"});
-  case OpKind::SpaceToDepth: return importAttributesAsIs(ctx, node, kind, {"blocksize"});
-  case OpKind::Abs:
-  case OpKind::Sign:
-  case OpKind::Log:
-  case OpKind::Reciprocal:
-  case OpKind::Floor:
-  case OpKind::Ceil:
-  case OpKind::Round:
-  case OpKind::Sin:
-  case OpKind::Cos:
-  case OpKind::Tan:
-  case OpKind::Asin:
-  case OpKind::Acos:
-  case OpKind::Atan:
-  case OpKind::Sinh:
-  case OpKind::Cosh:
-  case OpKind::Asinh:
-  case OpKind::Acosh:
-  case OpKind::Atanh:
-  case OpKind::Softplus:
-  case OpKind::Softsign:
-  case OpKind::HardSwish:
-  case OpKind::Mish:
-  case OpKind::PRelu:
-  case OpKind::Mean:
-  case OpKind::Min:
-  case OpKind::Max:
-  case OpKind::Equal:
-  case OpKind::Less:
-  case OpKind::LessOrEqual:
-  case OpKind::Greater:
-  case OpKind::GreaterOrEqual:
-  case OpKind::And:
-  case OpKind::Or:
-  case OpKind::Xor:
-  case OpKind::Not:
-  case OpKind::IsNaN:
-  case OpKind::Where:
-  case OpKind::GlobalMaxPool: return importPlain(ctx, node, kind);
   case OpKind::Split: return importSplit(ctx, node);
   case OpKind::Reshape: return importReshape(ctx, node);
   case OpKind::Slice: return importSlice(ctx, node);
   case OpKind::Pad: return importPad(ctx, node);
   case OpKind::Unsqueeze:
   case OpKind::Squeeze: return importSqueezeOrUnsqueeze(ctx, node, kind);
-  case OpKind::Concat:
-  case OpKind::Flatten:
-  case OpKind::Gather: return importWithAttributes(ctx, node, kind, "axis");
-  case OpKind::Transpose: return importWithAttributes(ctx, node, kind, "perm");
-  case OpKind::MatMul:
-  case OpKind::Relu:
-  case OpKind::Sigmoid:
-  case OpKind::Tanh:
-  case OpKind::Erf:
-  case OpKind::Sqrt:
-  case OpKind::Exp:
-  case OpKind::Neg:
-  case OpKind::Add:
-  case OpKind::Sub:
-  case OpKind::Mul:
-  case OpKind::Div:
-  case OpKind::Pow:
-  case OpKind::Sum:
-  case OpKind::GlobalAveragePool:
-  case OpKind::Identity: return importPlain(ctx, node, kind);
-  case OpKind::Input:
-  case OpKind::Weight:
-  case OpKind::Opaque:
-  case OpKind::ScalarMul:
-  case OpKind::Enlarge:
-  case OpKind::MergeGroups:
-  case OpKind::FoldBatchNormWeight:
-  case OpKind::FoldBatchNormBias: break; // Tessera-only: no ONNX spelling
+  default: return importAsInTable(ctx, node, kind);
   }
-  return std::nullopt;
 }
 
 } // namespace tessera::onnx_io

@@ -111,7 +111,7 @@ std::vector<float> OnnxNode::getFloats(std::string_view name) const {
   return {floats.begin(), floats.end()};
 }
 
-bool OnnxNode::onlyAttributes(std::initializer_list<std::string_view> known) const {
+bool OnnxNode::onlyAttributes(const std::vector<std::string_view>& known) const {
   for (const AttributeProto& attr : proto_.attribute()) {
     bool listed = false;
     for (std::string_view name : known) listed = listed || attr.name() == name;

@@ -41,7 +41,8 @@ public:
   std::vector<float> getFloats(std::string_view name) const;
   // True when every attribute is one of `known`: a node with others is in a form the IR
   // does not model.
-  bool onlyAttributes(std::initializer_list<std::string_view> known) const;
+  bool onlyAttributes(std::initializer_list<std::string_view> known) const { return onlyAttributes(std::vector<std::string_view>(known)); }
+  bool onlyAttributes(const std::vector<std::string_view>& known) const;
   // True when some attribute holds a graph (If, Loop, Scan bodies).
   bool hasSubgraph() const;
 
