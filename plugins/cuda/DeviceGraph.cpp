@@ -6,93 +6,55 @@
 
 namespace tessera::cuda {
 
-namespace {
-
-Tensor dense(Tensor tensor) { return tensor.isSplat() ? tensor.materialized() : std::move(tensor); }
-
-} // namespace
-
-size_t DeviceGraph::newBuffer(const TensorType& type) {
-  buffers_.emplace_back(sizeof(float) * static_cast<size_t>(std::max<int64_t>(type.numel(), 1)));
-  return buffers_.size() - 1;
-}
-
-DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(context), graph_(graph) {
-  valueIndex_.resize(graph.size());
-  for (NodeId id = 0; id < graph.size(); ++id) {
-    valueIndex_[id] = values_.size();
-    for (const TensorType& type : graph.node(id).outputTypes) values_.push_back({type, kNoBuffer, std::nullopt});
+DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(context), plan_(graph, "the GPU") {
+  deviceBuffer_.assign(plan_.bufferCount(), kNoBuffer);
+  for (size_t b = 0; b < plan_.bufferCount(); ++b) {
+    const ExecutionPlan::Value& owner = plan_.value(plan_.ownerOf(b));
+    if (owner.constant && !owner.tensor->holdsFloats()) continue; // integer constants stay on the host
+    buffers_.emplace_back(sizeof(float) * static_cast<size_t>(std::max<int64_t>(owner.type.numel(), 1)));
+    deviceBuffer_[b] = buffers_.size() - 1;
   }
-  for (NodeId id : graph.topologicalOrder()) {
-    const Node& node = graph.node(id);
-    const size_t first = valueIndex_[id];
-    if (node.kind == OpKind::Input) {
-      values_[first].buffer = newBuffer(node.outputTypes[0]);
-      inputs_.emplace_back(node.name, first);
-      continue;
-    }
-    if (node.kind == OpKind::Opaque) throw Error("cannot execute opaque op " + describeNode(node) + " on the GPU");
-    bool allConstant = node.kind == OpKind::Weight || !node.inputs.empty();
-    for (const ValueRef& input : node.inputs) {
-      if (input.isNone()) throw Error(describeNode(node) + " has an absent input");
-      allConstant = allConstant && values_[valueOf(input)].constant.has_value();
-    }
+  for (size_t b = 0; b < plan_.bufferCount(); ++b) {
+    const size_t owner = plan_.ownerOf(b);
+    if (!plan_.value(owner).constant || !onDevice(owner)) continue;
     try {
-      if (allConstant) {
-        // Weights and what follows from weights alone: computed on the host now, uploaded once.
-        std::vector<const Tensor*> arguments;
-        for (const ValueRef& input : node.inputs) arguments.push_back(&*values_[valueOf(input)].constant);
-        std::vector<Tensor> results = evaluateNode(node, arguments);
-        for (size_t port = 0; port < results.size(); ++port) {
-          Value& value = values_[first + port];
-          value.constant = dense(std::move(results[port]));
-          if (!value.constant->holdsFloats()) continue; // integer constants (Gather's indices) stay on the host
-          value.buffer = newBuffer(value.type);
-          upload(first + port, *value.constant);
-        }
-        continue;
+      upload(owner, *plan_.value(owner).tensor); // kept on the host too, for interpreted steps
+    } catch (const Error& e) {
+      throw Error(describeNode(graph.node(plan_.value(owner).node)) + ": " + e.what());
+    }
+  }
+  for (const ExecutionPlan::Step& step : plan_.steps()) {
+    const Node& node = graph.node(step.node);
+    OpSignature signature{node.kind, {}, node.outputTypes, node.attrs};
+    bool inputsOnDevice = true;
+    for (size_t value : step.inputs) {
+      signature.inputs.push_back(plan_.value(value).type);
+      inputsOnDevice = inputsOnDevice && onDevice(value);
+    }
+    std::unique_ptr<CudaOp> op;
+    try {
+      if (inputsOnDevice) op = CudaOp::lower(context_, signature);
+      // Convolution algorithms are searched now, on the buffers they will run on, not in a timed run.
+      if (op) {
+        std::vector<const float*> in;
+        std::vector<float*> out;
+        for (size_t value : step.inputs) in.push_back(deviceData(value));
+        for (size_t value : step.outputs) out.push_back(deviceData(value));
+        op->prepare(in, out);
       }
-      Step step;
-      step.node = id;
-      for (const ValueRef& input : node.inputs) step.inputs.push_back(valueOf(input));
-      for (size_t port = 0; port < node.outputTypes.size(); ++port) step.outputs.push_back(first + port);
-      if (isDataView(node.kind)) {
-        values_[first].buffer = values_[step.inputs[0]].buffer; // same bytes, new shape
-        continue;
-      }
-      for (size_t value : step.outputs) values_[value].buffer = newBuffer(values_[value].type);
-      OpSignature signature{node.kind, {}, node.outputTypes, node.attrs};
-      bool onDevice = true;
-      for (size_t value : step.inputs) {
-        signature.inputs.push_back(values_[value].type);
-        onDevice = onDevice && values_[value].buffer != kNoBuffer;
-      }
-      if (onDevice) step.op = CudaOp::lower(context_, signature);
-      ++(step.op ? gpuOps_ : interpretedOps_);
-      steps_.push_back(std::move(step));
     } catch (const Error& e) {
       throw Error(describeNode(node) + ": " + e.what());
     }
-  }
-  // Convolution algorithms are searched now, on the buffers they will run on, not in a timed run.
-  for (Step& step : steps_) {
-    if (!step.op) continue;
-    std::vector<const float*> in;
-    std::vector<float*> out;
-    for (size_t value : step.inputs) in.push_back(deviceData(value));
-    for (size_t value : step.outputs) out.push_back(deviceData(value));
-    try {
-      step.op->prepare(in, out);
-    } catch (const Error& e) {
-      throw Error(describeNode(graph_.node(step.node)) + ": " + e.what());
-    }
+    ++(op ? gpuOps_ : interpretedOps_);
+    ops_.push_back(std::move(op));
   }
 }
 
 void DeviceGraph::upload(size_t value, const Tensor& tensor) {
+  const TensorType& type = plan_.value(value).type;
   if (!tensor.holdsFloats()) throw Error("cannot put the integer tensor " + tensor.type().toString() + " on the GPU");
-  if (tensor.numel() != values_[value].type.numel())
-    throw Error("a tensor of " + std::to_string(tensor.numel()) + " elements for a value of type " + values_[value].type.toString());
+  if (tensor.numel() != type.numel())
+    throw Error("a tensor of " + std::to_string(tensor.numel()) + " elements for a value of type " + type.toString());
   if (tensor.numel() == 0) return;
   if (tensor.isSplat()) {
     const Tensor expanded = tensor.materialized();
@@ -103,40 +65,34 @@ void DeviceGraph::upload(size_t value, const Tensor& tensor) {
 }
 
 Tensor DeviceGraph::download(size_t value) {
-  Tensor tensor = Tensor::zeros(values_[value].type);
+  Tensor tensor = Tensor::zeros(plan_.value(value).type);
   if (tensor.numel() > 0) context_.download(tensor.mutableFloats().data(), deviceData(value), static_cast<size_t>(tensor.numel()));
   return tensor;
 }
 
 void DeviceGraph::feed(const TensorMap& inputs) {
-  for (const auto& [name, value] : inputs_) {
-    auto it = inputs.find(name);
-    if (it == inputs.end()) throw Error("no value for input '" + name + "'");
-    const TensorType& type = values_[value].type;
-    if (it->second.type() != type) throw Error("input '" + name + "' expects " + type.toString() + ", got " + it->second.type().toString());
-    if (!it->second.holdsFloats()) throw Error("input '" + name + "' is not a float tensor");
-    upload(value, it->second);
-  }
+  for (const auto& [name, value] : plan_.inputs()) upload(value, plan_.fedInput(inputs, name, value));
 }
 
-void DeviceGraph::interpret(const Step& step) {
+void DeviceGraph::interpret(const ExecutionPlan::Step& step) {
   std::vector<Tensor> downloaded;
   downloaded.reserve(step.inputs.size()); // no reallocation: `arguments` points into it
   std::vector<const Tensor*> arguments;
   for (size_t value : step.inputs) {
-    if (values_[value].constant) {
-      arguments.push_back(&*values_[value].constant);
+    if (plan_.value(value).constant) {
+      arguments.push_back(&*plan_.value(value).tensor);
       continue;
     }
     downloaded.push_back(download(value));
     arguments.push_back(&downloaded.back());
   }
-  std::vector<Tensor> results = evaluateNode(graph_.node(step.node), arguments);
+  std::vector<Tensor> results = evaluateNode(plan_.graph().node(step.node), arguments);
   for (size_t port = 0; port < results.size(); ++port) upload(step.outputs[port], results[port]);
 }
 
-void DeviceGraph::run(Step& step) {
-  if (!step.op) {
+void DeviceGraph::run(size_t s) {
+  const ExecutionPlan::Step& step = plan_.steps()[s];
+  if (!ops_[s]) {
     interpret(step);
     return;
   }
@@ -144,15 +100,15 @@ void DeviceGraph::run(Step& step) {
   std::vector<float*> out;
   for (size_t value : step.inputs) in.push_back(deviceData(value));
   for (size_t value : step.outputs) out.push_back(deviceData(value));
-  step.op->execute(in, out);
+  ops_[s]->execute(in, out);
 }
 
 void DeviceGraph::execute() {
-  for (Step& step : steps_) {
+  for (size_t s = 0; s < plan_.steps().size(); ++s) {
     try {
-      run(step);
+      run(s);
     } catch (const Error& e) {
-      throw Error(describeNode(graph_.node(step.node)) + ": " + e.what());
+      throw Error(describeNode(plan_.graph().node(plan_.steps()[s].node)) + ": " + e.what());
     }
   }
 }
@@ -160,9 +116,9 @@ void DeviceGraph::execute() {
 std::vector<Tensor> DeviceGraph::outputs() {
   context_.synchronize();
   std::vector<Tensor> results;
-  for (const GraphOutput& output : graph_.outputs()) {
-    const size_t value = valueOf(output.value);
-    results.push_back(values_[value].constant ? *values_[value].constant : download(value));
+  for (const GraphOutput& output : plan_.graph().outputs()) {
+    const size_t value = plan_.valueOf(output.value);
+    results.push_back(plan_.value(value).constant ? *plan_.value(value).tensor : download(value));
   }
   return results;
 }

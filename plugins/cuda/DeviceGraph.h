@@ -1,19 +1,16 @@
-// A Graph prepared for repeated execution on the GPU. Each op runs as a CudaOp (cuDNN, cuBLAS or
-// Tessera's kernels) where one computes it exactly; otherwise through the reference interpreter's
-// kernel (evaluateNode) on downloaded inputs, its outputs uploaded again (Gather, Pad of edge or
-// reflect mode, LayerNorm with a broadcast scale, ...), counted as interpreted. Every value has
-// one device buffer, allocated once; views (Reshape, Flatten, Squeeze, Unsqueeze, Identity,
-// Dropout) share their input's. Weights, and ops that depend on weights only, are computed once
-// on the host here and uploaded (as the CPU's CompiledGraph and TASO precompute them).
+// A Graph prepared for repeated execution on the GPU, over its ExecutionPlan (buffers, constants,
+// steps). Each step runs as a CudaOp (cuDNN, cuBLAS or Tessera's kernels) where one computes it
+// exactly; otherwise through the reference interpreter's kernel (evaluateNode) on downloaded
+// inputs, its outputs uploaded again (Gather, Pad of edge or reflect mode, LayerNorm with a
+// broadcast scale, ...), counted as interpreted. Every plan buffer is one device buffer, allocated
+// once, except integer constants (Gather's indices), which stay on the host.
 #pragma once
 
 #include "CudaOp.h"
 
-#include "interp/Interpreter.h"
-#include "ir/Graph.h"
+#include "interp/ExecutionPlan.h"
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace tessera::cuda {
@@ -36,34 +33,20 @@ public:
   size_t interpretedOps() const { return interpretedOps_; }
 
 private:
-  struct Value {
-    TensorType type;
-    size_t buffer = kNoBuffer;     // index into buffers_, shared by views
-    std::optional<Tensor> constant; // weights and what follows from them alone, kept on the host too
-  };
-  struct Step {
-    NodeId node = 0;
-    std::unique_ptr<CudaOp> op; // nullptr: interpreted
-    std::vector<size_t> inputs;  // value indices
-    std::vector<size_t> outputs; // value indices
-  };
   static constexpr size_t kNoBuffer = static_cast<size_t>(-1);
 
-  size_t valueOf(ValueRef ref) const { return valueIndex_[ref.node] + ref.port; }
-  size_t newBuffer(const TensorType& type);
+  float* deviceData(size_t value) const { return buffers_[deviceBuffer_[plan_.value(value).buffer]].floats(); }
+  bool onDevice(size_t value) const { return deviceBuffer_[plan_.value(value).buffer] != kNoBuffer; }
   void upload(size_t value, const Tensor& tensor);
   Tensor download(size_t value);
-  float* deviceData(size_t value) const { return buffers_[values_[value].buffer].floats(); }
-  void interpret(const Step& step);
-  void run(Step& step);
+  void interpret(const ExecutionPlan::Step& step);
+  void run(size_t step);
 
   CudaContext& context_;
-  const Graph& graph_;
-  std::vector<size_t> valueIndex_; // first value of each node
-  std::vector<Value> values_;
+  ExecutionPlan plan_;
+  std::vector<size_t> deviceBuffer_;         // per plan buffer, its index in buffers_ (kNoBuffer: host only)
   std::vector<DeviceBuffer> buffers_;
-  std::vector<Step> steps_;
-  std::vector<std::pair<std::string, size_t>> inputs_; // Input name -> value
+  std::vector<std::unique_ptr<CudaOp>> ops_; // per plan step; nullptr: interpreted
   size_t gpuOps_ = 0;
   size_t interpretedOps_ = 0;
 };
