@@ -2,6 +2,8 @@
 
 #include "RunSettings.h"
 
+#include "support/Error.h"
+
 #include <QCommandLineParser>
 
 namespace tessera::gui {
@@ -23,7 +25,10 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts or compare"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
-  parser.addOptions({run, view, screenshot, after});
+  QCommandLineOption nodeLimit(QStringLiteral("node-limit"), QStringLiteral("E-node limit of the run (ops for taso and greedy); 0: the strategy's default"), QStringLiteral("N"));
+  QCommandLineOption multi(QStringLiteral("k-multi"), QStringLiteral("Iterations that apply multi-pattern rules (eqsat)"), QStringLiteral("K"));
+  QCommandLineOption param(QStringLiteral("param"), QStringLiteral("Strategy parameter NAME=VALUE (repeatable), e.g. tensat=1"), QStringLiteral("NAME=VALUE"));
+  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param});
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -53,7 +58,37 @@ CommandLine parseCommandLine(const QStringList& arguments) {
     result.error = QStringLiteral("--after needs a number of seconds, got '%1'").arg(parser.value(after));
     return result;
   }
+  if (parser.isSet(nodeLimit)) {
+    const qulonglong limit = parser.value(nodeLimit).toULongLong(&ok);
+    if (!ok) {
+      result.error = QStringLiteral("--node-limit needs a whole number, got '%1'").arg(parser.value(nodeLimit));
+      return result;
+    }
+    result.nodeLimit = static_cast<size_t>(limit);
+  }
+  if (parser.isSet(multi)) {
+    const int k = parser.value(multi).toInt(&ok);
+    if (!ok || k < 0) {
+      result.error = QStringLiteral("--k-multi needs a number of iterations, got '%1'").arg(parser.value(multi));
+      return result;
+    }
+    result.multiIterations = k;
+  }
+  std::vector<std::string> pairs;
+  for (const QString& pair : parser.values(param)) pairs.push_back(pair.toStdString());
+  try {
+    result.parameters = parseRunParameters(pairs);
+  } catch (const Error& e) {
+    result.error = QStringLiteral("--param: %1").arg(QString::fromUtf8(e.what()));
+    return result;
+  }
   return result;
+}
+
+void applyRunOptions(const CommandLine& command, RunSettings& settings) {
+  if (command.nodeLimit) settings.search.nodeLimit = *command.nodeLimit;
+  if (command.multiIterations) settings.search.multiIterations = *command.multiIterations;
+  for (const auto& [name, value] : command.parameters) settings.search.parameters[name] = value;
 }
 
 } // namespace tessera::gui

@@ -1,10 +1,17 @@
 // The GUI's command line, as DESIGN.md fixes it:
 //   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare}]
 //           [--screenshot PNG --after SECONDS]
+// and, for the run, the CLI's own options: [--node-limit N] [--k-multi K] [--param NAME=VALUE]...
 #pragma once
+
+#include "RunSettings.h"
 
 #include <QString>
 #include <QStringList>
+
+#include <map>
+#include <optional>
+#include <string>
 
 namespace tessera::gui {
 
@@ -14,6 +21,10 @@ struct CommandLine {
   QString view = "graph";
   QString screenshot;   // PNG path; empty: interactive
   double afterSeconds = 3;
+  // Run settings over the run panel's (as `tessera-cli optimize` takes them); unset: the panel's.
+  std::optional<size_t> nodeLimit;
+  std::optional<int> multiIterations;
+  std::map<std::string, std::string> parameters;
   QString error;        // set when the arguments cannot be used; then exit with status 2
 };
 
@@ -21,5 +32,7 @@ const QStringList& viewNames(); // graph, egraph, mcts, compare
 
 // `arguments` includes the program name, as QCoreApplication::arguments() gives it.
 CommandLine parseCommandLine(const QStringList& arguments);
+// The command line's run options over `settings`.
+void applyRunOptions(const CommandLine& command, RunSettings& settings);
 
 } // namespace tessera::gui

@@ -2,11 +2,13 @@
 // the unattended screenshot mode used by CI and documentation.
 #include "CommandLine.h"
 #include "MainWindow.h"
+#include "RunPanel.h"
 #include "RunSettings.h"
 #include "ScreenshotSession.h"
 #include "UiStallMonitor.h"
 
 #include "interp/KernelSupport.h"
+#include "support/Error.h"
 
 #include <QApplication>
 #include <QThread>
@@ -56,6 +58,16 @@ int main(int argc, char** argv) {
   }
 
   window.showView(command.view);
+  if (command.nodeLimit || command.multiIterations || !command.parameters.empty()) {
+    try {
+      RunSettings settings = window.runPanel()->settings();
+      applyRunOptions(command, settings);
+      window.runPanel()->setSettings(settings);
+    } catch (const tessera::Error& e) {
+      std::fprintf(stderr, "tessera: the run panel's settings: %s\n", e.what());
+      return 2;
+    }
+  }
 
   if (!command.run.isEmpty()) {
     if (command.file.isEmpty()) std::fprintf(stderr, "tessera: --run needs a model or session to run on\n");
