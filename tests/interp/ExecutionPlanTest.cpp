@@ -8,21 +8,12 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
 
 namespace tessera {
 namespace {
 
+using testing::errorOf;
 using testing::valuesOf;
-
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // y = relu(reshape(x) + reshape(w) * 2): the reshape of x is a view, w's branch is constant.
 struct PlannedGraph {

@@ -4,16 +4,28 @@
 
 #include "interp/Interpreter.h"
 #include "ir/Graph.h"
+#include "support/Error.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace tessera::testing {
+
+// The message of the tessera::Error that `action` throws, or "(no error)".
+inline std::string errorOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 // Uniform values in [low, high) from a fixed seed, independent of the interpreter's generators.
 inline std::vector<float> testValues(int64_t count, uint32_t seed, float low = -1.0f, float high = 1.0f) {

@@ -8,21 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 
 namespace tessera {
 namespace {
 
+using testing::errorOf;
 using testing::valuesOf;
-
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // y = relu((x + b) * s), z = x: a graph with an input as a second output.
 Graph smallGraph() {
