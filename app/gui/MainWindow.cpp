@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "CandidatesController.h"
 #include "CandidatesPanel.h"
 #include "CostModels.h"
 #include "ModelLoader.h"
@@ -7,14 +8,13 @@
 #include "ReplayDocks.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
-#include "SessionDocument.h"
+#include "SessionController.h"
 #include "ThemeController.h"
 
 #include "CandidateTableModel.h"
 #include "CompareWidget.h"
 #include "GraphScene.h"
 #include "GraphView.h"
-#include "NodePropertiesModel.h"
 #include "PropertiesPanel.h"
 #include "ViewExport.h"
 #include "live/EGraphView.h"
@@ -27,7 +27,6 @@
 
 #include "rewrite/DefaultRules.h"
 
-#include "onnx/OnnxExport.h"
 #include "support/Error.h"
 
 #include <array>
@@ -57,7 +56,6 @@
 #include <QTabWidget>
 #include <QTime>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tessera::gui {
 
@@ -66,13 +64,6 @@ namespace {
 enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
 
 } // namespace
-
-// A session opened on a worker for the UI thread (SQLite allows a connection to change threads
-// when only one uses it at a time).
-struct MainWindow::OpenedSession {
-  std::unique_ptr<SessionDocument> document;
-  QString error;
-};
 
 namespace {
 
@@ -116,6 +107,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   buildDocks();
   buildActions();
   buildMenus();
+  sessionController_ = new SessionController(this);
+  candidatesController_ = new CandidatesController(sessionController_, candidates_, runPanel_, graphView_, compare_, properties_, this);
+  connectControllers();
 
   modelStatus_ = new QLabel(this);
   bestStatus_ = new QLabel(this);
@@ -126,8 +120,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 
   connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this, [this](qint64 node) {
     showProperties(graphView_->graphScene()->snapshot(), node);
-    if (shownCandidate_.graph && node >= 0 && static_cast<size_t>(node) < shownOrigins_.size())
-      replay_->provenance()->explainOrigin(shownOrigins_[node]);
+    if (const NodeOrigin* origin = candidatesController_->originOf(node)) replay_->provenance()->explainOrigin(*origin);
   });
   connect(compare_, &views::CompareWidget::nodeSelected, this, [this](int side, qint64 node) {
     views::GraphView* view = side == 0 ? compare_->beforeView() : compare_->afterView();
@@ -157,12 +150,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(runPanel_, &RunPanel::pauseRequested, runner_, &SearchRunner::pause);
   connect(runPanel_, &RunPanel::resumeRequested, runner_, &SearchRunner::resume);
   connect(runPanel_, &RunPanel::stepRequested, runner_, &SearchRunner::step);
-  connect(runPanel_, &RunPanel::costModelChanged, this, &MainWindow::onCostModelChanged);
+  connect(runPanel_, &RunPanel::costModelChanged, this, [this](const QString& spec) { candidatesController_->onCostModelChanged(spec); });
   connect(runPanel_, &RunPanel::stepIntervalChanged, runner_, &SearchRunner::setStepInterval);
   connect(runPanel_, &RunPanel::stepIntervalChanged, replay_->timeline(), &views::TimelineWidget::setStepInterval);
   connect(runner_, &SearchRunner::runningChanged, this, [this](bool running) {
     runPanel_->setRunning(running);
-    startAction_->setEnabled(!running && original_.graph);
+    startAction_->setEnabled(!running && original().graph);
     stopAction_->setEnabled(running);
     pauseAction_->setEnabled(running);
     stepAction_->setEnabled(running && runner_->isPaused());
@@ -181,8 +174,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     stepStatus_->setText(tr("step %1 · %2 e-nodes%3").arg(step + 1).arg(enodes).arg(runner_->isPaused() ? tr(" · paused") : QString()));
   });
   connect(runner_, &SearchRunner::runRecorded, this, [this](qint64 modelId, qint64 runId) {
-    if (session_) session_->setModelId(modelId);
-    log(tr("recording run %1 in %2").arg(runId).arg(session_ ? session_->path() : QString()));
+    sessionController_->setModelId(modelId);
+    log(tr("recording run %1 in %2").arg(runId).arg(sessionController_->path()));
   });
   connect(runner_, &SearchRunner::progress, this, [this](const QString& line, int percent) {
     runPanel_->setProgress(percent, line);
@@ -190,7 +183,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     log(line);
   });
   connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms) {
-    double original = original_.totalMs;
+    double original = this->original().totalMs;
     double speedup = original > 0 ? (original - ms) / original * 100 : 0;
     bestStatus_->setText(tr("best %1 ms (%2 %)").arg(ms, 0, 'f', 4).arg(speedup, 0, 'f', 2));
   });
@@ -198,14 +191,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(runner_, &SearchRunner::failed, this, [this](const QString& message) {
     runPanel_->setOutcome(tr("<b>Run failed:</b> %1").arg(message.toHtmlEscaped()));
     stepStatus_->setText(tr("failed"));
-    refreshCandidates(); // the failed run is in the session too
+    sessionController_->refresh(); // the failed run is in the session too
     reportError(tr("Search failed"), message);
     emit runFailed(message);
   });
 
-  connect(candidates_, &CandidatesPanel::selectionChanged, this, &MainWindow::onCandidatesSelected);
-  connect(candidates_, &CandidatesPanel::showOriginalRequested, this, &MainWindow::showOriginal);
-  connect(candidates_, &CandidatesPanel::compareWithOriginalRequested, this, &MainWindow::compareWithOriginal);
   connect(candidates_, &CandidatesPanel::exportRequested, this, [this] { exportCandidateDialog(); });
 
   if (options_.persistSettings) restoreSettings();
@@ -214,6 +204,53 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::connectControllers() {
+  connect(sessionController_, &SessionController::candidatesListed, candidates_, &CandidatesPanel::setCandidates);
+  connect(sessionController_, &SessionController::opened, this, &MainWindow::onSessionOpened);
+  connect(sessionController_, &SessionController::openFailed, this, [this](const QString&, const QString& message) {
+    loading_ = false;
+    reportError(tr("Cannot open session"), message);
+    emit modelFailed(message);
+    runOnLoad_.clear();
+  });
+  connect(sessionController_, &SessionController::created, this, [this](const QString& path) {
+    saveSessionAsAction_->setEnabled(true);
+    recent_->remember(path);
+    log(tr("new session %1; runs are recorded there").arg(path));
+    emit sessionCreated(path);
+  });
+  connect(sessionController_, &SessionController::savedAs, this, [this](const QString& path) {
+    recent_->remember(path);
+    log(tr("session saved as %1; runs are recorded there from now on").arg(path));
+    emit sessionSavedAs(path);
+  });
+  connect(sessionController_, &SessionController::failed, this, [this](const QString& title, const QString& message) {
+    reportError(title, message);
+    emit sessionFailed(message);
+  });
+  connect(sessionController_, &SessionController::defaultSessionReady, this, &MainWindow::onDefaultSessionReady);
+
+  connect(candidates_, &CandidatesPanel::selectionChanged, candidatesController_, &CandidatesController::onCandidatesSelected);
+  connect(candidates_, &CandidatesPanel::showOriginalRequested, candidatesController_, &CandidatesController::showOriginal);
+  connect(candidates_, &CandidatesPanel::compareWithOriginalRequested, candidatesController_, &CandidatesController::compareWithOriginal);
+  connect(candidatesController_, &CandidatesController::candidateShown, this, [this](qint64 id) {
+    replayRunOf(id);
+    exportOnnxAction_->setEnabled(true);
+    if (tabs_->currentIndex() != CompareTab) tabs_->setCurrentIndex(GraphTab);
+  });
+  connect(candidatesController_, &CandidatesController::originalShown, this, [this] { tabs_->setCurrentIndex(GraphTab); });
+  connect(candidatesController_, &CandidatesController::compareShown, this, [this] { tabs_->setCurrentIndex(CompareTab); });
+  connect(candidatesController_, &CandidatesController::costsChanged, this, &MainWindow::updateStatus);
+  connect(candidatesController_, &CandidatesController::logged, this, &MainWindow::log);
+  connect(candidatesController_, &CandidatesController::statusMessage, statusBar(), &QStatusBar::showMessage);
+  connect(candidatesController_, &CandidatesController::failed, this, &MainWindow::reportError);
+}
+
+const views::GraphSnapshot& MainWindow::original() const { return candidatesController_->original(); }
+SessionDocument* MainWindow::session() const { return sessionController_->document(); }
+qint64 MainWindow::shownCandidate() const { return candidatesController_->shownCandidateId(); }
+size_t MainWindow::candidateGraphsLoaded() const { return candidatesController_->graphsLoaded(); }
 
 void MainWindow::buildDocks() {
   properties_ = new views::PropertiesPanel(this);
@@ -533,11 +570,14 @@ void MainWindow::openPath(const QString& path) {
     return;
   }
   showTeachingGuideFor(path);
-  int generation = ++loadGeneration_;
-  loading_ = true;
-  openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
   log(tr("opening %1").arg(path));
   statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+  loadModel(loadModelAsync(path, runPanel_->costSpec()), ++loadGeneration_);
+}
+
+void MainWindow::loadModel(QFuture<LoadedModel> future, int generation) {
+  loading_ = true;
+  openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
   auto* watcher = new QFutureWatcher<LoadedModel>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
     watcher->deleteLater();
@@ -545,9 +585,8 @@ void MainWindow::openPath(const QString& path) {
     loading_ = false;
     onModelLoaded(watcher->result());
   });
-  watcher->setFuture(loadModelAsync(path, runPanel_->costSpec()));
+  watcher->setFuture(future);
 }
-
 void MainWindow::onModelLoaded(const LoadedModel& loaded) {
   if (!loaded.error.isEmpty()) {
     openStartedMs_ = 0;
@@ -557,24 +596,15 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
     return;
   }
   runner_->requestStop(); // a run on the previous model has nothing left to show
-  if (loaded.sessionModelId == 0 && session_) {
-    // A model opened from ONNX gets its own session at its first run.
-    session_.reset();
-    refreshCandidates();
-  }
-  shownCandidate_ = {};
-  shownCandidateId_ = 0;
-  shownOrigins_.clear();
+  // A model opened from ONNX gets its own session at its first run (and a session still opening
+  // for an earlier request is dropped).
+  if (loaded.sessionModelId == 0) sessionController_->close();
   path_ = loaded.path;
   loadSeconds_ = loaded.seconds;
-  original_ = loaded.snapshot;
-  optimized_ = {};
+  candidatesController_->setOriginal(loaded.snapshot);
   outcome_.reset();
   exportOnnxAction_->setEnabled(false);
   stepStatus_->clear();
-  graphView_->graphScene()->setSnapshot(original_);
-  compare_->clear();
-  showProperties(original_, -1);
   runPanel_->setModelLoaded(true);
   runPanel_->setOutcome({});
   startAction_->setEnabled(!runner_->isRunning());
@@ -585,9 +615,9 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
   recent_->remember(path_);
   log(tr("opened %1: %2 ops, %3 ms under %4 (import %5 s)")
           .arg(path_)
-          .arg(original_.graph->opCount())
-          .arg(original_.totalMs, 0, 'f', 4)
-          .arg(QString::fromStdString(original_.costSpec))
+          .arg(original().graph->opCount())
+          .arg(original().totalMs, 0, 'f', 4)
+          .arg(QString::fromStdString(original().costSpec))
           .arg(loaded.seconds, 0, 'f', 2));
   updateStatus();
   emit modelOpened(path_);
@@ -599,7 +629,7 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
 }
 
 bool MainWindow::startRun(const QString& strategy) {
-  if (!original_.graph) {
+  if (!original().graph) {
     log(tr("open a model before starting a search"));
     return false;
   }
@@ -607,45 +637,32 @@ bool MainWindow::startRun(const QString& strategy) {
     reportError(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat or mcts)").arg(strategy));
     return false;
   }
-  if (runner_->isRunning() || openingSession_) {
+  if (runner_->isRunning() || !pendingRun_.isEmpty()) {
     log(tr("a search is already running"));
     return false;
   }
-  if (session_) return launchRun(strategy);
-  // The model's session is opened (or created, checked and migrated) on a worker: that file work
-  // stalled the window by a few hundred milliseconds on a busy disk. The run starts when it is ready.
-  openingSession_ = true;
-  const QString path = SessionDocument::defaultPathFor(path_, options_.sessionDirectory);
-  auto* watcher = new QFutureWatcher<OpenedSession>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, strategy, graph = original_.graph] {
-    watcher->deleteLater();
-    openingSession_ = false;
-    OpenedSession opened = watcher->future().takeResult();
-    if (graph != original_.graph) return; // another model was opened meanwhile
-    if (!opened.document) {
-      // The run still happens; only its record is lost, and the user is told why.
-      reportError(tr("Session"), tr("this run is not recorded: %1").arg(opened.error));
-    } else if (!session_) {
-      session_ = std::move(opened.document);
-      saveSessionAsAction_->setEnabled(true);
-      log(tr("runs on this model are recorded in %1").arg(session_->path()));
-    }
-    launchRun(strategy);
-  });
-  watcher->setFuture(QtConcurrent::run([path, modelPath = path_, opCount = original_.graph->opCount()] {
-    OpenedSession opened;
-    try {
-      opened.document = SessionDocument::openOrCreate(path);
-      if (auto id = opened.document->findModel(modelPath, opCount)) opened.document->setModelId(*id);
-    } catch (const std::exception& error) {
-      opened.document.reset();
-      opened.error = QString::fromUtf8(error.what());
-    }
-    return opened;
-  }));
+  if (!sessionController_->path().isEmpty()) return launchRun(strategy);
+  // The model's session is opened (or created, checked and migrated) on the session worker: that
+  // file work stalled the window by a few hundred milliseconds on a busy disk. The run starts when
+  // it is ready.
+  pendingRun_ = strategy;
+  pendingRunModel_ = original().graph;
+  sessionController_->openDefault(SessionDocument::defaultPathFor(path_, options_.sessionDirectory), path_, original().graph->opCount());
   return true;
 }
 
+void MainWindow::onDefaultSessionReady(const QString& error) {
+  const QString strategy = std::exchange(pendingRun_, QString());
+  const std::shared_ptr<const Graph> model = std::exchange(pendingRunModel_, nullptr);
+  if (strategy.isEmpty() || model != original().graph) return; // another model was opened meanwhile
+  // Without a session the run still happens; only its record is lost, and the user is told why.
+  if (!error.isEmpty()) reportError(tr("Session"), tr("this run is not recorded: %1").arg(error));
+  if (!sessionController_->path().isEmpty()) {
+    saveSessionAsAction_->setEnabled(true);
+    log(tr("runs on this model are recorded in %1").arg(sessionController_->path()));
+  }
+  launchRun(strategy);
+}
 bool MainWindow::launchRun(const QString& strategy) {
   RunSettings settings;
   try {
@@ -657,11 +674,11 @@ bool MainWindow::launchRun(const QString& strategy) {
   settings.strategy = strategy.toStdString();
   runPanel_->selectStrategy(settings.strategy);
   RunDestination recording;
-  if (session_) {
-    recording.sessionPath = session_->path().toStdString();
-    recording.model = {session_->modelId(), original_.title, QFileInfo(path_).absoluteFilePath().toStdString()};
+  if (!sessionController_->path().isEmpty()) {
+    recording.sessionPath = sessionController_->path().toStdString();
+    recording.model = {sessionController_->modelId(), original().title, QFileInfo(path_).absoluteFilePath().toStdString()};
   }
-  if (!runner_->start(original_.graph, settings, recording)) {
+  if (!runner_->start(original().graph, settings, recording)) {
     log(tr("a search is already running"));
     return false;
   }
@@ -683,17 +700,13 @@ void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
   egraphView_->fitToView(); // the e-graph it grew, framed legibly around the last step
   if (!outcome->recordingError.empty())
     reportError(tr("Session"), tr("the run finished but was not fully recorded: %1").arg(QString::fromStdString(outcome->recordingError)));
-  refreshCandidates();
-  if (!original_.graph || outcome->original != original_.graph) return; // a run on a model no longer open
+  sessionController_->refresh();
+  if (!original().graph || outcome->original != original().graph) return; // a run on a model no longer open
   outcome_ = outcome;
   const SearchResult& result = outcome->result;
-  std::string spec = runPanel_->costSpec();
-  optimized_ = views::GraphSnapshot::make(outcome->optimized, *sharedCostModel(spec), "best (" + outcome->settings.strategy + ")");
-  views::GraphSnapshot before = original_;
-  before.title = "original";
   std::vector<NodeOrigin> origins;
   if (result.bestCandidate >= 0) origins = result.candidates[result.bestCandidate].origins;
-  compare_->setGraphs(before, optimized_, result.rulesApplied, std::move(origins));
+  candidatesController_->showBest(outcome->best, result.rulesApplied, std::move(origins)); // priced on the search's worker
   exportOnnxAction_->setEnabled(true);
   QString verified = !result.verificationRun ? tr("not verified")
                      : result.verified       ? tr("verified")
@@ -725,67 +738,42 @@ void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
 }
 
 void MainWindow::openSession(const QString& path) {
-  std::unique_ptr<SessionDocument> document;
-  std::optional<ModelRecord> model;
-  try {
-    document = SessionDocument::open(path);
-    model = document->modelToShow();
-  } catch (const std::exception& error) {
-    // Nothing changes: the open model and session stay as they were.
-    QString message = QString::fromUtf8(error.what());
-    if (!message.contains(path)) message = path + QStringLiteral(": ") + message;
-    reportError(tr("Cannot open session"), message);
-    emit modelFailed(message);
-    runOnLoad_.clear();
-    return;
-  }
+  // The newest open wins: a model still loading for an earlier one is dropped when it arrives.
+  sessionLoadGeneration_ = ++loadGeneration_;
+  loading_ = false;
+  statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+  sessionController_->open(path);
+}
+
+void MainWindow::onSessionOpened(const QString& path, qint64 modelId, const QString& modelName) {
   runner_->requestStop();
-  session_ = std::move(document);
   saveSessionAsAction_->setEnabled(true);
   recent_->remember(path);
-  refreshCandidates();
-  log(tr("opened session %1: %2 runs, %3 candidates").arg(path).arg(session_->runs().size()).arg(candidates_->model()->totalCandidates()));
+  log(tr("opened session %1: %2 runs, %3 candidates").arg(path).arg(sessionController_->runs().size()).arg(candidates_->model()->totalCandidates()));
   emit sessionOpened(path);
-  if (!model) {
+  if (sessionLoadGeneration_ != loadGeneration_) return; // a model opened since closes this session
+  if (modelId == 0) {
     QString message = tr("%1 holds no model yet; open an ONNX model and use File ▸ New Session to start one").arg(path);
     reportError(tr("Empty session"), message);
     emit modelFailed(message);
     runOnLoad_.clear();
     return;
   }
-  session_->setModelId(model->id);
   showTeachingGuideFor(path);
-  replayNewestRun(model->id);
-  int generation = ++loadGeneration_;
-  loading_ = true;
-  openStartedMs_ = QDateTime::currentMSecsSinceEpoch();
-  statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
-  auto* watcher = new QFutureWatcher<LoadedModel>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-    watcher->deleteLater();
-    if (generation != loadGeneration_) return;
-    loading_ = false;
-    onModelLoaded(watcher->result());
-  });
-  watcher->setFuture(loadSessionModelAsync(path, model->id, model->name, runPanel_->costSpec()));
+  replayNewestRun(modelId);
+  loadModel(loadSessionModelAsync(path, modelId, modelName.toStdString(), runPanel_->costSpec()), loadGeneration_);
 }
-
 void MainWindow::replayRunOf(qint64 candidateId) {
-  if (!session_ || runner_->isRunning()) return; // a running search owns the live views
+  if (sessionController_->path().isEmpty() || runner_->isRunning()) return; // a running search owns the live views
   const int row = candidates_->model()->rowOf(candidateId);
   if (row < 0) return;
   const int64_t runId = candidates_->model()->candidateAt(row).runId;
-  if (runId != replay_->shownRunId()) replay_->showStoredRun(session_->path(), runId);
+  if (runId != replay_->shownRunId()) replay_->showStoredRun(sessionController_->path(), runId);
 }
-
 void MainWindow::replayNewestRun(int64_t modelId) {
-  if (!session_ || runner_->isRunning()) return;
-  int64_t newest = 0;
-  for (const RunRecord& run : session_->runs())
-    if (run.info.modelId == modelId) newest = std::max(newest, run.id);
-  if (newest != 0) replay_->showStoredRun(session_->path(), newest);
+  if (sessionController_->path().isEmpty() || runner_->isRunning()) return;
+  if (const int64_t newest = sessionController_->newestRunOf(modelId)) replay_->showStoredRun(sessionController_->path(), newest);
 }
-
 void MainWindow::showTeachingGuideFor(const QString& path) {
   const bool teaching = QFileInfo(path).completeBaseName() == QFileInfo(views::teachingSampleFileName()).completeBaseName();
   if (!teaching) return;
@@ -823,141 +811,16 @@ void MainWindow::openTeachingSample() {
   openPath(copy);
 }
 
-void MainWindow::refreshCandidates() {
-  if (!session_) {
-    candidates_->setCandidates({}, {}, {});
-    return;
-  }
-  try {
-    candidates_->setCandidates(session_->path(), session_->candidates(), session_->runs());
-  } catch (const std::exception& error) {
-    reportError(tr("Session"), QString::fromUtf8(error.what()));
-  }
-}
-
-void MainWindow::loadCandidates(const QList<qint64>& ids, std::function<void(std::vector<LoadedCandidate>)> show) {
-  if (!session_ || ids.isEmpty()) return;
-  std::vector<int64_t> wanted;
-  std::vector<std::string> titles;
-  for (qint64 id : ids) {
-    wanted.push_back(id);
-    std::string title = "candidate " + std::to_string(id);
-    if (const int row = candidates_->model()->rowOf(id); row >= 0) {
-      const CandidateRecord& record = candidates_->model()->candidateAt(row);
-      title += " (" + candidates_->model()->strategyOf(record).toStdString() + ", run " + std::to_string(record.runId) + ")";
-    }
-    titles.push_back(std::move(title));
-  }
-  // The newest selection wins; an older load still reading is dropped when it arrives.
-  const int generation = ++candidateGeneration_;
-  loadingCandidates_ = true;
-  statusBar()->showMessage(tr("Loading %n candidate(s)…", nullptr, static_cast<int>(ids.size())));
-  auto* watcher = new QFutureWatcher<std::vector<LoadedCandidate>>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, show = std::move(show)] {
-    watcher->deleteLater();
-    if (generation != candidateGeneration_) return;
-    loadingCandidates_ = false;
-    std::vector<LoadedCandidate> loaded = watcher->result();
-    candidateGraphsLoaded_ += loaded.size();
-    if (!loaded.empty() && !loaded.front().error.isEmpty()) {
-      reportError(tr("Cannot load candidate"), loaded.front().error);
-      return;
-    }
-    show(std::move(loaded));
-  });
-  watcher->setFuture(loadCandidatesAsync(session_->path(), std::move(wanted), std::move(titles), runPanel_->costSpec()));
-}
-
-void MainWindow::onCandidatesSelected(const QList<qint64>& ids) {
-  if (ids.size() == 2) {
-    compareCandidates(ids[0], ids[1]);
-    return;
-  }
-  if (ids.size() != 1) return;
-  loadCandidates(ids, [this](std::vector<LoadedCandidate> loaded) { showCandidate(std::move(loaded.front())); });
-}
-
-void MainWindow::showCandidate(LoadedCandidate loaded) {
-  const views::GraphSnapshot& candidate = loaded.snapshot;
-  shownCandidate_ = candidate;
-  shownCandidateId_ = loaded.id;
-  shownOrigins_ = loaded.origins;
-  replayRunOf(loaded.id);
-  exportOnnxAction_->setEnabled(true);
-  graphView_->graphScene()->setSnapshot(candidate);
-  showProperties(candidate, -1);
-  if (original_.graph) {
-    views::GraphSnapshot before = original_;
-    before.title = "original";
-    compare_->setGraphs(before, candidate, {}, std::move(loaded.origins));
-  }
-  if (tabs_->currentIndex() != CompareTab) tabs_->setCurrentIndex(GraphTab);
-  statusBar()->showMessage(tr("Showing %1 (%2 ms)").arg(QString::fromStdString(candidate.title)).arg(candidate.totalMs, 0, 'f', 4), 5000);
-}
-
-void MainWindow::showOriginal() {
-  if (!original_.graph) return;
-  ++candidateGeneration_; // a candidate still loading would replace the original just shown
-  loadingCandidates_ = false;
-  shownCandidate_ = {};
-  shownCandidateId_ = 0;
-  shownOrigins_.clear();
-  graphView_->graphScene()->setSnapshot(original_);
-  showProperties(original_, -1);
-  tabs_->setCurrentIndex(GraphTab);
-}
-
-void MainWindow::compareWithOriginal(qint64 candidateId) {
-  if (!original_.graph) return;
-  loadCandidates({candidateId}, [this](std::vector<LoadedCandidate> loaded) {
-    if (!original_.graph) return;
-    views::GraphSnapshot before = original_;
-    before.title = "original";
-    compare_->setGraphs(before, loaded.front().snapshot, {}, std::move(loaded.front().origins));
-    tabs_->setCurrentIndex(CompareTab);
-  });
-}
-
-void MainWindow::compareCandidates(qint64 left, qint64 right) {
-  loadCandidates({left, right}, [this](std::vector<LoadedCandidate> loaded) {
-    LoadedCandidate& a = loaded[0];
-    LoadedCandidate& b = loaded[1];
-    // The costlier graph on the left, so the compare reads as "before → after".
-    if (b.snapshot.totalMs > a.snapshot.totalMs) std::swap(a, b);
-    compare_->setGraphs(a.snapshot, b.snapshot, {}, std::move(b.origins));
-    tabs_->setCurrentIndex(CompareTab);
-  });
-}
-
 bool MainWindow::newSession(const QString& path) {
-  try {
-    auto document = SessionDocument::create(path);
-    session_ = std::move(document); // the open model is added at its first run here
-  } catch (const std::exception& error) {
-    reportError(tr("New session"), QString::fromUtf8(error.what()));
-    return false;
-  }
-  saveSessionAsAction_->setEnabled(true);
-  recent_->remember(path);
-  refreshCandidates();
-  log(tr("new session %1; runs are recorded there").arg(path));
+  if (path.isEmpty()) return false;
+  sessionController_->create(path);
   return true;
 }
-
 bool MainWindow::saveSessionAs(const QString& path) {
-  if (!session_) return false;
-  try {
-    session_->saveAs(path);
-  } catch (const std::exception& error) {
-    reportError(tr("Save session"), QString::fromUtf8(error.what()));
-    return false;
-  }
-  recent_->remember(path);
-  refreshCandidates();
-  log(tr("session saved as %1; runs are recorded there from now on").arg(path));
+  if (sessionController_->path().isEmpty() || path.isEmpty()) return false;
+  sessionController_->saveAs(path);
   return true;
 }
-
 void MainWindow::newSessionDialog() {
   QString start = path_.isEmpty() ? QString() : QFileInfo(path_).absolutePath() + QLatin1Char('/') + QFileInfo(path_).completeBaseName() + QStringLiteral(".tsession");
   QString path = QFileDialog::getSaveFileName(this, tr("New Session"), start, tr("Sessions (*.tsession)"));
@@ -971,62 +834,12 @@ void MainWindow::newSessionDialog() {
 }
 
 void MainWindow::saveSessionAsDialog() {
-  if (!session_) return;
-  QString path = QFileDialog::getSaveFileName(this, tr("Save Session As"), session_->path(), tr("Sessions (*.tsession)"),
+  if (sessionController_->path().isEmpty()) return;
+  QString path = QFileDialog::getSaveFileName(this, tr("Save Session As"), sessionController_->path(), tr("Sessions (*.tsession)"),
                                               nullptr, QFileDialog::DontConfirmOverwrite);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".tsession");
   saveSessionAs(path);
-}
-
-void MainWindow::onCostModelChanged(const QString& spec) {
-  if (!original_.graph) return;
-  // A measured model times the ops it has not seen yet (seconds on a first use), so pricing runs
-  // off the UI thread; a later change of model supersedes an unfinished one.
-  struct Repriced {
-    views::GraphSnapshot original, shownCandidate, optimized;
-    QString error;
-  };
-  const int generation = ++repriceGeneration_;
-  statusBar()->showMessage(tr("Pricing with %1…").arg(spec));
-  auto* watcher = new QFutureWatcher<Repriced>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, spec] {
-    watcher->deleteLater();
-    if (generation != repriceGeneration_) return;
-    Repriced repriced = watcher->result();
-    if (!repriced.error.isEmpty()) {
-      reportError(tr("Cost model"), repriced.error);
-      return;
-    }
-    // The graphs may have changed meanwhile (another model opened, a candidate shown): keep only
-    // the prices of the graphs still on screen.
-    if (repriced.original.graph == original_.graph) original_ = std::move(repriced.original);
-    if (shownCandidate_.graph && repriced.shownCandidate.graph == shownCandidate_.graph) shownCandidate_ = std::move(repriced.shownCandidate);
-    if (optimized_.graph && repriced.optimized.graph == optimized_.graph) optimized_ = std::move(repriced.optimized);
-    graphView_->graphScene()->setCosts(shownCandidate_.graph ? shownCandidate_ : original_);
-    if (optimized_.graph) {
-      views::GraphSnapshot before = original_;
-      before.title = "original";
-      compare_->setCosts(before, optimized_);
-    }
-    std::optional<NodeId> selected = graphView_->graphScene()->selectedNode();
-    showProperties(shownCandidate_.graph ? shownCandidate_ : original_, selected ? static_cast<qint64>(*selected) : -1);
-    if (std::string note = fallbackNote(spec.toStdString()); !note.empty()) log(QString::fromStdString(note));
-    log(tr("cost model %1: %2 ms").arg(QString::fromStdString(original_.costSpec)).arg(original_.totalMs, 0, 'f', 4));
-    updateStatus();
-  });
-  watcher->setFuture(QtConcurrent::run([original = original_, shown = shownCandidate_, optimized = optimized_, spec] {
-    Repriced repriced;
-    try {
-      std::shared_ptr<CostModel> model = sharedCostModel(spec.toStdString());
-      repriced.original = original.repriced(*model);
-      if (shown.graph) repriced.shownCandidate = shown.repriced(*model);
-      if (optimized.graph) repriced.optimized = optimized.repriced(*model);
-    } catch (const std::exception& error) {
-      repriced.error = QString::fromUtf8(error.what());
-    }
-    return repriced;
-  }));
 }
 
 void MainWindow::showProperties(const views::GraphSnapshot& snapshot, qint64 node) {
@@ -1034,24 +847,15 @@ void MainWindow::showProperties(const views::GraphSnapshot& snapshot, qint64 nod
 }
 
 QString MainWindow::exportCandidate(const QString& path) {
-  // The candidate selected in the dock, else the last run's best.
-  bool selected = shownCandidate_.graph && candidates_->selectedCandidates().contains(shownCandidateId_);
-  std::shared_ptr<const Graph> graph = selected ? shownCandidate_.graph : outcome_ ? outcome_->optimized : nullptr;
-  if (!graph) return tr("no candidate to export: select one in the Candidates dock or run a search");
-  try {
-    onnx_io::exportOnnxFile(*graph, path.toStdString());
-  } catch (const std::exception& error) {
-    return QString::fromUtf8(error.what());
-  }
+  if (QString error = candidatesController_->exportCandidate(path); !error.isEmpty()) return error;
   log(tr("wrote %1").arg(path));
   statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
   return {};
 }
-
 void MainWindow::exportCandidateDialog() {
-  if (!shownCandidate_.graph && !outcome_) return;
+  if (!candidatesController_->hasShownCandidate() && !candidatesController_->hasBest()) return;
   QFileInfo info(path_);
-  QString name = shownCandidate_.graph ? QStringLiteral("_candidate%1").arg(shownCandidateId_) : QStringLiteral("_optimized");
+  QString name = candidatesController_->hasShownCandidate() ? QStringLiteral("_candidate%1").arg(candidatesController_->shownCandidateId()) : QStringLiteral("_optimized");
   QString suggestion = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + name + QStringLiteral(".onnx");
   QString path = QFileDialog::getSaveFileName(this, tr("Export Candidate as ONNX"), suggestion, tr("ONNX models (*.onnx)"));
   if (path.isEmpty()) return;
@@ -1087,15 +891,16 @@ void MainWindow::log(const QString& line) {
 }
 
 void MainWindow::updateStatus() {
-  if (!original_.graph) {
+  const views::GraphSnapshot& model = original();
+  if (!model.graph) {
     modelStatus_->setText(tr("no model"));
     return;
   }
   modelStatus_->setText(tr("%1 · %2 ops · %3 ms (%4)")
-                            .arg(QString::fromStdString(original_.title))
-                            .arg(original_.graph->opCount())
-                            .arg(original_.totalMs, 0, 'f', 4)
-                            .arg(QString::fromStdString(original_.costSpec)));
+                            .arg(QString::fromStdString(model.title))
+                            .arg(model.graph->opCount())
+                            .arg(model.totalMs, 0, 'f', 4)
+                            .arg(QString::fromStdString(model.costSpec)));
 }
 
 views::GraphView* MainWindow::activeGraphView() const {
@@ -1136,7 +941,8 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || loadingCandidates_ || openingSession_ || runner_->isRunning() || graphView_->graphScene()->isLayingOut() ||
+  return loading_ || !pendingRun_.isEmpty() || sessionController_->isBusy() || candidatesController_->isBusy() || runner_->isRunning() ||
+         graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }
 

@@ -7,14 +7,12 @@
 #include "GraphSnapshot.h"
 #include "ModelLoader.h"
 
+#include <QFuture>
 #include <QList>
 #include <QMainWindow>
 #include <QMap>
 
-#include <functional>
 #include <memory>
-#include <optional>
-#include <vector>
 
 class QAction;
 class QDockWidget;
@@ -25,7 +23,7 @@ class QPlainTextEdit;
 class QTabWidget;
 
 namespace tessera {
-struct NodeOrigin;
+class Graph;
 }
 
 namespace tessera::views {
@@ -40,12 +38,14 @@ class PropertiesPanel;
 
 namespace tessera::gui {
 
+class CandidatesController;
 class CandidatesPanel;
 class RecentFiles;
 class ThemeController;
 class ReplayDocks;
 class RunPanel;
 class SearchRunner;
+class SessionController;
 class SessionDocument;
 struct SearchOutcome;
 
@@ -65,7 +65,9 @@ public:
   // .onnx opens on a worker (closing the session of the previous model); a .tsession opens with
   // its model, runs and candidates.
   void openPath(const QString& path);
-  // File ▸ New Session / Save Session As without their dialogs; false (with a message) on failure.
+  // File ▸ New Session / Save Session As without their dialogs, on the session's worker: true when
+  // the request is under way (sessionCreated / sessionSavedAs or sessionFailed follows), false when
+  // there is nothing to do (no path; no session to save).
   bool newSession(const QString& path);
   bool saveSessionAs(const QString& path);
   // Writes the selected candidate (else the last run's best) as ONNX; empty on success, else why not.
@@ -79,7 +81,7 @@ public:
   void showView(const QString& name);
   QString currentViewName() const;
 
-  bool isBusy() const; // loading, laying out or running
+  bool isBusy() const; // loading, laying out, running, or a session or candidate operation in flight
   // Help ▸ Teaching Sample: opens the bundled phase_ordering.tsession and shows its guide.
   void openTeachingSample();
   // The bundled teaching session, empty when this installation has none.
@@ -87,15 +89,16 @@ public:
   QMap<QString, int> itemsShown() const;
   // Per live view, the batches of events it received per second during the last run.
   QMap<QString, double> updatesPerSecond() const;
-  const views::GraphSnapshot& original() const { return original_; }
+  const views::GraphSnapshot& original() const;
   const SearchOutcome* lastOutcome() const { return outcome_.get(); }
   QString lastError() const { return lastError_; }
-  SessionDocument* session() const { return session_.get(); }
+  // The open session; read it only while no operation is in flight (see SessionController).
+  SessionDocument* session() const;
   // What the graph view shows: the original, or the candidate with this id.
-  qint64 shownCandidate() const { return shownCandidateId_; }
+  qint64 shownCandidate() const;
   double lastOpenSeconds() const { return openSeconds_; }
   // Candidate graphs read from the session so far (listing reads none).
-  size_t candidateGraphsLoaded() const { return candidateGraphsLoaded_; }
+  size_t candidateGraphsLoaded() const;
 
   views::GraphView* graphView() const { return graphView_; }
   views::CompareWidget* compareWidget() const { return compare_; }
@@ -109,11 +112,16 @@ public:
   QDockWidget* guideDock() const { return guideDock_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
+  SessionController* sessionController() const { return sessionController_; }
+  CandidatesController* candidatesController() const { return candidatesController_; }
 
 signals:
   void modelOpened(const QString& path);
   void modelFailed(const QString& message);
   void sessionOpened(const QString& path);
+  void sessionCreated(const QString& path);
+  void sessionSavedAs(const QString& path);
+  void sessionFailed(const QString& message); // New Session, Save Session As or listing failed
   void runFinished();
   void runFailed(const QString& message);
 
@@ -126,34 +134,27 @@ private:
   void buildActions();
   void buildMenus();
   void buildDocks();
+  void connectControllers();
   void restoreSettings();
   void saveSettings();
 
   void openDialog();
+  // Shows the model `future` loads unless a later open (a newer `generation`) replaced it.
+  void loadModel(QFuture<LoadedModel> future, int generation);
   void onModelLoaded(const LoadedModel& loaded);
   void onRunFinished(std::shared_ptr<const SearchOutcome> outcome);
   void openSession(const QString& path);
-  struct OpenedSession;
+  void onSessionOpened(const QString& path, qint64 modelId, const QString& modelName);
+  void onDefaultSessionReady(const QString& error);
   // Starts the run once the session it is recorded in (if any) is open.
   bool launchRun(const QString& strategy);
-  void refreshCandidates();
-  void onCandidatesSelected(const QList<qint64>& ids);
-  void showOriginal();
-  void compareWithOriginal(qint64 candidateId);
-  void compareCandidates(qint64 left, qint64 right);
   // Replays, in the live views and the timeline, the stored run that produced the candidate.
   void replayRunOf(qint64 candidateId);
   void replayNewestRun(int64_t modelId);
   void showTeachingGuideFor(const QString& path);
-  // Loads candidates and prices them with the current cost model on a worker, then calls `show`
-  // with them in the order asked (not at all on failure: the error is reported, or when a later
-  // selection superseded this one).
-  void loadCandidates(const QList<qint64>& ids, std::function<void(std::vector<LoadedCandidate>)> show);
-  void showCandidate(LoadedCandidate loaded);
   void exportCandidateDialog();
   void newSessionDialog();
   void saveSessionAsDialog();
-  void onCostModelChanged(const QString& spec);
   void showProperties(const views::GraphSnapshot& snapshot, qint64 node);
   void exportView(const QString& suffix);
   void reportError(const QString& title, const QString& message);
@@ -162,22 +163,16 @@ private:
   views::GraphView* activeGraphView() const;
 
   MainWindowOptions options_;
-  views::GraphSnapshot original_;
-  views::GraphSnapshot optimized_;
+  SessionController* sessionController_ = nullptr;
+  CandidatesController* candidatesController_ = nullptr;
   std::shared_ptr<const SearchOutcome> outcome_;
-  std::unique_ptr<SessionDocument> session_;
-  views::GraphSnapshot shownCandidate_; // the candidate in the graph view, when one is
-  qint64 shownCandidateId_ = 0;
-  std::vector<NodeOrigin> shownOrigins_; // per node of shownCandidate_, for "why this rewrite"
   QString path_;
   QString runOnLoad_;
+  QString pendingRun_; // the strategy waiting for the model's default session to open
+  std::shared_ptr<const Graph> pendingRunModel_;
   QString lastError_;
-  int loadGeneration_ = 0;
-  int repriceGeneration_ = 0; // the newest cost-model change; older pricings are dropped
-  int candidateGeneration_ = 0; // the newest candidate selection; older loads are dropped
-  bool loadingCandidates_ = false;
-  bool openingSession_ = false;
-  size_t candidateGraphsLoaded_ = 0;
+  int loadGeneration_ = 0; // the newest open; an older model arriving late is dropped
+  int sessionLoadGeneration_ = 0; // the open that the session being opened belongs to
   bool loading_ = false;
   qint64 openStartedMs_ = 0;
   double loadSeconds_ = 0;

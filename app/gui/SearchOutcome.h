@@ -3,6 +3,8 @@
 
 #include "RunSettings.h"
 
+#include "GraphSnapshot.h"
+
 #include "ir/Graph.h"
 #include "search/Strategy.h"
 
@@ -18,6 +20,9 @@ struct SearchOutcome {
   RunSettings settings;
   std::shared_ptr<const Graph> original;
   std::shared_ptr<const Graph> optimized; // the best graph (the original's copy when nothing beat it)
+  // `optimized` priced by the run's cost model on the worker: a measured model may time new ops for
+  // seconds, which the UI thread must not.
+  views::GraphSnapshot best;
   // Everything the strategy returned, verification included; `result.best` has moved to `optimized`.
   SearchResult result;
   double seconds = 0;           // search, extraction and verification

@@ -198,6 +198,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
       }
       outcome->candidateIds = session.finish(result, *cost);
       outcome->optimized = std::make_shared<const Graph>(std::move(result.best));
+      outcome->best = views::GraphSnapshot::make(outcome->optimized, *cost, "best (" + settings.strategy + ")");
       outcome->result = std::move(result);
     } catch (const std::exception& e) {
       error = QString::fromUtf8(e.what());

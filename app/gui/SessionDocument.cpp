@@ -82,9 +82,7 @@ void SessionDocument::saveAs(const QString& path) {
   sql::Statement copy(session_.database(), "VACUUM INTO ?");
   copy.bind(1, path.toStdString());
   copy.run();
-  int64_t model = modelId_;
   session_ = Session::open(path.toStdString());
-  modelId_ = model;
 }
 
 } // namespace tessera::gui

@@ -1,5 +1,6 @@
-// The session the window works in: the UI thread's connection to one .tsession file, the model
-// the window shows from it, and on-demand loading of candidate graphs (listing never loads one).
+// The session the window works in: one connection to one .tsession file (used by one thread at a
+// time; SessionController moves it between its worker and no one else), the model the window shows
+// from it, and on-demand loading of candidate graphs (listing never loads one).
 //
 // Where sessions go: File ▸ New Session / Save Session As put one where the user chooses. A run on
 // a model opened from ONNX with no session open is recorded in the model's default session,
@@ -32,9 +33,6 @@ public:
   QString path() const;
   Session& session() { return session_; }
 
-  // The model runs are recorded against: 0 until one is known (the next run adds it).
-  int64_t modelId() const { return modelId_; }
-  void setModelId(int64_t id) { modelId_ = id; }
   // The model a session opened by itself shows: that of the newest run, else the newest model.
   std::optional<ModelRecord> modelToShow();
   // The stored model with this source path and op count, if the session has one.
@@ -61,7 +59,6 @@ private:
   explicit SessionDocument(Session session) : session_(std::move(session)) {}
 
   Session session_;
-  int64_t modelId_ = 0;
 };
 
 } // namespace tessera::gui

@@ -1,10 +1,12 @@
 // Sessions in the main window: opening a session with hundreds of candidates is instant and loads
 // no candidate graph until one is selected; selecting shows it, two compare; a run is recorded in
 // the model's session; a corrupt session is refused with its name and left untouched; a candidate
-// exported to ONNX re-imports and computes what the original computes.
+// exported to ONNX re-imports and computes what the original computes; every SQLite operation on
+// the session runs off the UI thread, and New Session / Save Session As report a bad path.
 #include "CandidatesPanel.h"
 #include "MainWindow.h"
 #include "SearchRunner.h"
+#include "SessionController.h"
 #include "SessionDocument.h"
 #include "TestModels.h"
 
@@ -28,10 +30,12 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
 using namespace tessera;
 using namespace tessera::gui;
@@ -113,9 +117,11 @@ TEST(SessionWindow, OpeningFiveHundredCandidatesIsInstantAndLazy) {
   MainWindow window(quietOptions(dir.path()));
   window.show();
   QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy sessionOpened(&window, &MainWindow::sessionOpened);
   QElapsedTimer timer;
   timer.start();
   window.openPath(path);
+  ASSERT_TRUE(sessionOpened.wait(10000));
   qint64 listedMs = timer.elapsed();
   ASSERT_TRUE(window.session());
   views::CandidateTableModel* model = window.candidatesPanel()->model();
@@ -157,6 +163,7 @@ TEST(SessionWindow, ARunIsRecordedInTheModelsSessionAndListed) {
   window.openPath(modelPath);
   ASSERT_TRUE(opened.wait(10000));
   ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000)) << "the listing arrives from the session's worker";
   ASSERT_TRUE(window.session());
   EXPECT_EQ(window.session()->path(), SessionDocument::defaultPathFor(modelPath, dir.filePath("sessions")));
   EXPECT_EQ(window.candidatesPanel()->model()->totalCandidates(),
@@ -205,6 +212,7 @@ TEST(SessionWindow, ACorruptSessionIsRefusedByNameAndLeftUntouched) {
   MainWindow window(quietOptions(dir.path()));
   QSignalSpy failed(&window, &MainWindow::modelFailed);
   window.openPath(bad);
+  ASSERT_TRUE(failed.wait(10000));
   ASSERT_EQ(failed.count(), 1);
   EXPECT_TRUE(window.lastError().contains("broken.tsession")) << window.lastError().toStdString();
   EXPECT_FALSE(window.session());
@@ -222,11 +230,102 @@ TEST(SessionWindow, SaveSessionAsCopiesAndSwitches) {
   window.openPath(path);
   ASSERT_TRUE(opened.count() > 0 || opened.wait(10000));
   QString copy = dir.filePath("b.tsession");
+  QSignalSpy saved(&window, &MainWindow::sessionSavedAs);
+  QSignalSpy failed(&window, &MainWindow::sessionFailed);
   ASSERT_TRUE(window.saveSessionAs(copy));
+  ASSERT_TRUE(saved.wait(10000));
   EXPECT_EQ(window.session()->path(), copy);
   EXPECT_EQ(Session::open(copy.toStdString()).candidates().size(), 3u);
-  EXPECT_FALSE(window.saveSessionAs(copy)) << "an existing file is never overwritten";
+  ASSERT_TRUE(window.saveSessionAs(copy)) << "accepted; the worker refuses it";
+  ASSERT_TRUE(failed.wait(10000)) << "an existing file is never overwritten";
   EXPECT_TRUE(window.lastError().contains("b.tsession"));
+  EXPECT_EQ(window.session()->path(), copy) << "a refused copy changes nothing";
+  EXPECT_EQ(saved.count(), 1);
+}
+
+// File ▸ New Session and Save Session As on the worker: a path that cannot be written is reported
+// (no crash, the open session kept), a good one switches to the new file and lists it.
+TEST(SessionWindow, NewSessionAndSaveAsReportABadPath) {
+  QTemporaryDir dir;
+  MainWindow window(quietOptions(dir.path()));
+  QSignalSpy created(&window, &MainWindow::sessionCreated);
+  QSignalSpy saved(&window, &MainWindow::sessionSavedAs);
+  QSignalSpy failed(&window, &MainWindow::sessionFailed);
+  EXPECT_FALSE(window.saveSessionAs(dir.filePath("x.tsession"))) << "no session to save";
+
+  const QString unwritable = dir.filePath("missing/folder/new.tsession");
+  ASSERT_TRUE(window.newSession(unwritable));
+  ASSERT_TRUE(failed.wait(10000));
+  EXPECT_EQ(created.count(), 0);
+  EXPECT_FALSE(window.session());
+  EXPECT_FALSE(window.lastError().isEmpty());
+
+  const QString path = dir.filePath("new.tsession");
+  ASSERT_TRUE(window.newSession(path));
+  ASSERT_TRUE(created.wait(10000));
+  ASSERT_TRUE(window.session());
+  EXPECT_EQ(window.session()->path(), path);
+  EXPECT_EQ(window.candidatesPanel()->model()->totalCandidates(), 0);
+
+  ASSERT_TRUE(window.saveSessionAs(dir.filePath("missing/folder/copy.tsession")));
+  ASSERT_TRUE(failed.wait(10000));
+  EXPECT_EQ(failed.count(), 2);
+  EXPECT_EQ(saved.count(), 0);
+  EXPECT_EQ(window.session()->path(), path) << "the session stays the one that was open";
+  EXPECT_FALSE(window.isBusy());
+}
+
+// Opening a session, listing its candidates, New Session and Save Session As all touch SQLite on
+// the session's worker: the UI thread keeps turning while a large session opens.
+TEST(SessionWindow, SessionWorkRunsOffTheUiThread) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("large.tsession");
+  writeSession(path.toStdString(), 2000);
+  MainWindow window(quietOptions(dir.path()));
+  window.show();
+  SessionController* sessions = window.sessionController();
+  const std::thread::id ui = std::this_thread::get_id();
+
+  // The largest gap between ticks of a 5 ms timer while the session opens: the UI thread's stall.
+  QElapsedTimer sinceTick;
+  double maxGapMs = 0;
+  QTimer ticker;
+  ticker.setInterval(5);
+  QObject::connect(&ticker, &QTimer::timeout, [&] {
+    maxGapMs = std::max(maxGapMs, sinceTick.nsecsElapsed() / 1e6);
+    sinceTick.restart();
+  });
+  QSignalSpy sessionOpened(&window, &MainWindow::sessionOpened);
+  QElapsedTimer call;
+  call.start();
+  window.openPath(path);
+  const qint64 callMs = call.elapsed();
+  EXPECT_TRUE(window.isBusy()) << "the session opens on a worker";
+  sinceTick.start();
+  ticker.start();
+  ASSERT_TRUE(sessionOpened.wait(30000));
+  ticker.stop();
+  EXPECT_NE(sessions->lastOperationThread(), ui);
+  EXPECT_NE(sessions->lastOperationThread(), std::thread::id());
+  EXPECT_EQ(window.candidatesPanel()->model()->totalCandidates(), 2000);
+  std::printf("[ info ] openPath returned in %lld ms; longest UI gap while the session opened %.1f ms\n",
+              static_cast<long long>(callMs), maxGapMs);
+  EXPECT_LT(callMs, 100) << "openPath only starts the worker";
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+
+  // A listing (as after a run) is on the worker too, and so are New Session and Save Session As.
+  QSignalSpy saved(&window, &MainWindow::sessionSavedAs);
+  QSignalSpy created(&window, &MainWindow::sessionCreated);
+  sessions->refresh();
+  EXPECT_TRUE(window.isBusy());
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  EXPECT_NE(sessions->lastOperationThread(), ui);
+  ASSERT_TRUE(window.saveSessionAs(dir.filePath("copy.tsession")));
+  ASSERT_TRUE(saved.wait(30000));
+  EXPECT_NE(sessions->lastOperationThread(), ui);
+  ASSERT_TRUE(window.newSession(dir.filePath("fresh.tsession")));
+  ASSERT_TRUE(created.wait(30000));
+  EXPECT_NE(sessions->lastOperationThread(), ui);
 }
 
 // Pin and veto as a user gives them, in the rule panel of the main window: the run applies the pinned

@@ -54,8 +54,10 @@ TEST(TeachingWindow, OpensACopyShowsTheGuideReplaysARunAndExplainsARewrite) {
   MainWindow window(options);
   window.show();
   QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy sessionOpened(&window, &MainWindow::sessionOpened);
   QSignalSpy replayed(window.replayDocks(), &ReplayDocks::storedRunShown);
   window.openTeachingSample();
+  ASSERT_TRUE(sessionOpened.wait(10000));
   ASSERT_TRUE(window.session());
   EXPECT_TRUE(window.session()->path().startsWith(dir.path())) << window.session()->path().toStdString();
   EXPECT_FALSE(window.guideDock()->isHidden());
