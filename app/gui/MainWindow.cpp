@@ -495,23 +495,7 @@ void MainWindow::restoreSettings() {
   if (theme != QLatin1String("system")) theme_->setTheme(theme);
   miniMapAction_->setChecked(settings.value(QStringLiteral("view/minimap"), true).toBool());
   for (views::GraphView* view : {graphView_, compare_->beforeView(), compare_->afterView()}) view->setMiniMapVisible(miniMapAction_->isChecked());
-  RunSettings run = defaultRunSettings();
-  run.costSpec = settings.value(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec)).toString().toStdString();
-  run.search.nodeLimit = settings.value(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.search.nodeLimit)).toULongLong();
-  run.search.iterationLimit = settings.value(QStringLiteral("run/iterationLimit"), run.search.iterationLimit).toInt();
-  run.search.timeLimitSeconds = settings.value(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds).toDouble();
-  run.search.extractMethod = settings.value(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod)).toString().toStdString();
-  run.search.multiIterations = settings.value(QStringLiteral("run/kMulti"), run.search.multiIterations).toInt();
-  const QStringList pairs = settings.value(QStringLiteral("run/parameters")).toStringList();
-  try {
-    std::vector<std::string> parameters;
-    for (const QString& pair : pairs) parameters.push_back(pair.toStdString());
-    run.search.parameters = parseRunParameters(parameters);
-  } catch (const Error&) {
-    // a hand-edited settings file: start without them
-  }
-  runPanel_->setSettings(run);
-  runPanel_->setStepIntervalMs(settings.value(QStringLiteral("run/paceMs"), 0).toInt());
+  runPanel_->restoreSettings(settings);
 }
 
 void MainWindow::saveSettings() {
@@ -520,20 +504,7 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("mainWindow/state"), saveState());
   settings.setValue(QStringLiteral("view/theme"), theme_->theme());
   settings.setValue(QStringLiteral("view/minimap"), miniMapAction_->isChecked());
-  RunSettings run;
-  try {
-    run = runPanel_->settings();
-  } catch (const Error&) {
-    return; // the parameters field is malformed: keep the settings saved before
-  }
-  settings.setValue(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec));
-  settings.setValue(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.search.nodeLimit));
-  settings.setValue(QStringLiteral("run/iterationLimit"), run.search.iterationLimit);
-  settings.setValue(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds);
-  settings.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod));
-  settings.setValue(QStringLiteral("run/kMulti"), run.search.multiIterations);
-  settings.setValue(QStringLiteral("run/parameters"), parameterPairs(run.search.parameters));
-  settings.setValue(QStringLiteral("run/paceMs"), runPanel_->stepIntervalMs());
+  runPanel_->saveSettings(settings);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

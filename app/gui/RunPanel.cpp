@@ -2,7 +2,10 @@
 
 #include "CostModels.h"
 
+#include "support/Error.h"
+
 #include <QFutureWatcher>
+#include <QSettings>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -264,6 +267,43 @@ void RunPanel::updateButtons() {
   step_->setEnabled(running_ && paused_);
   for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, multiIterations_, timeLimit_, extract_, seed_, parameters_, verify_})
     w->setEnabled(!running_);
+}
+
+void RunPanel::restoreSettings(const QSettings& file) {
+  RunSettings run = defaultRunSettings();
+  run.costSpec = file.value(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec)).toString().toStdString();
+  run.search.nodeLimit = file.value(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.search.nodeLimit)).toULongLong();
+  run.search.iterationLimit = file.value(QStringLiteral("run/iterationLimit"), run.search.iterationLimit).toInt();
+  run.search.timeLimitSeconds = file.value(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds).toDouble();
+  run.search.extractMethod = file.value(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod)).toString().toStdString();
+  run.search.multiIterations = file.value(QStringLiteral("run/kMulti"), run.search.multiIterations).toInt();
+  const QStringList pairs = file.value(QStringLiteral("run/parameters")).toStringList();
+  try {
+    std::vector<std::string> parameters;
+    for (const QString& pair : pairs) parameters.push_back(pair.toStdString());
+    run.search.parameters = parseRunParameters(parameters);
+  } catch (const Error&) {
+    // a hand-edited settings file: start without them
+  }
+  setSettings(run);
+  setStepIntervalMs(file.value(QStringLiteral("run/paceMs"), 0).toInt());
+}
+
+void RunPanel::saveSettings(QSettings& file) const {
+  RunSettings run;
+  try {
+    run = settings();
+  } catch (const Error&) {
+    return; // the parameters field is malformed: keep the settings saved before
+  }
+  file.setValue(QStringLiteral("run/cost"), QString::fromStdString(run.costSpec));
+  file.setValue(QStringLiteral("run/nodeLimit"), static_cast<qulonglong>(run.search.nodeLimit));
+  file.setValue(QStringLiteral("run/iterationLimit"), run.search.iterationLimit);
+  file.setValue(QStringLiteral("run/timeLimit"), run.search.timeLimitSeconds);
+  file.setValue(QStringLiteral("run/extract"), QString::fromStdString(run.search.extractMethod));
+  file.setValue(QStringLiteral("run/kMulti"), run.search.multiIterations);
+  file.setValue(QStringLiteral("run/parameters"), parameterPairs(run.search.parameters));
+  file.setValue(QStringLiteral("run/paceMs"), stepIntervalMs());
 }
 
 } // namespace tessera::gui

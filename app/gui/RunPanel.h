@@ -18,6 +18,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QSettings;
 class QPushButton;
 class QSpinBox;
 
@@ -36,6 +37,9 @@ public:
   // Throws tessera::Error when the parameters field holds something other than NAME=VALUE pairs.
   RunSettings settings() const;
   void setSettings(const RunSettings& settings);
+  // The settings and pace as the settings file keeps them (run/…); a malformed entry is skipped.
+  void restoreSettings(const QSettings& file);
+  void saveSettings(QSettings& file) const;
   std::string costSpec() const;
   bool selectStrategy(const std::string& name); // false when it is unknown
   // The pace chosen for live runs and replays: the least time between two steps, 0 for full speed.
