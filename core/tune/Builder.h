@@ -1,0 +1,53 @@
+// The builder (MetaSchedule's LocalBuilder): C sources compiled by the system compiler into
+// shared libraries, several at a time, cached by a hash of the source and the flags so a
+// candidate seen before (in this run or an earlier one) is not compiled again.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tessera::tune {
+
+struct BuildOptions {
+  std::string compiler = "cc";
+  std::vector<std::string> flags{"-O3", "-march=native", "-fPIC", "-shared", "-fopenmp-simd"};
+  std::string cacheDir; // empty: <temp>/tessera-tune-<uid>
+  int jobs = 2;
+  double timeoutSeconds = 60;
+};
+
+struct BuildInput {
+  std::string source;
+  bool openmp = false; // adds -fopenmp
+};
+
+struct BuildResult {
+  std::string library; // the .so; empty when the build failed
+  std::string error;   // the compiler's message (its first lines) when it failed
+  bool cached = false;
+  double seconds = 0;
+  bool ok() const { return !library.empty(); }
+};
+
+class Builder {
+public:
+  virtual ~Builder() = default;
+  virtual std::vector<BuildResult> build(const std::vector<BuildInput>& inputs) = 0;
+};
+
+class CompilerBuilder : public Builder {
+public:
+  explicit CompilerBuilder(BuildOptions options = {});
+  std::vector<BuildResult> build(const std::vector<BuildInput>& inputs) override;
+  const BuildOptions& options() const { return options_; }
+
+private:
+  BuildOptions options_;
+};
+
+// FNV-1a over the bytes, in hex: the cache key of a source and the structural hash of a kernel.
+std::string contentHash(const std::string& text);
+// <temp>/tessera-tune-<uid>, created when absent.
+std::string defaultCacheDir();
+
+} // namespace tessera::tune

@@ -1,0 +1,62 @@
+// The loop-nest IR a schedule transforms: one perfectly tiled nest over the compute's axes, an
+// optional local accumulator tile (cache-write) and where the epilogue runs. Code generation
+// lowers exactly this; two schedules with equal nests are the same kernel.
+#pragma once
+
+#include "tune/Compute.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::tune {
+
+enum class LoopAnnotation { Serial, Parallel, Vectorized, Unrolled };
+
+// value(axis) = sum over the axis's loops of stride * loop variable. Splits are perfect (the
+// factors multiply to the extent), so no loop needs a bounds check.
+struct Loop {
+  std::string name; // "i", then "i.0", "i.1", ... after a split
+  int axis = 0;
+  int64_t extent = 1;
+  int64_t stride = 1;
+  LoopAnnotation annotation = LoopAnnotation::Serial;
+
+  friend bool operator==(const Loop&, const Loop&) = default;
+};
+
+enum class EpiloguePlacement {
+  Root,   // one more pass over the whole output after the nest
+  Inline, // fused into the accumulator's write-back (needs a cache-write)
+};
+
+struct LoopNest {
+  Compute compute;
+  std::vector<Loop> loops; // outermost first
+  // Loops [0, cacheWriteAt) are outside a local accumulator that covers the tile the inner
+  // loops write; it is zeroed there and written back after the inner loops. -1: the nest
+  // accumulates into the output, which is zeroed first.
+  int cacheWriteAt = -1;
+  EpiloguePlacement epilogue = EpiloguePlacement::Root;
+
+  int findLoop(const std::string& name) const; // -1 when absent
+  // Throws tessera::Error when `name` is not a loop of the nest.
+  int loopIndex(const std::string& name) const;
+  int parallelLoops() const; // the outermost loops annotated Parallel (collapsed into one)
+  // Extent of the accumulator tile along each spatial axis (1 for axes it does not cover).
+  std::vector<int64_t> tileExtents() const;
+  int64_t accumulatorElements() const;
+  bool hasEpilogue() const { return compute.bias.has_value() || compute.relu; }
+  // Pseudo-code, one loop per line, for reports, tests and the database.
+  std::string toString() const;
+
+  friend bool operator==(const LoopNest& a, const LoopNest& b) {
+    return a.loops == b.loops && a.cacheWriteAt == b.cacheWriteAt && a.epilogue == b.epilogue &&
+           a.compute.workload == b.compute.workload;
+  }
+};
+
+// One loop per axis in the compute's order (spatial, then reduction), all serial.
+LoopNest initialNest(const Compute& compute);
+
+} // namespace tessera::tune

@@ -1,0 +1,40 @@
+// The schedule primitives, each a function of the loop nest that checks its preconditions and
+// throws tessera::Error (naming the loop) when they do not hold. Schedule (tune/Schedule.h)
+// records them in a trace; each is defined in its own file.
+#pragma once
+
+#include "tune/LoopNest.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::tune {
+
+// Split.cpp: `loop` becomes factors.size() nested loops "<loop>.0" (outermost) ... whose
+// extents are the factors; their product must equal the loop's extent (perfect tiling).
+std::vector<std::string> split(LoopNest& nest, const std::string& loop, const std::vector<int64_t>& factors);
+
+// Reorder.cpp: the named loops take the positions they occupy now, in the given order.
+void reorder(LoopNest& nest, const std::vector<std::string>& order);
+
+// CacheWrite.cpp: accumulate in a local tile covering loops [loopsOutside, end); every loop
+// outside must be spatial, and each axis's inner loops must tile a contiguous range.
+// loopsOutside < 0 removes the accumulator.
+void cacheWrite(LoopNest& nest, int loopsOutside);
+
+// ComputeAt.cpp: where the epilogue (bias, relu) runs. Inline needs a cache-write; without one
+// the epilogue stays at the root.
+void computeEpilogueAt(LoopNest& nest, EpiloguePlacement placement);
+
+// Annotate.cpp: MetaSchedule's parallel-vectorize-unroll, applied to the nest's structure.
+// Parallel: the outermost spatial loops outside the accumulator, collapsed, while their product
+// stays within maxExtent (at least the first).
+void parallelize(LoopNest& nest, int64_t maxExtent);
+// The innermost loop when it is spatial and its extent is in [2, maxExtent].
+void vectorize(LoopNest& nest, int64_t maxExtent);
+// Fully unrolls the inner loops (inside the accumulator, not parallel or vectorised) from the
+// innermost outwards while the product of their extents stays within maxSteps; 0 unrolls none.
+void unroll(LoopNest& nest, int64_t maxSteps);
+
+} // namespace tessera::tune

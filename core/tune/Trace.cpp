@@ -1,0 +1,112 @@
+// Trace serialisation to and from JSON.
+#include "tune/Trace.h"
+
+#include "support/Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <utility>
+
+namespace tessera::tune {
+
+namespace {
+
+constexpr std::array<std::pair<InstructionKind, const char*>, 9> kNames{{
+    {InstructionKind::SamplePerfectTile, "SamplePerfectTile"},
+    {InstructionKind::SampleCategorical, "SampleCategorical"},
+    {InstructionKind::Split, "Split"},
+    {InstructionKind::Reorder, "Reorder"},
+    {InstructionKind::CacheWrite, "CacheWrite"},
+    {InstructionKind::ComputeEpilogueAt, "ComputeEpilogueAt"},
+    {InstructionKind::Parallel, "Parallel"},
+    {InstructionKind::Vectorize, "Vectorize"},
+    {InstructionKind::Unroll, "Unroll"},
+}};
+
+constexpr int kTraceVersion = 1;
+
+template <class T> std::vector<T> listOf(const nlohmann::json& object, const char* key, size_t index) {
+  if (!object.contains(key)) return {};
+  const nlohmann::json& value = object.at(key);
+  if (!value.is_array()) throw Error("trace: instruction " + std::to_string(index) + ": '" + key + "' is not a list");
+  try {
+    return value.get<std::vector<T>>();
+  } catch (const nlohmann::json::exception&) {
+    throw Error("trace: instruction " + std::to_string(index) + ": '" + key + "' has an element of the wrong type");
+  }
+}
+
+} // namespace
+
+const char* instructionName(InstructionKind kind) {
+  for (const auto& [k, name] : kNames)
+    if (k == kind) return name;
+  return "?";
+}
+
+std::optional<InstructionKind> instructionKind(std::string_view name) {
+  for (const auto& [k, n] : kNames)
+    if (name == n) return k;
+  return std::nullopt;
+}
+
+std::vector<size_t> Trace::samplingInstructions() const {
+  std::vector<size_t> indices;
+  for (size_t i = 0; i < instructions.size(); ++i)
+    if (instructions[i].isSampling()) indices.push_back(i);
+  return indices;
+}
+
+std::string traceToJson(const Trace& trace) {
+  nlohmann::json instructions = nlohmann::json::array();
+  for (const Instruction& instruction : trace.instructions) {
+    nlohmann::json item{{"kind", instructionName(instruction.kind)}};
+    if (!instruction.loops.empty()) item["loops"] = instruction.loops;
+    if (!instruction.inputs.empty()) item["inputs"] = instruction.inputs;
+    if (!instruction.attrs.empty()) item["attrs"] = instruction.attrs;
+    if (!instruction.weights.empty()) item["weights"] = instruction.weights;
+    if (!instruction.output.empty()) item["output"] = instruction.output;
+    if (!instruction.decision.empty()) item["decision"] = instruction.decision;
+    instructions.push_back(std::move(item));
+  }
+  nlohmann::json json{{"version", kTraceVersion}, {"workload", trace.workload}, {"instructions", std::move(instructions)}};
+  return json.dump();
+}
+
+Trace traceFromJson(std::string_view text) {
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded()) throw Error("trace: not valid JSON");
+  if (!json.is_object()) throw Error("trace: not a JSON object");
+  if (!json.contains("version") || !json["version"].is_number_integer()) throw Error("trace: no integer 'version'");
+  if (json["version"].get<int>() > kTraceVersion)
+    throw Error("trace: version " + std::to_string(json["version"].get<int>()) + " is newer than this Tessera reads (" +
+                std::to_string(kTraceVersion) + ")");
+  if (!json.contains("workload") || !json["workload"].is_string()) throw Error("trace: no 'workload' string");
+  if (!json.contains("instructions") || !json["instructions"].is_array()) throw Error("trace: no 'instructions' list");
+  Trace trace;
+  trace.workload = json["workload"].get<std::string>();
+  size_t index = 0;
+  for (const nlohmann::json& item : json["instructions"]) {
+    if (!item.is_object() || !item.contains("kind") || !item["kind"].is_string())
+      throw Error("trace: instruction " + std::to_string(index) + " has no 'kind'");
+    std::optional<InstructionKind> kind = instructionKind(item["kind"].get<std::string>());
+    if (!kind) throw Error("trace: instruction " + std::to_string(index) + ": unknown kind '" + item["kind"].get<std::string>() + "'");
+    Instruction instruction;
+    instruction.kind = *kind;
+    instruction.loops = listOf<std::string>(item, "loops", index);
+    instruction.inputs = listOf<std::string>(item, "inputs", index);
+    instruction.attrs = listOf<int64_t>(item, "attrs", index);
+    instruction.weights = listOf<double>(item, "weights", index);
+    instruction.decision = listOf<int64_t>(item, "decision", index);
+    if (item.contains("output")) {
+      if (!item["output"].is_string()) throw Error("trace: instruction " + std::to_string(index) + ": 'output' is not a string");
+      instruction.output = item["output"].get<std::string>();
+    }
+    trace.instructions.push_back(std::move(instruction));
+    ++index;
+  }
+  return trace;
+}
+
+} // namespace tessera::tune

@@ -1,0 +1,150 @@
+// The tuning loop and the CPU tuning context.
+#include "tune/Tuner.h"
+
+#include "tune/CodegenC.h"
+#include "tune/Schedule.h"
+
+#include "support/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <set>
+
+namespace tessera::tune {
+
+Candidate lowerCandidate(const Compute& compute, const Trace& trace) {
+  Schedule schedule = replaySchedule(compute, trace);
+  Candidate candidate;
+  candidate.trace = schedule.trace();
+  candidate.nest = schedule.nest();
+  candidate.source = generateC(candidate.nest);
+  candidate.hash = contentHash(candidate.source);
+  candidate.openmp = needsOpenMp(candidate.nest);
+  return candidate;
+}
+
+std::string cpuTarget(int threads) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model = "unknown";
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    size_t colon = line.find(':');
+    if (colon != std::string::npos) model = line.substr(line.find_first_not_of(' ', colon + 1));
+    break;
+  }
+  return "cpu:" + model + " x" + std::to_string(threads);
+}
+
+std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const CpuTuneSettings& settings) {
+  auto context = std::make_unique<TuneContext>();
+  context->compute = computeOf(workload);
+  CpuSpaceOptions space = settings.space;
+  space.threads = settings.threads;
+  context->space = std::make_unique<MultiLevelTilingSpace>(space);
+  if (settings.search != "random")
+    throw Error("search '" + settings.search + "' is not available yet (only random)");
+  context->strategy = std::make_unique<RandomSearch>(context->compute, *context->space, settings.seed);
+  context->builder = std::make_unique<CompilerBuilder>(settings.build);
+  RunnerOptions run = settings.run;
+  run.threads = settings.threads;
+  context->runner = std::make_unique<LocalRunner>(makeProblem(workload, settings.seed), run);
+  context->target = cpuTarget(settings.threads);
+  return context;
+}
+
+std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates) {
+  std::vector<BuildInput> inputs;
+  for (const Candidate& c : candidates) inputs.push_back({c.source, c.openmp});
+  std::vector<BuildResult> built = context.builder->build(inputs);
+  std::vector<MeasuredCandidate> measured;
+  const double flops = context.compute.workload.flops();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    MeasuredCandidate m;
+    m.candidate = candidates[i];
+    m.buildSeconds = built[i].seconds;
+    if (!built[i].ok()) {
+      m.status = TrialStatus::CompileError;
+      m.error = built[i].error;
+      measured.push_back(std::move(m));
+      continue;
+    }
+    RunResult run = context.runner->run(built[i].library);
+    m.status = run.status;
+    m.error = run.error;
+    m.runMs = run.runMs;
+    m.latencyMs = run.medianMs;
+    m.maxAbsError = run.maxAbsError;
+    if (run.status == TrialStatus::Ok && run.medianMs > 0) m.gflops = flops / (run.medianMs * 1e6);
+    measured.push_back(std::move(m));
+  }
+  return measured;
+}
+
+TuneResult tune(TuneContext& context, const TuneOptions& options, const std::function<void(const TuneProgress&)>& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string workload = context.compute.workload.key();
+  TuneResult result;
+  std::set<std::string> seen;
+  int fruitlessBatches = 0;
+  result.stopReason = "trials";
+  while (result.trials < options.trials) {
+    const int want = std::min(options.batchSize, options.trials - result.trials);
+    std::vector<Candidate> batch;
+    for (const Trace& trace : context.strategy->nextBatch(want)) {
+      Candidate candidate = lowerCandidate(context.compute, trace);
+      const bool measuredBefore = context.database && context.database->contains(workload, context.target, candidate.hash);
+      if (!seen.insert(candidate.hash).second || measuredBefore) {
+        ++result.skipped;
+        continue;
+      }
+      batch.push_back(std::move(candidate));
+      if (static_cast<int>(batch.size()) == want) break;
+    }
+    if (batch.empty()) {
+      // Small spaces run dry: a few batches of nothing new and the search stops.
+      if (++fruitlessBatches == 8) {
+        result.stopReason = "space exhausted";
+        break;
+      }
+      continue;
+    }
+    fruitlessBatches = 0;
+    std::vector<MeasuredCandidate> measured = measureCandidates(context, batch);
+    std::vector<TrialOutcome> outcomes;
+    for (MeasuredCandidate& m : measured) {
+      ++result.trials;
+      if (m.status == TrialStatus::Ok) {
+        ++result.verified;
+        if (!result.best || m.latencyMs < result.best->latencyMs) result.best = m;
+      } else {
+        ++result.failed;
+      }
+      if (context.database) {
+        TuningRecord record;
+        record.workload = workload;
+        record.target = context.target;
+        record.trace = traceToJson(m.candidate.trace);
+        record.hash = m.candidate.hash;
+        record.status = m.status;
+        record.error = m.error;
+        record.latencyMs = m.latencyMs;
+        record.runMs = m.runMs;
+        record.gflops = m.gflops;
+        record.maxAbsError = m.maxAbsError;
+        record.search = context.strategy->name();
+        record.seed = options.seed;
+        record.trial = result.trials;
+        record.buildSeconds = m.buildSeconds;
+        context.database->add(record);
+      }
+      outcomes.push_back({m.candidate.trace, m.status, m.latencyMs});
+      if (progress) progress({result.trials, options.trials, &m, result.best ? result.best->gflops : 0});
+    }
+    context.strategy->notify(outcomes);
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+} // namespace tessera::tune

@@ -1,0 +1,97 @@
+// The tuning loop (MetaSchedule's TuneContext and task scheduler for one task): the strategy
+// proposes traces, each is replayed and lowered to C, kernels measured before are skipped, the
+// rest are built together and run one at a time, and every outcome becomes a record.
+#pragma once
+
+#include "tune/Builder.h"
+#include "tune/DesignSpace.h"
+#include "tune/Runner.h"
+#include "tune/SearchStrategy.h"
+#include "tune/TuningDatabase.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::tune {
+
+struct Candidate {
+  Trace trace;
+  LoopNest nest;
+  std::string source;
+  std::string hash; // structural hash: of the generated source
+  bool openmp = false;
+};
+
+// Replays the trace and generates its kernel. Throws tessera::Error when the trace does not apply.
+Candidate lowerCandidate(const Compute& compute, const Trace& trace);
+
+struct MeasuredCandidate {
+  Candidate candidate;
+  TrialStatus status = TrialStatus::Ok;
+  std::string error;
+  double latencyMs = 0;
+  std::vector<double> runMs;
+  double gflops = 0;
+  double maxAbsError = 0;
+  double buildSeconds = 0;
+};
+
+// One of each part. The strategy refers to compute and space, so the context is not copied.
+struct TuneContext {
+  Compute compute;
+  std::unique_ptr<SpaceGenerator> space;
+  std::unique_ptr<SearchStrategy> strategy;
+  std::unique_ptr<Builder> builder;
+  std::unique_ptr<Runner> runner;
+  TuningDatabase* database = nullptr; // optional
+  std::string target;                 // the records' target (cpuTarget())
+};
+
+struct CpuTuneSettings {
+  uint64_t seed = 1;
+  std::string search = "random";
+  int threads = 2;
+  CpuSpaceOptions space;
+  BuildOptions build;
+  RunnerOptions run;
+};
+
+// The CPU parts: MultiLevelTilingSpace, the named search (only "random" so far; another name is
+// tessera::Error), the system compiler and a LocalRunner on makeProblem(workload, seed).
+std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const CpuTuneSettings& settings);
+
+// "cpu:<model name> x<threads>": timings belong to a machine and a thread count.
+std::string cpuTarget(int threads);
+
+struct TuneOptions {
+  int trials = 64;
+  int batchSize = 16;
+  uint64_t seed = 1; // recorded with each record
+};
+
+struct TuneProgress {
+  int trial = 0; // measured so far, this one included
+  int trials = 0;
+  const MeasuredCandidate* last = nullptr;
+  double bestGflops = 0;
+};
+
+struct TuneResult {
+  int trials = 0;   // measured candidates, failures included
+  int verified = 0; // candidates that matched the reference (and were timed)
+  int failed = 0;
+  int skipped = 0; // proposals whose kernel was measured before (this run or the database)
+  std::optional<MeasuredCandidate> best;
+  std::string stopReason; // "trials" or "space exhausted"
+  double seconds = 0;
+};
+
+// Builds and runs the candidates (a failure is an outcome, never an exception).
+std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates);
+
+TuneResult tune(TuneContext& context, const TuneOptions& options, const std::function<void(const TuneProgress&)>& progress = {});
+
+} // namespace tessera::tune
