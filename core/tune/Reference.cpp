@@ -17,9 +17,8 @@ Problem makeProblem(const Workload& workload, uint64_t seed) {
   for (size_t i = 0; i < shapes.size(); ++i) {
     TensorType type{DType::Float32, Shape(shapes[i].begin(), shapes[i].end())};
     inputs.push_back(graph.addInput(names[i], type));
-    Tensor value = randomTensor(type, seed, names[i]);
-    auto floats = value.floats();
-    problem.inputs.emplace_back(floats.begin(), floats.end());
+    Tensor value = randomTensor(type, seed, names[i]).materialized();
+    problem.inputs.emplace_back(value.floats().begin(), value.floats().end());
     values[names[i]] = std::move(value);
   }
   NodeId result = 0;
@@ -35,8 +34,8 @@ Problem makeProblem(const Workload& workload, uint64_t seed) {
   if (workload.relu) result = graph.addNode(OpKind::Relu, {{result, 0}});
   graph.addOutput({result, 0}, "out");
   std::vector<Tensor> outputs = runGraph(graph, values);
-  auto floats = outputs.at(0).materialized().floats();
-  problem.expected.assign(floats.begin(), floats.end());
+  const Tensor output = outputs.at(0).materialized();
+  problem.expected.assign(output.floats().begin(), output.floats().end());
   // Sums of products of values in [-1, 1] in another order: float32 noise grows with the length.
   int64_t reduction = workload.kind == WorkloadKind::Conv2d ? workload.convC * workload.kernelH * workload.kernelW : workload.k;
   problem.atol = 1e-4 + 4e-6 * static_cast<double>(reduction);

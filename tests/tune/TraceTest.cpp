@@ -1,0 +1,142 @@
+// Traces: sampling is deterministic in the seed, a trace replays to the same loop nest, a
+// mutation changes exactly one decision (deterministically), and JSON round-trips.
+#include "tune/CodegenC.h"
+#include "tune/DesignSpace.h"
+#include "tune/Mutator.h"
+#include "tune/Primitives.h"
+#include "tune/Schedule.h"
+
+#include "support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace tessera::tune {
+namespace {
+
+Compute matmul() { return computeOf(parseWorkload("matmul:64x48x32,bias,relu")); }
+
+std::vector<std::vector<int64_t>> decisionsOf(const Trace& trace) {
+  std::vector<std::vector<int64_t>> decisions;
+  for (size_t i : trace.samplingInstructions()) decisions.push_back(trace.instructions[i].decision);
+  return decisions;
+}
+
+TEST(Trace, SameSeedSameScheduleOtherSeedsDiffer) {
+  const Compute c = matmul();
+  MultiLevelTilingSpace space;
+  EXPECT_EQ(space.sample(c, 11).trace(), space.sample(c, 11).trace());
+  std::set<std::string> sources;
+  for (uint64_t seed = 0; seed < 8; ++seed) sources.insert(generateC(space.sample(c, seed).nest()));
+  EXPECT_GT(sources.size(), 4u);
+}
+
+TEST(Trace, SsrsrsStructureAndDecisions) {
+  const Compute c = matmul();
+  Schedule s = MultiLevelTilingSpace().sample(c, 3);
+  std::vector<std::string> names;
+  for (const Loop& loop : s.nest().loops) names.push_back(loop.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"i.0", "j.0", "i.1", "j.1", "k.0", "i.2", "j.2", "k.1", "i.3", "j.3"}));
+  // 3 tiles, cache-write, epilogue placement, unroll
+  EXPECT_EQ(s.trace().samplingInstructions().size(), 6u);
+  for (const auto& decision : decisionsOf(s.trace())) EXPECT_FALSE(decision.empty());
+  EXPECT_GE(s.nest().parallelLoops(), 1);
+}
+
+TEST(Trace, ReplayRebuildsTheSameLoopNest) {
+  const Compute c = matmul();
+  MultiLevelTilingSpace space;
+  for (uint64_t seed = 0; seed < 10; ++seed) {
+    Schedule sampled = space.sample(c, seed);
+    Schedule replayed = replaySchedule(c, sampled.trace(), /*seed for missing decisions=*/999);
+    EXPECT_EQ(replayed.nest(), sampled.nest()) << seed;
+    EXPECT_EQ(replayed.trace(), sampled.trace());
+    EXPECT_EQ(generateC(replayed.nest()), generateC(sampled.nest()));
+  }
+}
+
+TEST(Trace, JsonRoundTrip) {
+  const Compute c = computeOf(parseWorkload("conv2d:1x8x9x9,16x8x3x3,s1,p1,bias"));
+  Schedule s = MultiLevelTilingSpace().sample(c, 5);
+  const std::string json = traceToJson(s.trace());
+  Trace parsed = traceFromJson(json);
+  EXPECT_EQ(parsed, s.trace());
+  EXPECT_EQ(traceToJson(parsed), json);
+  EXPECT_EQ(replaySchedule(c, parsed).nest(), s.nest());
+}
+
+TEST(Trace, MalformedJsonIsAnError) {
+  EXPECT_THROW(traceFromJson("{not json"), Error);
+  EXPECT_THROW(traceFromJson("[1, 2]"), Error);
+  EXPECT_THROW(traceFromJson(R"({"version": 1, "workload": "matmul:2x2x2"})"), Error);
+  EXPECT_THROW(traceFromJson(R"({"version": 9, "workload": "matmul:2x2x2", "instructions": []})"), Error);
+  EXPECT_THROW(traceFromJson(R"({"version": 1, "workload": "matmul:2x2x2", "instructions": [{"kind": "Fuse"}]})"), Error);
+  EXPECT_THROW(traceFromJson(R"({"version": 1, "workload": "m", "instructions": [{"kind": "Split", "loops": [1]}]})"), Error);
+}
+
+TEST(Trace, ReplayRejectsDecisionsThatDoNotFit) {
+  const Compute c = matmul();
+  Trace trace = MultiLevelTilingSpace().sample(c, 1).trace();
+  Trace badTile = trace;
+  badTile.instructions[0].decision = {2, 2, 2, 2}; // 16, not i's extent 64
+  EXPECT_THROW(replaySchedule(c, badTile), Error);
+  Trace badIndex = trace;
+  for (size_t i : badIndex.samplingInstructions())
+    if (badIndex.instructions[i].kind == InstructionKind::SampleCategorical) badIndex.instructions[i].decision = {7};
+  EXPECT_THROW(replaySchedule(c, badIndex), Error);
+  EXPECT_THROW(replaySchedule(computeOf(parseWorkload("matmul:8x8x8")), trace), Error); // another workload
+}
+
+TEST(Trace, MutationChangesOneDecisionDeterministically) {
+  const Compute c = matmul();
+  MultiLevelTilingSpace space;
+  const Trace original = space.sample(c, 21).trace();
+  std::optional<Trace> a = mutateTrace(c, original, space, 77);
+  std::optional<Trace> b = mutateTrace(c, original, space, 77);
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(*a, *b);
+  ASSERT_EQ(a->instructions.size(), original.instructions.size());
+  int changed = 0;
+  for (size_t i = 0; i < original.instructions.size(); ++i) {
+    Instruction x = original.instructions[i], y = a->instructions[i];
+    if (x.decision != y.decision) {
+      ++changed;
+      EXPECT_TRUE(x.isSampling());
+    }
+    x.decision = y.decision = {};
+    EXPECT_EQ(x, y) << "instruction " << i << " changed beyond its decision";
+  }
+  EXPECT_EQ(changed, 1);
+  EXPECT_NO_THROW(replaySchedule(c, *a));
+  // Other seeds reach other decisions.
+  std::set<std::vector<std::vector<int64_t>>> reached;
+  for (uint64_t seed = 0; seed < 12; ++seed)
+    if (auto m = mutateTrace(c, original, space, seed)) reached.insert(decisionsOf(*m));
+  EXPECT_GT(reached.size(), 3u);
+}
+
+TEST(Primitives, CheckTheirPreconditions) {
+  LoopNest nest = initialNest(matmul());
+  EXPECT_THROW(split(nest, "i", {3, 3}), Error);   // 9 != 64
+  EXPECT_THROW(split(nest, "q", {64}), Error);     // no such loop
+  EXPECT_THROW(split(nest, "i", {0, 64}), Error);  // non-positive
+  EXPECT_EQ(split(nest, "i", {4, 16}), (std::vector<std::string>{"i.0", "i.1"}));
+  EXPECT_EQ(nest.loops[0].stride, 16);
+  EXPECT_EQ(nest.loops[1].stride, 1);
+  reorder(nest, {"k", "i.0"}); // k takes i.0's place
+  EXPECT_EQ(nest.loops[0].name, "k");
+  EXPECT_THROW(cacheWrite(nest, 1), Error); // the reduction loop would be outside
+  reorder(nest, {"i.0", "k"});
+  EXPECT_THROW(reorder(nest, {"i.0", "i.0"}), Error);
+  // i.1 outside and i.0 inside: the tile of i would not be contiguous.
+  reorder(nest, {"i.1", "i.0"});
+  EXPECT_THROW(cacheWrite(nest, 1), Error);
+  reorder(nest, {"i.0", "i.1"});
+  cacheWrite(nest, 1);
+  EXPECT_EQ(nest.accumulatorElements(), 16 * 48);
+}
+
+} // namespace
+} // namespace tessera::tune
