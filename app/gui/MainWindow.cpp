@@ -6,6 +6,7 @@
 #include "ModelLoader.h"
 #include "RecentFiles.h"
 #include "ReplayDocks.h"
+#include "RunController.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "SessionController.h"
@@ -26,8 +27,6 @@
 #include "live/TimelineWidget.h"
 
 #include "rewrite/DefaultRules.h"
-
-#include "support/Error.h"
 
 #include <array>
 
@@ -104,19 +103,19 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   // framing or filters: its class and tree ids name other things.
   connect(liveRun_, &views::LiveRun::reset, egraphView_, &views::EGraphView::clear);
   connect(liveRun_, &views::LiveRun::reset, mctsView_, &views::MctsTreeView::clear);
+  connect(runner_, &SearchRunner::finished, this, [this] {
+    mctsView_->fitToView(); // the whole tree the run grew, not the corner framed when it was small
+    egraphView_->fitToView(); // the e-graph it grew, framed legibly around the last step
+  });
   buildDocks();
-  buildActions();
-  buildMenus();
   sessionController_ = new SessionController(this);
   candidatesController_ = new CandidatesController(sessionController_, candidates_, runPanel_, graphView_, compare_, properties_, this);
-  connectControllers();
-
   modelStatus_ = new QLabel(this);
-  bestStatus_ = new QLabel(this);
-  stepStatus_ = new QLabel(this);
   statusBar()->addPermanentWidget(modelStatus_);
-  statusBar()->addPermanentWidget(stepStatus_);
-  statusBar()->addPermanentWidget(bestStatus_);
+  runController_ = new RunController(runner_, sessionController_, candidatesController_, runPanel_, replay_, statusBar(), options_.sessionDirectory, this);
+  buildActions();
+  buildMenus();
+  connectControllers();
 
   connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this, [this](qint64 node) {
     showProperties(graphView_->graphScene()->snapshot(), node);
@@ -145,56 +144,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
           [this](const QString& message) { reportError(tr("Layout failed"), message); });
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { updateStatus(); });
 
-  connect(runPanel_, &RunPanel::startRequested, this, [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
-  connect(runPanel_, &RunPanel::stopRequested, runner_, &SearchRunner::requestStop);
-  connect(runPanel_, &RunPanel::pauseRequested, runner_, &SearchRunner::pause);
-  connect(runPanel_, &RunPanel::resumeRequested, runner_, &SearchRunner::resume);
-  connect(runPanel_, &RunPanel::stepRequested, runner_, &SearchRunner::step);
   connect(runPanel_, &RunPanel::costModelChanged, this, [this](const QString& spec) { candidatesController_->onCostModelChanged(spec); });
-  connect(runPanel_, &RunPanel::stepIntervalChanged, runner_, &SearchRunner::setStepInterval);
   connect(runPanel_, &RunPanel::stepIntervalChanged, replay_->timeline(), &views::TimelineWidget::setStepInterval);
-  connect(runner_, &SearchRunner::runningChanged, this, [this](bool running) {
-    runPanel_->setRunning(running);
-    startAction_->setEnabled(!running && original().graph);
-    stopAction_->setEnabled(running);
-    pauseAction_->setEnabled(running);
-    stepAction_->setEnabled(running && runner_->isPaused());
-    if (running) stepStatus_->setText(tr("running"));
-  });
-  connect(runner_, &SearchRunner::pausedChanged, this, [this](bool paused) {
-    runPanel_->setPaused(paused);
-    pauseAction_->setText(paused ? tr("&Resume") : tr("&Pause"));
-    pauseAction_->setIconText(paused ? tr("Resume") : tr("Pause"));
-    stepAction_->setEnabled(paused && runner_->isRunning());
-    if (runner_->isRunning()) stepStatus_->setText(paused ? tr("paused") : tr("running"));
-    log(paused ? tr("search paused") : tr("search resumed"));
-  });
-  connect(runner_, &SearchRunner::stepCommitted, this, [this](int step, qulonglong enodes, int percent) {
-    runPanel_->setProgress(percent, QString());
-    stepStatus_->setText(tr("step %1 · %2 e-nodes%3").arg(step + 1).arg(enodes).arg(runner_->isPaused() ? tr(" · paused") : QString()));
-  });
-  connect(runner_, &SearchRunner::runRecorded, this, [this](qint64 modelId, qint64 runId) {
-    sessionController_->setModelId(modelId);
-    log(tr("recording run %1 in %2").arg(runId).arg(sessionController_->path()));
-  });
-  connect(runner_, &SearchRunner::progress, this, [this](const QString& line, int percent) {
-    runPanel_->setProgress(percent, line);
-    statusBar()->showMessage(line, 5000);
-    log(line);
-  });
-  connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms) {
-    double original = this->original().totalMs;
-    double speedup = original > 0 ? (original - ms) / original * 100 : 0;
-    bestStatus_->setText(tr("best %1 ms (%2 %)").arg(ms, 0, 'f', 4).arg(speedup, 0, 'f', 2));
-  });
-  connect(runner_, &SearchRunner::finished, this, &MainWindow::onRunFinished);
-  connect(runner_, &SearchRunner::failed, this, [this](const QString& message) {
-    runPanel_->setOutcome(tr("<b>Run failed:</b> %1").arg(message.toHtmlEscaped()));
-    stepStatus_->setText(tr("failed"));
-    sessionController_->refresh(); // the failed run is in the session too
-    reportError(tr("Search failed"), message);
-    emit runFailed(message);
-  });
 
   connect(candidates_, &CandidatesPanel::exportRequested, this, [this] { exportCandidateDialog(); });
 
@@ -229,7 +180,12 @@ void MainWindow::connectControllers() {
     reportError(title, message);
     emit sessionFailed(message);
   });
-  connect(sessionController_, &SessionController::defaultSessionReady, this, &MainWindow::onDefaultSessionReady);
+
+  connect(runController_, &RunController::sessionReady, saveSessionAsAction_, [this] { saveSessionAsAction_->setEnabled(true); });
+  connect(runController_, &RunController::finished, this, &MainWindow::onRunFinished);
+  connect(runController_, &RunController::failed, this, &MainWindow::runFailed);
+  connect(runController_, &RunController::logged, this, &MainWindow::log);
+  connect(runController_, &RunController::errorReported, this, &MainWindow::reportError);
 
   connect(candidates_, &CandidatesPanel::selectionChanged, candidatesController_, &CandidatesController::onCandidatesSelected);
   connect(candidates_, &CandidatesPanel::showOriginalRequested, candidatesController_, &CandidatesController::showOriginal);
@@ -247,6 +203,7 @@ void MainWindow::connectControllers() {
   connect(candidatesController_, &CandidatesController::failed, this, &MainWindow::reportError);
 }
 
+const SearchOutcome* MainWindow::lastOutcome() const { return runController_->lastOutcome(); }
 const views::GraphSnapshot& MainWindow::original() const { return candidatesController_->original(); }
 SessionDocument* MainWindow::session() const { return sessionController_->document(); }
 qint64 MainWindow::shownCandidate() const { return candidatesController_->shownCandidateId(); }
@@ -393,17 +350,8 @@ void MainWindow::buildActions() {
   for (QAction* toggle : {weightsAction_, shapesAction_, heatAction_, miniMapAction_}) toggle->setCheckable(true);
   miniMapAction_->setChecked(true);
 
-  startAction_ = action(tr("&Start"), QKeySequence(Qt::Key_F5), [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
-  stopAction_ = action(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), [this] { runner_->requestStop(); });
-  pauseAction_ = action(tr("&Pause"), QKeySequence(Qt::Key_F6), [this] {
-    if (runner_->isPaused()) runner_->resume();
-    else runner_->pause();
-  });
-  stepAction_ = action(tr("Single St&ep"), QKeySequence(Qt::Key_F7), [this] { runner_->step(); });
-  startAction_->setEnabled(false);
-  stopAction_->setEnabled(false);
-  pauseAction_->setEnabled(false);
-  stepAction_->setEnabled(false);
+  // The Run actions are the run controller's; the window takes their shortcuts.
+  addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
 
   theme_ = new ThemeController(this);
 }
@@ -443,10 +391,7 @@ void MainWindow::buildMenus() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
-  run->addAction(startAction_);
-  run->addAction(pauseAction_);
-  run->addAction(stepAction_);
-  run->addAction(stopAction_);
+  run->addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Teaching Sample: the Phase-Ordering Problem"), this, [this] { openTeachingSample(); });
@@ -470,10 +415,7 @@ void MainWindow::buildMenus() {
   toolbar->addSeparator();
   toolbar->addAction(findAction_);
   toolbar->addSeparator();
-  toolbar->addAction(startAction_);
-  toolbar->addAction(pauseAction_);
-  toolbar->addAction(stepAction_);
-  toolbar->addAction(stopAction_);
+  toolbar->addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
   // Short labels on the toolbar (a text-only tool button shows the icon text); menus keep the full ones.
   openAction_->setIconText(tr("Open"));
   fitAction_->setIconText(tr("Fit"));
@@ -481,10 +423,6 @@ void MainWindow::buildMenus() {
   shapesAction_->setIconText(tr("Shapes"));
   heatAction_->setIconText(tr("Heat map"));
   findAction_->setIconText(tr("Find"));
-  startAction_->setIconText(tr("Run"));
-  stopAction_->setIconText(tr("Stop"));
-  pauseAction_->setIconText(tr("Pause"));
-  stepAction_->setIconText(tr("Step"));
 }
 
 void MainWindow::restoreSettings() {
@@ -566,20 +504,14 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
     if (!runOnLoad_.isEmpty()) runOnLoad_.clear();
     return;
   }
-  runner_->requestStop(); // a run on the previous model has nothing left to show
+  runController_->setModel(loaded.path);
   // A model opened from ONNX gets its own session at its first run (and a session still opening
   // for an earlier request is dropped).
   if (loaded.sessionModelId == 0) sessionController_->close();
   path_ = loaded.path;
   loadSeconds_ = loaded.seconds;
   candidatesController_->setOriginal(loaded.snapshot);
-  outcome_.reset();
   exportOnnxAction_->setEnabled(false);
-  stepStatus_->clear();
-  runPanel_->setModelLoaded(true);
-  runPanel_->setOutcome({});
-  startAction_->setEnabled(!runner_->isRunning());
-  bestStatus_->clear();
   // An ASCII title: a dash outside Latin-1 cost the UI thread 190 ms in the X11 title conversion.
   setWindowTitle(tr("%1 - Tessera").arg(QFileInfo(path_).fileName()));
   statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path_).fileName()), 5000);
@@ -599,109 +531,10 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
   }
 }
 
-bool MainWindow::startRun(const QString& strategy) {
-  if (!original().graph) {
-    log(tr("open a model before starting a search"));
-    return false;
-  }
-  if (!isKnownStrategy(strategy.toStdString())) {
-    reportError(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat or mcts)").arg(strategy));
-    return false;
-  }
-  if (runner_->isRunning() || !pendingRun_.isEmpty()) {
-    log(tr("a search is already running"));
-    return false;
-  }
-  if (!sessionController_->path().isEmpty()) return launchRun(strategy);
-  // The model's session is opened (or created, checked and migrated) on the session worker: that
-  // file work stalled the window by a few hundred milliseconds on a busy disk. The run starts when
-  // it is ready.
-  pendingRun_ = strategy;
-  pendingRunModel_ = original().graph;
-  sessionController_->openDefault(SessionDocument::defaultPathFor(path_, options_.sessionDirectory), path_, original().graph->opCount());
-  return true;
-}
+bool MainWindow::startRun(const QString& strategy) { return runController_->startRun(strategy); }
 
-void MainWindow::onDefaultSessionReady(const QString& error) {
-  const QString strategy = std::exchange(pendingRun_, QString());
-  const std::shared_ptr<const Graph> model = std::exchange(pendingRunModel_, nullptr);
-  if (strategy.isEmpty() || model != original().graph) return; // another model was opened meanwhile
-  // Without a session the run still happens; only its record is lost, and the user is told why.
-  if (!error.isEmpty()) reportError(tr("Session"), tr("this run is not recorded: %1").arg(error));
-  if (!sessionController_->path().isEmpty()) {
-    saveSessionAsAction_->setEnabled(true);
-    log(tr("runs on this model are recorded in %1").arg(sessionController_->path()));
-  }
-  launchRun(strategy);
-}
-bool MainWindow::launchRun(const QString& strategy) {
-  RunSettings settings;
-  try {
-    settings = runPanel_->settings();
-  } catch (const Error& e) {
-    reportError(tr("Run"), QString::fromUtf8(e.what()));
-    return false;
-  }
-  settings.strategy = strategy.toStdString();
-  runPanel_->selectStrategy(settings.strategy);
-  RunDestination recording;
-  if (!sessionController_->path().isEmpty()) {
-    recording.sessionPath = sessionController_->path().toStdString();
-    recording.model = {sessionController_->modelId(), original().title, QFileInfo(path_).absoluteFilePath().toStdString()};
-  }
-  if (!runner_->start(original().graph, settings, recording)) {
-    log(tr("a search is already running"));
-    return false;
-  }
-  replay_->followLiveRun(tr("%1 · live").arg(strategy));
-  const QStringList parameters = parameterPairs(settings.search.parameters);
-  log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7%8")
-          .arg(strategy, QString::fromStdString(settings.costSpec))
-          .arg(settings.search.nodeLimit)
-          .arg(settings.search.iterationLimit)
-          .arg(settings.search.timeLimitSeconds)
-          .arg(QString::fromStdString(settings.search.extractMethod))
-          .arg(settings.search.seed)
-          .arg(parameters.isEmpty() ? QString() : QStringLiteral(", ") + parameters.join(QStringLiteral(", "))));
-  return true;
-}
-
-void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
-  mctsView_->fitToView(); // the whole tree the run grew, not the corner framed when it was small
-  egraphView_->fitToView(); // the e-graph it grew, framed legibly around the last step
-  if (!outcome->recordingError.empty())
-    reportError(tr("Session"), tr("the run finished but was not fully recorded: %1").arg(QString::fromStdString(outcome->recordingError)));
-  sessionController_->refresh();
-  if (!original().graph || outcome->original != original().graph) return; // a run on a model no longer open
-  outcome_ = outcome;
-  const SearchResult& result = outcome->result;
-  std::vector<NodeOrigin> origins;
-  if (result.bestCandidate >= 0) origins = result.candidates[result.bestCandidate].origins;
-  candidatesController_->showBest(outcome->best, result.rulesApplied, std::move(origins)); // priced on the search's worker
+void MainWindow::onRunFinished() {
   exportOnnxAction_->setEnabled(true);
-  QString verified = !result.verificationRun ? tr("not verified")
-                     : result.verified       ? tr("verified")
-                                             : tr("<span style='color:#d32f2f'>verification FAILED</span>");
-  runPanel_->setOutcome(tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
-                            .arg(result.originalCostMs, 0, 'f', 4)
-                            .arg(result.bestCostMs, 0, 'f', 4)
-                            .arg(result.speedupPct, 0, 'f', 2)
-                            .arg(outcome->original->opCount())
-                            .arg(outcome->optimized->opCount())
-                            .arg(verified)
-                            .arg(result.candidates.size())
-                            .arg(QString::fromStdString(result.stopReason))
-                            .arg(outcome->seconds, 0, 'f', 1));
-  runPanel_->setProgress(100, tr("done"));
-  stepStatus_->setText(tr("%1 steps · %2").arg(result.steps).arg(QString::fromStdString(result.stopReason)));
-  log(tr("search finished: %1 → %2 ms (speedup %3 %), %4 e-nodes, %5 candidates, stopped: %6, %7 s")
-          .arg(result.originalCostMs, 0, 'f', 4)
-          .arg(result.bestCostMs, 0, 'f', 4)
-          .arg(result.speedupPct, 0, 'f', 2)
-          .arg(result.enodes)
-          .arg(result.candidates.size())
-          .arg(QString::fromStdString(result.stopReason))
-          .arg(outcome->seconds, 0, 'f', 2));
   // From the original's graph view to the compare; a live view the user (or --view) chose stays.
   if (tabs_->currentIndex() == GraphTab) tabs_->setCurrentIndex(CompareTab);
   updateStatus();
@@ -912,7 +745,7 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || !pendingRun_.isEmpty() || sessionController_->isBusy() || candidatesController_->isBusy() || runner_->isRunning() ||
+  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() ||
          graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }
