@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   addBenchCommand(app, context);
   addPluginsCommand(app, context);
   addCostsCommand(app, context);
+  addTuneCommand(app, context);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

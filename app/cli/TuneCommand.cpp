@@ -1,0 +1,206 @@
+// `tessera-cli tune WORKLOAD [--trials N] [--search random] [--seed S] [--db F] [--json F]`: tunes
+// one matmul, batched matmul or conv2d kernel on the CPU (core/tune) and compares the best kernel
+// with oneDNN's primitive on the same number of threads.
+#include "CommandContext.h"
+#include "Commands.h"
+
+#include "support/Error.h"
+#include "tune/Tuner.h"
+
+#if TESSERA_HAVE_DNNL
+#include "CpuDevice.h"
+#include "DnnlOp.h"
+#include "OpTimer.h"
+#endif
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace tessera::cli {
+
+namespace {
+
+struct TuneCommandOptions {
+  std::string workload;
+  int trials = 64;
+  std::string search = "random";
+  uint64_t seed = 1;
+  std::string db;
+  std::string json;
+  std::string records; // JSON lines export
+  int threads = 2;
+  int batch = 16;
+  bool pin = true;
+};
+
+struct Baseline {
+  double latencyMs = 0;
+  double gflops = 0;
+  std::string what; // the oneDNN primitive and its implementation
+};
+
+#if TESSERA_HAVE_DNNL
+// The workload as the op oneDNN runs: conv fuses bias and relu; matmul fuses relu, or takes the
+// bias as a Gemm (whose relu oneDNN does not fuse here); a batched matmul's bias is left out.
+OpSignature baselineSignature(const tune::Workload& w) {
+  OpSignature s;
+  auto type = [](std::vector<int64_t> shape) { return TensorType{DType::Float32, Shape(shape.begin(), shape.end())}; };
+  for (const auto& shape : w.inputShapes()) s.inputs.push_back(type(shape));
+  s.outputs.push_back(type(w.outputShape()));
+  const int64_t relu = static_cast<int64_t>(Activation::Relu);
+  if (w.kind == tune::WorkloadKind::Conv2d) {
+    s.kind = OpKind::Conv;
+    s.attrs.set("strides", std::vector<int64_t>{w.stride, w.stride});
+    s.attrs.set("pads", std::vector<int64_t>{w.pad, w.pad, w.pad, w.pad});
+    if (w.relu) s.attrs.set("activation", relu);
+    return s;
+  }
+  if (w.kind == tune::WorkloadKind::MatMul && w.bias) {
+    s.kind = OpKind::Gemm;
+    return s;
+  }
+  s.kind = OpKind::MatMul;
+  if (w.bias) s.inputs.pop_back();
+  if (w.relu) s.attrs.set("activation", relu);
+  return s;
+}
+
+std::optional<Baseline> oneDnnBaseline(const tune::Workload& workload) {
+  cpu::useCpuThreads(); // OMP_NUM_THREADS, set to --threads before anything ran OpenMP
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const OpSignature signature = baselineSignature(workload);
+  std::string why;
+  auto op = cpu::DnnlOp::lower(engine, signature, cpu::DnnlOp::Purpose::Execute, &why);
+  if (!op) {
+    reportProgress("tune: no oneDNN baseline (" + why + ")");
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < signature.inputs.size(); ++i)
+    if (cpu::isParameterInput(signature.kind, i)) op->setConstant(i);
+  cpu::TimingPlan plan;
+  Baseline baseline;
+  baseline.latencyMs = cpu::timeOpMs(*op, signature, stream, plan);
+  baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
+  baseline.what = signature.key();
+  for (const std::string& impl : op->implementations()) baseline.what += " " + impl;
+  return baseline;
+}
+#else
+std::optional<Baseline> oneDnnBaseline(const tune::Workload&) {
+  reportProgress("tune: no oneDNN baseline (this build has no oneDNN)");
+  return std::nullopt;
+}
+#endif
+
+int runTune(const TuneCommandOptions& options) {
+  const tune::Workload workload = tune::parseWorkload(options.workload);
+  if (options.trials < 1) throw Error("--trials must be at least 1");
+  if (options.threads < 1) throw Error("--threads must be at least 1");
+  // Before anything starts OpenMP: oneDNN's team takes the same thread count as the kernels.
+  ::setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
+
+  tune::CpuTuneSettings settings;
+  settings.seed = options.seed;
+  settings.search = options.search;
+  settings.threads = options.threads;
+  settings.run.pinThreads = options.pin;
+  settings.build.jobs = std::max(options.threads, 1);
+  auto context = tune::makeCpuTuneContext(workload, settings);
+  tune::TuningDatabase database(options.db.empty() ? ":memory:" : options.db);
+  context->database = &database;
+
+  reportProgress("tune: " + workload.key() + ", " + std::to_string(options.trials) + " trials, " + options.search +
+                 " search, seed " + std::to_string(options.seed) + ", " + std::to_string(options.threads) + " threads");
+  tune::TuneOptions tuneOptions;
+  tuneOptions.trials = options.trials;
+  tuneOptions.batchSize = options.batch;
+  tuneOptions.seed = options.seed;
+  std::map<std::string, int> outcomes;
+  tune::TuneResult result = tune::tune(*context, tuneOptions, [&](const tune::TuneProgress& p) {
+    char buffer[256];
+    ++outcomes[tune::statusName(p.last->status)];
+    if (p.last->status == tune::TrialStatus::Ok)
+      std::snprintf(buffer, sizeof buffer, "[%d/%d] ok %.2f GFLOP/s (best %.2f)", p.trial, p.trials, p.last->gflops, p.bestGflops);
+    else
+      std::snprintf(buffer, sizeof buffer, "[%d/%d] %s (best %.2f): %.120s", p.trial, p.trials, tune::statusName(p.last->status),
+                    p.bestGflops, p.last->error.c_str());
+    reportProgress(buffer);
+  });
+
+  std::optional<Baseline> baseline = oneDnnBaseline(workload);
+
+  nlohmann::json report;
+  report["workload"] = workload.key();
+  report["search"] = options.search;
+  report["seed"] = options.seed;
+  report["threads"] = options.threads;
+  report["target"] = context->target;
+  report["trials"] = result.trials;
+  report["verified_trials"] = result.verified;
+  report["failed_trials"] = result.failed;
+  report["skipped"] = result.skipped;
+  report["outcomes"] = outcomes;
+  report["stop_reason"] = result.stopReason;
+  report["tune_seconds"] = result.seconds;
+  report["verified"] = result.best.has_value();
+  report["best_gflops"] = result.best ? result.best->gflops : 0.0;
+  report["best_latency_ms"] = result.best ? result.best->latencyMs : 0.0;
+  report["best_trace"] = result.best ? nlohmann::json::parse(tune::traceToJson(result.best->candidate.trace)) : nlohmann::json();
+  report["best_loop_nest"] = result.best ? result.best->candidate.nest.toString() : "";
+  report["baseline_gflops"] = baseline ? nlohmann::json(baseline->gflops) : nlohmann::json();
+  report["baseline_latency_ms"] = baseline ? nlohmann::json(baseline->latencyMs) : nlohmann::json();
+  report["baseline"] = baseline ? "oneDNN " + baseline->what : "none";
+
+  std::printf("workload   %s\n", workload.key().c_str());
+  std::printf("trials     %d (%d verified, %d failed, %d duplicates skipped) in %.1f s\n", result.trials, result.verified,
+              result.failed, result.skipped, result.seconds);
+  if (result.best) {
+    std::printf("best       %.2f GFLOP/s (%.4f ms)\n", result.best->gflops, result.best->latencyMs);
+    std::printf("%s", result.best->candidate.nest.toString().c_str());
+  }
+  if (baseline) std::printf("oneDNN     %.2f GFLOP/s (%.4f ms) %s\n", baseline->gflops, baseline->latencyMs, baseline->what.c_str());
+
+  if (!options.records.empty()) {
+    std::ofstream out(options.records, std::ios::binary | std::ios::trunc);
+    out << database.exportJsonLines(workload.key());
+    if (!out) throw errorInFile(options.records, "cannot write the tuning records");
+  }
+  if (!options.json.empty()) writeJsonReport(report, options.json);
+  if (!result.best) {
+    std::fprintf(stderr, "tessera-cli: error: no candidate of %s passed verification\n", workload.key().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+void addTuneCommand(CLI::App& app, CommandContext& context) {
+  auto options = std::make_shared<TuneCommandOptions>();
+  CLI::App* command = app.add_subcommand("tune", "Tune a matmul, bmm or conv2d kernel on the CPU and compare it with oneDNN");
+  command
+      ->add_option("workload", options->workload,
+                   "matmul:MxNxK, bmm:BxMxNxK or conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP], each optionally followed by ,bias and/or ,relu")
+      ->required();
+  command->add_option("--trials", options->trials, "Candidates to measure")->capture_default_str();
+  command->add_option("--search", options->search, "Search strategy")->check(CLI::IsMember({"random"}))->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed of the search and of the verification inputs")->capture_default_str();
+  command->add_option("--db", options->db, "Tuning database (SQLite) to add the records to (default: in memory)");
+  command->add_option("--json", options->json, "Also write the report as JSON to this file");
+  command->add_option("--records", options->records, "Write this workload's tuning records as JSON lines to this file");
+  command->add_option("--threads", options->threads, "Threads of the kernels and of oneDNN")->capture_default_str();
+  command->add_option("--batch", options->batch, "Candidates built together before they are run")->capture_default_str();
+  command->add_flag("!--no-pin", options->pin, "Do not pin the kernels' OpenMP threads (OMP_PROC_BIND=close, OMP_PLACES=cores)");
+  command->callback([options, &context] { context.exitCode = runTune(*options); });
+}
+
+} // namespace tessera::cli
