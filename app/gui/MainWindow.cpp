@@ -3,6 +3,7 @@
 #include "CandidatesController.h"
 #include "CandidatesPanel.h"
 #include "CostModels.h"
+#include "GraphViewActions.h"
 #include "ModelLoader.h"
 #include "RecentFiles.h"
 #include "ReplayDocks.h"
@@ -10,6 +11,7 @@
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "SessionController.h"
+#include "TeachingSample.h"
 #include "ThemeController.h"
 
 #include "CandidateTableModel.h"
@@ -28,8 +30,6 @@
 
 #include "rewrite/DefaultRules.h"
 
-#include <array>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -37,8 +37,6 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -52,8 +50,11 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QTime>
+#include <QTimer>
 #include <QToolBar>
 
 namespace tessera::gui {
@@ -61,10 +62,6 @@ namespace tessera::gui {
 namespace {
 
 enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
-
-} // namespace
-
-namespace {
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -151,6 +148,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 
   if (options_.persistSettings) restoreSettings();
   updateStatus();
+  // Once the event loop runs: by then main() has asked for a model to open, if any.
+  QTimer::singleShot(0, this, &MainWindow::discoverBackendsOnceSettled);
   log(tr("Tessera ready. Open an ONNX model or a .tsession with Ctrl+O or drop one on the window."));
 }
 
@@ -229,7 +228,15 @@ void MainWindow::buildDocks() {
   candidatesDock->setWidget(candidates_);
   addDockWidget(Qt::LeftDockWidgetArea, candidatesDock);
 
-  rulePanel_ = new views::RulePanel(views::ruleInfos(defaultRules()), this);
+  rulePanel_ = new views::RulePanel({}, this);
+  // The rule pack is parsed on a worker, off the window's first frame; the table fills when it is.
+  auto* rulePack = new QFutureWatcher<std::vector<views::RuleInfo>>(this);
+  connect(rulePack, &QFutureWatcherBase::finished, this, [this, rulePack] {
+    rulePack->deleteLater();
+    rulePanel_->setRules(rulePack->result());
+    rulePanel_->showState(liveRun_->state()); // a run or replay shown meanwhile keeps its statistics
+  });
+  rulePack->setFuture(QtConcurrent::run([] { return views::ruleInfos(defaultRules()); }));
   auto* rulesDock = new QDockWidget(tr("Rules"), this);
   rulesDock->setObjectName(QStringLiteral("rulesDock"));
   rulesDock->setWidget(rulePanel_);
@@ -285,7 +292,6 @@ void MainWindow::buildDocks() {
   });
 
   guide_ = new QTextBrowser(this);
-  guide_->setHtml(views::teachingGuideHtml());
   guide_->setOpenExternalLinks(false);
   guideDock_ = new QDockWidget(tr("Guide: the phase-ordering problem"), this);
   guideDock_->setObjectName(QStringLiteral("guideDock"));
@@ -293,6 +299,10 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::LeftDockWidgetArea, guideDock_);
   tabifyDockWidget(rulesDock, guideDock_);
   guideDock_->hide(); // shown with the teaching sample (Help ▸ Teaching Sample)
+  // Laid out the first time it is shown, which most sessions never do.
+  connect(guideDock_, &QDockWidget::visibilityChanged, guide_, [this](bool visible) {
+    if (visible && guide_->document()->isEmpty()) guide_->setHtml(views::teachingGuideHtml());
+  });
 
   resizeDocks({runDock, propertiesDock}, {330, 330}, Qt::Horizontal);
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
@@ -319,36 +329,7 @@ void MainWindow::buildActions() {
   exportSvgAction_ = action(tr("Export View as &SVG…"), {}, [this] { exportView(QStringLiteral("svg")); });
   quitAction_ = action(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
-  findAction_ = action(tr("&Find Node…"), QKeySequence::Find, [this] {
-    if (views::GraphView* view = activeGraphView()) view->showSearch();
-  });
-  fitAction_ = action(tr("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
-    if (views::GraphView* view = activeGraphView()) view->fitToView();
-  });
-  actualSizeAction_ = action(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_1), [this] {
-    if (views::GraphView* view = activeGraphView()) view->actualSize();
-  });
-  zoomInAction_ = action(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
-    if (views::GraphView* view = activeGraphView()) view->zoomBy(1.25);
-  });
-  zoomOutAction_ = action(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
-    if (views::GraphView* view = activeGraphView()) view->zoomBy(0.8);
-  });
-  auto views = [this] { return std::array<views::GraphView*, 3>{graphView_, compare_->beforeView(), compare_->afterView()}; };
-  weightsAction_ = action(tr("Show &Weights"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->graphScene()->setShowWeights(on);
-  });
-  shapesAction_ = action(tr("Show Tensor &Shapes"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->graphScene()->setShowShapes(on);
-  });
-  heatAction_ = action(tr("&Heat Map by Cost"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->graphScene()->setHeatMap(on);
-  });
-  miniMapAction_ = action(tr("&Minimap"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->setMiniMapVisible(on);
-  });
-  for (QAction* toggle : {weightsAction_, shapesAction_, heatAction_, miniMapAction_}) toggle->setCheckable(true);
-  miniMapAction_->setChecked(true);
+  viewActions_ = new GraphViewActions({graphView_, compare_->beforeView(), compare_->afterView()}, [this] { return activeGraphView(); }, this);
 
   // The Run actions are the run controller's; the window takes their shortcuts.
   addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
@@ -372,18 +353,12 @@ void MainWindow::buildMenus() {
   file->addAction(quitAction_);
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  edit->addAction(findAction_);
+  edit->addAction(viewActions_->findAction());
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(fitAction_);
-  view->addAction(actualSizeAction_);
-  view->addAction(zoomInAction_);
-  view->addAction(zoomOutAction_);
+  view->addActions(viewActions_->navigationActions());
   view->addSeparator();
-  view->addAction(weightsAction_);
-  view->addAction(shapesAction_);
-  view->addAction(heatAction_);
-  view->addAction(miniMapAction_);
+  view->addActions(viewActions_->toggleActions());
   view->addSeparator();
   QMenu* theme = view->addMenu(tr("&Theme"));
   theme->addActions(theme_->actions()->actions());
@@ -408,21 +383,14 @@ void MainWindow::buildMenus() {
   toolbar->setMovable(false);
   toolbar->addAction(openAction_);
   toolbar->addSeparator();
-  toolbar->addAction(fitAction_);
-  toolbar->addAction(weightsAction_);
-  toolbar->addAction(shapesAction_);
-  toolbar->addAction(heatAction_);
+  toolbar->addAction(viewActions_->fitAction());
+  toolbar->addActions(viewActions_->toggleActions().mid(0, 3)); // weights, shapes, heat map
   toolbar->addSeparator();
-  toolbar->addAction(findAction_);
+  toolbar->addAction(viewActions_->findAction());
   toolbar->addSeparator();
   toolbar->addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
   // Short labels on the toolbar (a text-only tool button shows the icon text); menus keep the full ones.
   openAction_->setIconText(tr("Open"));
-  fitAction_->setIconText(tr("Fit"));
-  weightsAction_->setIconText(tr("Weights"));
-  shapesAction_->setIconText(tr("Shapes"));
-  heatAction_->setIconText(tr("Heat map"));
-  findAction_->setIconText(tr("Find"));
 }
 
 void MainWindow::restoreSettings() {
@@ -431,8 +399,7 @@ void MainWindow::restoreSettings() {
   restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
   QString theme = settings.value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
   if (theme != QLatin1String("system")) theme_->setTheme(theme);
-  miniMapAction_->setChecked(settings.value(QStringLiteral("view/minimap"), true).toBool());
-  for (views::GraphView* view : {graphView_, compare_->beforeView(), compare_->afterView()}) view->setMiniMapVisible(miniMapAction_->isChecked());
+  viewActions_->restoreSettings(settings);
   runPanel_->restoreSettings(settings);
 }
 
@@ -441,7 +408,7 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
   settings.setValue(QStringLiteral("mainWindow/state"), saveState());
   settings.setValue(QStringLiteral("view/theme"), theme_->theme());
-  settings.setValue(QStringLiteral("view/minimap"), miniMapAction_->isChecked());
+  viewActions_->saveSettings(settings);
   runPanel_->saveSettings(settings);
 }
 
@@ -501,7 +468,7 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
     openStartedMs_ = 0;
     reportError(tr("Cannot open model"), loaded.error);
     emit modelFailed(loaded.error);
-    if (!runOnLoad_.isEmpty()) runOnLoad_.clear();
+    runOnLoad_.clear();
     return;
   }
   runController_->setModel(loaded.path);
@@ -529,6 +496,20 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
     runOnLoad_.clear();
     startRun(strategy);
   }
+}
+
+void MainWindow::discoverBackendsOnceSettled() {
+  // The backend plugins load on a worker for a second or more (ONNX Runtime, CUDA), holding the
+  // dynamic loader's lock; a thread the UI thread starts meanwhile waits for it (290 ms on a busy
+  // machine when the first layout started). So they load once opening the model and the run asked
+  // for on the command line have started their threads (layout, session, search).
+  const bool settling = loading_ || !runOnLoad_.isEmpty() || sessionController_->isBusy() ||
+                        (runController_->isBusy() && !runner_->isRunning());
+  if (settling) {
+    QTimer::singleShot(250, this, &MainWindow::discoverBackendsOnceSettled);
+    return;
+  }
+  runPanel_->discoverMeasuredBackends();
 }
 
 bool MainWindow::startRun(const QString& strategy) { return runController_->startRun(strategy); }
@@ -579,38 +560,20 @@ void MainWindow::replayNewestRun(int64_t modelId) {
   if (const int64_t newest = sessionController_->newestRunOf(modelId)) replay_->showStoredRun(sessionController_->path(), newest);
 }
 void MainWindow::showTeachingGuideFor(const QString& path) {
-  const bool teaching = QFileInfo(path).completeBaseName() == QFileInfo(views::teachingSampleFileName()).completeBaseName();
-  if (!teaching) return;
+  if (!isTeachingSample(path)) return;
   guideDock_->show();
   guideDock_->raise();
   replay_->timelineDock()->raise(); // the guide asks for the timeline
 }
 
-QString MainWindow::teachingSessionPath() {
-  const QString name = QFileInfo(views::teachingSampleFileName()).completeBaseName() + QStringLiteral(".tsession");
-  // An installation keeps the samples beside bin/; a build tree finds them in its source tree.
-  const QStringList folders = {QCoreApplication::applicationDirPath() + QStringLiteral("/../share/tessera/samples/teaching"),
-                               QStringLiteral(TESSERA_SAMPLES_DIR "/teaching")};
-  for (const QString& folder : folders)
-    if (QFileInfo::exists(folder + QLatin1Char('/') + name)) return QFileInfo(folder + QLatin1Char('/') + name).canonicalFilePath();
-  return {};
-}
+QString MainWindow::teachingSessionPath() { return bundledTeachingSession(); }
 
 void MainWindow::openTeachingSample() {
-  const QString bundled = teachingSessionPath();
-  if (bundled.isEmpty()) {
-    reportError(tr("Teaching sample"), tr("the bundled teaching session (samples/teaching/phase_ordering.tsession) was not found"));
+  QString error;
+  const QString copy = teachingSessionCopy(options_.sessionDirectory, &error);
+  if (copy.isEmpty()) {
+    reportError(tr("Teaching sample"), error);
     return;
-  }
-  // The user's runs go into a copy (the model's default session), never into the bundled file.
-  const QString copy = SessionDocument::defaultPathFor(views::teachingSampleFileName(), options_.sessionDirectory);
-  if (!QFileInfo::exists(copy)) {
-    QDir().mkpath(QFileInfo(copy).absolutePath());
-    if (!QFile::copy(bundled, copy)) {
-      reportError(tr("Teaching sample"), tr("cannot copy %1 to %2").arg(bundled, copy));
-      return;
-    }
-    QFile(copy).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
   }
   openPath(copy);
 }

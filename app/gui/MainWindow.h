@@ -34,6 +34,7 @@ namespace tessera::gui {
 
 class CandidatesController;
 class CandidatesPanel;
+class GraphViewActions;
 class RecentFiles;
 class ThemeController;
 class ReplayDocks;
@@ -138,6 +139,8 @@ private:
   // Shows the model `future` loads unless a later open (a newer `generation`) replaced it.
   void loadModel(QFuture<LoadedModel> future, int generation);
   void onModelLoaded(const LoadedModel& loaded);
+  // Lists the measured backends once no model is opening and no run starting (see the .cpp).
+  void discoverBackendsOnceSettled();
   void onRunFinished();
   void openSession(const QString& path);
   void onSessionOpened(const QString& path, qint64 modelId, const QString& modelName);
@@ -193,15 +196,7 @@ private:
   QAction* exportPngAction_ = nullptr;
   QAction* exportSvgAction_ = nullptr;
   QAction* quitAction_ = nullptr;
-  QAction* findAction_ = nullptr;
-  QAction* fitAction_ = nullptr;
-  QAction* actualSizeAction_ = nullptr;
-  QAction* zoomInAction_ = nullptr;
-  QAction* zoomOutAction_ = nullptr;
-  QAction* weightsAction_ = nullptr;
-  QAction* shapesAction_ = nullptr;
-  QAction* heatAction_ = nullptr;
-  QAction* miniMapAction_ = nullptr;
+  GraphViewActions* viewActions_ = nullptr;
   ThemeController* theme_ = nullptr;
   RecentFiles* recent_ = nullptr;
 };

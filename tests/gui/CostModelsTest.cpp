@@ -71,6 +71,7 @@ TEST(CostModels, TheRunPanelListsTheMeasuredBackendOnceThePluginsHaveLoaded) {
   saved.costSpec = "measured:cpu"; // restored before the plugins are known: selected when they are
   panel.setSettings(saved);
   QSignalSpy loaded(&panel, &RunPanel::costChoicesLoaded);
+  panel.discoverMeasuredBackends(); // the window asks once its start-up threads are running
   ASSERT_TRUE(loaded.wait(30000));
   EXPECT_EQ(panel.costSpec(), "measured:cpu");
   bool listed = false;
