@@ -12,6 +12,8 @@
 #include <QMainWindow>
 #include <QMap>
 
+#include <memory>
+
 class QAction;
 class QDockWidget;
 class QTextBrowser;
@@ -19,6 +21,10 @@ class QLabel;
 class QMenu;
 class QPlainTextEdit;
 class QTabWidget;
+
+namespace tessera {
+class Graph;
+}
 
 namespace tessera::views {
 class CompareWidget;
@@ -34,11 +40,9 @@ namespace tessera::gui {
 
 class CandidatesController;
 class CandidatesPanel;
-class GraphViewActions;
 class RecentFiles;
 class ThemeController;
 class ReplayDocks;
-class RunController;
 class RunPanel;
 class SearchRunner;
 class SessionController;
@@ -86,7 +90,7 @@ public:
   // Per live view, the batches of events it received per second during the last run.
   QMap<QString, double> updatesPerSecond() const;
   const views::GraphSnapshot& original() const;
-  const SearchOutcome* lastOutcome() const;
+  const SearchOutcome* lastOutcome() const { return outcome_.get(); }
   QString lastError() const { return lastError_; }
   // The open session; read it only while no operation is in flight (see SessionController).
   SessionDocument* session() const;
@@ -110,7 +114,6 @@ public:
   SearchRunner* searchRunner() const { return runner_; }
   SessionController* sessionController() const { return sessionController_; }
   CandidatesController* candidatesController() const { return candidatesController_; }
-  RunController* runController() const { return runController_; }
 
 signals:
   void modelOpened(const QString& path);
@@ -139,11 +142,12 @@ private:
   // Shows the model `future` loads unless a later open (a newer `generation`) replaced it.
   void loadModel(QFuture<LoadedModel> future, int generation);
   void onModelLoaded(const LoadedModel& loaded);
-  // Lists the measured backends once no model is opening and no run starting (see the .cpp).
-  void discoverBackendsOnceSettled();
-  void onRunFinished();
+  void onRunFinished(std::shared_ptr<const SearchOutcome> outcome);
   void openSession(const QString& path);
   void onSessionOpened(const QString& path, qint64 modelId, const QString& modelName);
+  void onDefaultSessionReady(const QString& error);
+  // Starts the run once the session it is recorded in (if any) is open.
+  bool launchRun(const QString& strategy);
   // Replays, in the live views and the timeline, the stored run that produced the candidate.
   void replayRunOf(qint64 candidateId);
   void replayNewestRun(int64_t modelId);
@@ -161,9 +165,11 @@ private:
   MainWindowOptions options_;
   SessionController* sessionController_ = nullptr;
   CandidatesController* candidatesController_ = nullptr;
-  RunController* runController_ = nullptr;
+  std::shared_ptr<const SearchOutcome> outcome_;
   QString path_;
   QString runOnLoad_;
+  QString pendingRun_; // the strategy waiting for the model's default session to open
+  std::shared_ptr<const Graph> pendingRunModel_;
   QString lastError_;
   int loadGeneration_ = 0; // the newest open; an older model arriving late is dropped
   int sessionLoadGeneration_ = 0; // the open that the session being opened belongs to
@@ -188,6 +194,8 @@ private:
   QTextBrowser* guide_ = nullptr;
   QDockWidget* guideDock_ = nullptr;
   QLabel* modelStatus_ = nullptr;
+  QLabel* bestStatus_ = nullptr;
+  QLabel* stepStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;
   QAction* exportOnnxAction_ = nullptr;
@@ -196,7 +204,19 @@ private:
   QAction* exportPngAction_ = nullptr;
   QAction* exportSvgAction_ = nullptr;
   QAction* quitAction_ = nullptr;
-  GraphViewActions* viewActions_ = nullptr;
+  QAction* findAction_ = nullptr;
+  QAction* fitAction_ = nullptr;
+  QAction* actualSizeAction_ = nullptr;
+  QAction* zoomInAction_ = nullptr;
+  QAction* zoomOutAction_ = nullptr;
+  QAction* weightsAction_ = nullptr;
+  QAction* shapesAction_ = nullptr;
+  QAction* heatAction_ = nullptr;
+  QAction* miniMapAction_ = nullptr;
+  QAction* startAction_ = nullptr;
+  QAction* stopAction_ = nullptr;
+  QAction* pauseAction_ = nullptr;
+  QAction* stepAction_ = nullptr;
   ThemeController* theme_ = nullptr;
   RecentFiles* recent_ = nullptr;
 };

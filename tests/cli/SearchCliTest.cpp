@@ -142,7 +142,9 @@ TEST(SearchCli, SessionRecordsRunsWhereAVetoedRuleNeverAppears) {
   EXPECT_EQ(runs[1].info.strategy, "greedy");
   size_t decisions = 0;
   for (const tessera::Event& event : store.events(runs[0].id)) {
-    if (auto* applied = std::get_if<tessera::RuleApplied>(&event.payload)) EXPECT_NE(applied->rule, vetoed);
+    if (auto* applied = std::get_if<tessera::RuleApplied>(&event.payload)) {
+      EXPECT_NE(applied->rule, vetoed);
+    }
     if (auto* decision = std::get_if<tessera::UserDecision>(&event.payload)) {
       EXPECT_EQ(decision->kind, tessera::DecisionKind::Veto);
       EXPECT_EQ(decision->rule, vetoed);

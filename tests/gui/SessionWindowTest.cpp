@@ -369,7 +369,9 @@ TEST(SessionWindow, PinAndVetoFromTheRulePanelSteerTheRunAndAreRecorded) {
   ASSERT_NE(firstStep, events.end());
   EXPECT_EQ(std::get<StepCommitted>(firstStep->payload).action, pinned);
   for (const Event& event : events)
-    if (const auto* applied = std::get_if<RuleApplied>(&event.payload)) EXPECT_NE(applied->rule, "fuse-conv-relu");
+    if (const auto* applied = std::get_if<RuleApplied>(&event.payload)) {
+      EXPECT_NE(applied->rule, "fuse-conv-relu");
+    }
   for (const CandidateRecord& candidate : session.candidates(runId))
     for (const ProvenanceRecord& origin : session.provenance(candidate.id)) EXPECT_NE(origin.rule, "fuse-conv-relu");
   bool vetoRecorded = false, pinRecorded = false;

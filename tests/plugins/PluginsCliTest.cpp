@@ -79,7 +79,9 @@ TEST_F(PluginsCli, ListsSearchPathAndWhyFilesDidNotLoad) {
   bool sawCpu = false;
   for (const auto& plugin : report["plugins"]) {
     if (plugin["name"] == "cpu") sawCpu = plugin["available"].get<bool>();
-    if (std::filesystem::path(plugin["file"].get<std::string>()).filename() == "libbogus.so") EXPECT_FALSE(plugin["loaded"].get<bool>());
+    if (std::filesystem::path(plugin["file"].get<std::string>()).filename() == "libbogus.so") {
+      EXPECT_FALSE(plugin["loaded"].get<bool>());
+    }
   }
   EXPECT_EQ(sawCpu, bool(TESSERA_HAVE_CPU_PLUGIN));
 }

@@ -92,7 +92,9 @@ TEST(PatternRule, MultiPatternJoinsOnSharedVariablesAndSizesTheSplit) {
   EXPECT_TRUE(classHas(egraph, seed.outputs[0], OpKind::Split));
   EXPECT_TRUE(classHas(egraph, seed.outputs[1], OpKind::Split));
   for (const ENode& node : egraph.eclass(seed.outputs[0]).nodes)
-    if (node.op == OpKind::Split) EXPECT_EQ(egraph.attributes().get(node.payload).getInts("split"), (Ints{3, 5}));
+    if (node.op == OpKind::Split) {
+      EXPECT_EQ(egraph.attributes().get(node.payload).getInts("split"), (Ints{3, 5}));
+    }
   EXPECT_EQ(egraph.checkInvariants(), "");
 }
 

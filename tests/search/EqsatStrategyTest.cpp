@@ -151,7 +151,9 @@ TEST(EqsatStrategy, ProvenanceNamesTheRulesThatCreatedNewNodes) {
   for (NodeId id = 0; id < best.graph.size(); ++id) {
     const NodeOrigin& origin = best.origins[id];
     const OpKind kind = best.graph.node(id).kind;
-    if (kind == OpKind::Input || kind == OpKind::Weight) EXPECT_TRUE(origin.rule.empty());
+    if (kind == OpKind::Input || kind == OpKind::Weight) {
+      EXPECT_TRUE(origin.rule.empty());
+    }
     if (origin.rule.empty()) continue;
     ++rewritten;
     EXPECT_GT(result.rulesApplied.count(origin.rule), 0u) << origin.rule;

@@ -66,8 +66,9 @@ void expectProtocol(const std::string& strategy, const RecordedRun& run, RunStat
   int bestIndex = -1;
   int candidates = 0;
   for (size_t i = 1; i + 1 < run.events.size(); ++i) {
-    if (const auto* state = std::get_if<RunStateChanged>(&run.events[i].payload))
+    if (const auto* state = std::get_if<RunStateChanged>(&run.events[i].payload)) {
       EXPECT_TRUE(state->state == RunState::Paused || state->state == RunState::Resumed) << "Started or ended twice";
+    }
     if (const auto* candidate = std::get_if<CandidateExtracted>(&run.events[i].payload)) {
       EXPECT_EQ(candidate->candidate, candidates++) << "candidates are announced in result order";
       const bool cheaper = candidate->costMs < best;
@@ -80,8 +81,9 @@ void expectProtocol(const std::string& strategy, const RecordedRun& run, RunStat
         bestIndex = candidate->candidate;
       }
     }
-    if (std::holds_alternative<BestCostChanged>(run.events[i].payload))
+    if (std::holds_alternative<BestCostChanged>(run.events[i].payload)) {
       EXPECT_NE(std::get_if<CandidateExtracted>(&run.events[i - 1].payload), nullptr) << "BestCostChanged without its candidate";
+    }
   }
   EXPECT_EQ(candidates, static_cast<int>(run.result.candidates.size()));
   EXPECT_EQ(run.result.bestCandidate, bestIndex);

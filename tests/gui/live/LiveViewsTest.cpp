@@ -168,7 +168,9 @@ TEST(EGraphView, FitStaysLegibleAndShowsTheWholeInTheOverview) {
   EXPECT_GE(view.zoom(), EGraphView::kReadableScale);
   const QRectF visible = view.graphicsView()->mapToScene(view.graphicsView()->viewport()->rect()).boundingRect();
   const QRectF whole = view.graphicsView()->scene()->itemsBoundingRect();
-  if (!visible.contains(whole)) EXPECT_TRUE(view.overviewVisible()) << "a framed part needs its context";
+  if (!visible.contains(whole)) {
+    EXPECT_TRUE(view.overviewVisible()) << "a framed part needs its context";
+  }
   EXPECT_TRUE(visible.contains(view.pointOfInterest()));
 
   // A small e-graph fits whole, without an overview.

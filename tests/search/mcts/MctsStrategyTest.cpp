@@ -110,7 +110,9 @@ TEST(MctsStrategy, FindsACheaperGraphThatVerifies) {
   for (const Candidate& candidate : result.candidates) {
     ASSERT_EQ(candidate.origins.size(), candidate.graph.size());
     for (const NodeOrigin& origin : candidate.origins)
-      if (!origin.rule.empty()) EXPECT_TRUE(result.rulesApplied.count(origin.rule)) << origin.rule;
+      if (!origin.rule.empty()) {
+        EXPECT_TRUE(result.rulesApplied.count(origin.rule)) << origin.rule;
+      }
   }
 }
 

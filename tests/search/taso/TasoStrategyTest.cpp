@@ -203,7 +203,9 @@ TEST_F(TasoTest, ResultVerifiesAndCandidatesOnlyGetCheaper) {
   EXPECT_EQ(states.back().reason, "budget");
   // The path to the best graph: every rewritten node of it came from a rule on that path.
   for (const NodeOrigin& origin : r.candidates[r.bestCandidate].origins)
-    if (!origin.rule.empty()) EXPECT_TRUE(r.rulesApplied.count(origin.rule)) << origin.rule;
+    if (!origin.rule.empty()) {
+      EXPECT_TRUE(r.rulesApplied.count(origin.rule)) << origin.rule;
+    }
 
   verifySearchResult(original, taso.result, 2, 5);
   EXPECT_TRUE(taso.result.verified) << taso.result.verifyProblem;
