@@ -3,12 +3,15 @@
 #include "CandidatesController.h"
 #include "CandidatesPanel.h"
 #include "CostModels.h"
+#include "GraphViewActions.h"
 #include "ModelLoader.h"
 #include "RecentFiles.h"
 #include "ReplayDocks.h"
+#include "RunController.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "SessionController.h"
+#include "TeachingSample.h"
 #include "ThemeController.h"
 
 #include "CandidateTableModel.h"
@@ -27,10 +30,6 @@
 
 #include "rewrite/DefaultRules.h"
 
-#include "support/Error.h"
-
-#include <array>
-
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -38,8 +37,6 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -53,8 +50,11 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QTime>
+#include <QTimer>
 #include <QToolBar>
 
 namespace tessera::gui {
@@ -62,10 +62,6 @@ namespace tessera::gui {
 namespace {
 
 enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
-
-} // namespace
-
-namespace {
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -104,19 +100,19 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   // framing or filters: its class and tree ids name other things.
   connect(liveRun_, &views::LiveRun::reset, egraphView_, &views::EGraphView::clear);
   connect(liveRun_, &views::LiveRun::reset, mctsView_, &views::MctsTreeView::clear);
+  connect(runner_, &SearchRunner::finished, this, [this] {
+    mctsView_->fitToView(); // the whole tree the run grew, not the corner framed when it was small
+    egraphView_->fitToView(); // the e-graph it grew, framed legibly around the last step
+  });
   buildDocks();
-  buildActions();
-  buildMenus();
   sessionController_ = new SessionController(this);
   candidatesController_ = new CandidatesController(sessionController_, candidates_, runPanel_, graphView_, compare_, properties_, this);
-  connectControllers();
-
   modelStatus_ = new QLabel(this);
-  bestStatus_ = new QLabel(this);
-  stepStatus_ = new QLabel(this);
   statusBar()->addPermanentWidget(modelStatus_);
-  statusBar()->addPermanentWidget(stepStatus_);
-  statusBar()->addPermanentWidget(bestStatus_);
+  runController_ = new RunController(runner_, sessionController_, candidatesController_, runPanel_, replay_, statusBar(), options_.sessionDirectory, this);
+  buildActions();
+  buildMenus();
+  connectControllers();
 
   connect(graphView_->graphScene(), &views::GraphScene::selectedNodeChanged, this, [this](qint64 node) {
     showProperties(graphView_->graphScene()->snapshot(), node);
@@ -145,61 +141,15 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
           [this](const QString& message) { reportError(tr("Layout failed"), message); });
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { updateStatus(); });
 
-  connect(runPanel_, &RunPanel::startRequested, this, [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
-  connect(runPanel_, &RunPanel::stopRequested, runner_, &SearchRunner::requestStop);
-  connect(runPanel_, &RunPanel::pauseRequested, runner_, &SearchRunner::pause);
-  connect(runPanel_, &RunPanel::resumeRequested, runner_, &SearchRunner::resume);
-  connect(runPanel_, &RunPanel::stepRequested, runner_, &SearchRunner::step);
   connect(runPanel_, &RunPanel::costModelChanged, this, [this](const QString& spec) { candidatesController_->onCostModelChanged(spec); });
-  connect(runPanel_, &RunPanel::stepIntervalChanged, runner_, &SearchRunner::setStepInterval);
   connect(runPanel_, &RunPanel::stepIntervalChanged, replay_->timeline(), &views::TimelineWidget::setStepInterval);
-  connect(runner_, &SearchRunner::runningChanged, this, [this](bool running) {
-    runPanel_->setRunning(running);
-    startAction_->setEnabled(!running && original().graph);
-    stopAction_->setEnabled(running);
-    pauseAction_->setEnabled(running);
-    stepAction_->setEnabled(running && runner_->isPaused());
-    if (running) stepStatus_->setText(tr("running"));
-  });
-  connect(runner_, &SearchRunner::pausedChanged, this, [this](bool paused) {
-    runPanel_->setPaused(paused);
-    pauseAction_->setText(paused ? tr("&Resume") : tr("&Pause"));
-    pauseAction_->setIconText(paused ? tr("Resume") : tr("Pause"));
-    stepAction_->setEnabled(paused && runner_->isRunning());
-    if (runner_->isRunning()) stepStatus_->setText(paused ? tr("paused") : tr("running"));
-    log(paused ? tr("search paused") : tr("search resumed"));
-  });
-  connect(runner_, &SearchRunner::stepCommitted, this, [this](int step, qulonglong enodes, int percent) {
-    runPanel_->setProgress(percent, QString());
-    stepStatus_->setText(tr("step %1 · %2 e-nodes%3").arg(step + 1).arg(enodes).arg(runner_->isPaused() ? tr(" · paused") : QString()));
-  });
-  connect(runner_, &SearchRunner::runRecorded, this, [this](qint64 modelId, qint64 runId) {
-    sessionController_->setModelId(modelId);
-    log(tr("recording run %1 in %2").arg(runId).arg(sessionController_->path()));
-  });
-  connect(runner_, &SearchRunner::progress, this, [this](const QString& line, int percent) {
-    runPanel_->setProgress(percent, line);
-    statusBar()->showMessage(line, 5000);
-    log(line);
-  });
-  connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms) {
-    double original = this->original().totalMs;
-    double speedup = original > 0 ? (original - ms) / original * 100 : 0;
-    bestStatus_->setText(tr("best %1 ms (%2 %)").arg(ms, 0, 'f', 4).arg(speedup, 0, 'f', 2));
-  });
-  connect(runner_, &SearchRunner::finished, this, &MainWindow::onRunFinished);
-  connect(runner_, &SearchRunner::failed, this, [this](const QString& message) {
-    runPanel_->setOutcome(tr("<b>Run failed:</b> %1").arg(message.toHtmlEscaped()));
-    stepStatus_->setText(tr("failed"));
-    sessionController_->refresh(); // the failed run is in the session too
-    reportError(tr("Search failed"), message);
-    emit runFailed(message);
-  });
 
   connect(candidates_, &CandidatesPanel::exportRequested, this, [this] { exportCandidateDialog(); });
 
   if (options_.persistSettings) restoreSettings();
   updateStatus();
+  // Once the event loop runs: by then main() has asked for a model to open, if any.
+  QTimer::singleShot(0, this, &MainWindow::discoverBackendsOnceSettled);
   log(tr("Tessera ready. Open an ONNX model or a .tsession with Ctrl+O or drop one on the window."));
 }
 
@@ -229,7 +179,12 @@ void MainWindow::connectControllers() {
     reportError(title, message);
     emit sessionFailed(message);
   });
-  connect(sessionController_, &SessionController::defaultSessionReady, this, &MainWindow::onDefaultSessionReady);
+
+  connect(runController_, &RunController::sessionReady, saveSessionAsAction_, [this] { saveSessionAsAction_->setEnabled(true); });
+  connect(runController_, &RunController::finished, this, &MainWindow::onRunFinished);
+  connect(runController_, &RunController::failed, this, &MainWindow::runFailed);
+  connect(runController_, &RunController::logged, this, &MainWindow::log);
+  connect(runController_, &RunController::errorReported, this, &MainWindow::reportError);
 
   connect(candidates_, &CandidatesPanel::selectionChanged, candidatesController_, &CandidatesController::onCandidatesSelected);
   connect(candidates_, &CandidatesPanel::showOriginalRequested, candidatesController_, &CandidatesController::showOriginal);
@@ -247,6 +202,7 @@ void MainWindow::connectControllers() {
   connect(candidatesController_, &CandidatesController::failed, this, &MainWindow::reportError);
 }
 
+const SearchOutcome* MainWindow::lastOutcome() const { return runController_->lastOutcome(); }
 const views::GraphSnapshot& MainWindow::original() const { return candidatesController_->original(); }
 SessionDocument* MainWindow::session() const { return sessionController_->document(); }
 qint64 MainWindow::shownCandidate() const { return candidatesController_->shownCandidateId(); }
@@ -272,7 +228,15 @@ void MainWindow::buildDocks() {
   candidatesDock->setWidget(candidates_);
   addDockWidget(Qt::LeftDockWidgetArea, candidatesDock);
 
-  rulePanel_ = new views::RulePanel(views::ruleInfos(defaultRules()), this);
+  rulePanel_ = new views::RulePanel({}, this);
+  // The rule pack is parsed on a worker, off the window's first frame; the table fills when it is.
+  auto* rulePack = new QFutureWatcher<std::vector<views::RuleInfo>>(this);
+  connect(rulePack, &QFutureWatcherBase::finished, this, [this, rulePack] {
+    rulePack->deleteLater();
+    rulePanel_->setRules(rulePack->result());
+    rulePanel_->showState(liveRun_->state()); // a run or replay shown meanwhile keeps its statistics
+  });
+  rulePack->setFuture(QtConcurrent::run([] { return views::ruleInfos(defaultRules()); }));
   auto* rulesDock = new QDockWidget(tr("Rules"), this);
   rulesDock->setObjectName(QStringLiteral("rulesDock"));
   rulesDock->setWidget(rulePanel_);
@@ -328,7 +292,6 @@ void MainWindow::buildDocks() {
   });
 
   guide_ = new QTextBrowser(this);
-  guide_->setHtml(views::teachingGuideHtml());
   guide_->setOpenExternalLinks(false);
   guideDock_ = new QDockWidget(tr("Guide: the phase-ordering problem"), this);
   guideDock_->setObjectName(QStringLiteral("guideDock"));
@@ -336,6 +299,10 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::LeftDockWidgetArea, guideDock_);
   tabifyDockWidget(rulesDock, guideDock_);
   guideDock_->hide(); // shown with the teaching sample (Help ▸ Teaching Sample)
+  // Laid out the first time it is shown, which most sessions never do.
+  connect(guideDock_, &QDockWidget::visibilityChanged, guide_, [this](bool visible) {
+    if (visible && guide_->document()->isEmpty()) guide_->setHtml(views::teachingGuideHtml());
+  });
 
   resizeDocks({runDock, propertiesDock}, {330, 330}, Qt::Horizontal);
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
@@ -362,48 +329,10 @@ void MainWindow::buildActions() {
   exportSvgAction_ = action(tr("Export View as &SVG…"), {}, [this] { exportView(QStringLiteral("svg")); });
   quitAction_ = action(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
-  findAction_ = action(tr("&Find Node…"), QKeySequence::Find, [this] {
-    if (views::GraphView* view = activeGraphView()) view->showSearch();
-  });
-  fitAction_ = action(tr("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
-    if (views::GraphView* view = activeGraphView()) view->fitToView();
-  });
-  actualSizeAction_ = action(tr("&Actual Size"), QKeySequence(Qt::CTRL | Qt::Key_1), [this] {
-    if (views::GraphView* view = activeGraphView()) view->actualSize();
-  });
-  zoomInAction_ = action(tr("Zoom &In"), QKeySequence::ZoomIn, [this] {
-    if (views::GraphView* view = activeGraphView()) view->zoomBy(1.25);
-  });
-  zoomOutAction_ = action(tr("Zoom &Out"), QKeySequence::ZoomOut, [this] {
-    if (views::GraphView* view = activeGraphView()) view->zoomBy(0.8);
-  });
-  auto views = [this] { return std::array<views::GraphView*, 3>{graphView_, compare_->beforeView(), compare_->afterView()}; };
-  weightsAction_ = action(tr("Show &Weights"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->graphScene()->setShowWeights(on);
-  });
-  shapesAction_ = action(tr("Show Tensor &Shapes"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->graphScene()->setShowShapes(on);
-  });
-  heatAction_ = action(tr("&Heat Map by Cost"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->graphScene()->setHeatMap(on);
-  });
-  miniMapAction_ = action(tr("&Minimap"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), [this, views](bool on) {
-    for (views::GraphView* view : views()) view->setMiniMapVisible(on);
-  });
-  for (QAction* toggle : {weightsAction_, shapesAction_, heatAction_, miniMapAction_}) toggle->setCheckable(true);
-  miniMapAction_->setChecked(true);
+  viewActions_ = new GraphViewActions({graphView_, compare_->beforeView(), compare_->afterView()}, [this] { return activeGraphView(); }, this);
 
-  startAction_ = action(tr("&Start"), QKeySequence(Qt::Key_F5), [this] { startRun(QString::fromStdString(runPanel_->settings().strategy)); });
-  stopAction_ = action(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), [this] { runner_->requestStop(); });
-  pauseAction_ = action(tr("&Pause"), QKeySequence(Qt::Key_F6), [this] {
-    if (runner_->isPaused()) runner_->resume();
-    else runner_->pause();
-  });
-  stepAction_ = action(tr("Single St&ep"), QKeySequence(Qt::Key_F7), [this] { runner_->step(); });
-  startAction_->setEnabled(false);
-  stopAction_->setEnabled(false);
-  pauseAction_->setEnabled(false);
-  stepAction_->setEnabled(false);
+  // The Run actions are the run controller's; the window takes their shortcuts.
+  addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
 
   theme_ = new ThemeController(this);
 }
@@ -424,18 +353,12 @@ void MainWindow::buildMenus() {
   file->addAction(quitAction_);
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  edit->addAction(findAction_);
+  edit->addAction(viewActions_->findAction());
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(fitAction_);
-  view->addAction(actualSizeAction_);
-  view->addAction(zoomInAction_);
-  view->addAction(zoomOutAction_);
+  view->addActions(viewActions_->navigationActions());
   view->addSeparator();
-  view->addAction(weightsAction_);
-  view->addAction(shapesAction_);
-  view->addAction(heatAction_);
-  view->addAction(miniMapAction_);
+  view->addActions(viewActions_->toggleActions());
   view->addSeparator();
   QMenu* theme = view->addMenu(tr("&Theme"));
   theme->addActions(theme_->actions()->actions());
@@ -443,10 +366,7 @@ void MainWindow::buildMenus() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
-  run->addAction(startAction_);
-  run->addAction(pauseAction_);
-  run->addAction(stepAction_);
-  run->addAction(stopAction_);
+  run->addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Teaching Sample: the Phase-Ordering Problem"), this, [this] { openTeachingSample(); });
@@ -463,28 +383,14 @@ void MainWindow::buildMenus() {
   toolbar->setMovable(false);
   toolbar->addAction(openAction_);
   toolbar->addSeparator();
-  toolbar->addAction(fitAction_);
-  toolbar->addAction(weightsAction_);
-  toolbar->addAction(shapesAction_);
-  toolbar->addAction(heatAction_);
+  toolbar->addAction(viewActions_->fitAction());
+  toolbar->addActions(viewActions_->toggleActions().mid(0, 3)); // weights, shapes, heat map
   toolbar->addSeparator();
-  toolbar->addAction(findAction_);
+  toolbar->addAction(viewActions_->findAction());
   toolbar->addSeparator();
-  toolbar->addAction(startAction_);
-  toolbar->addAction(pauseAction_);
-  toolbar->addAction(stepAction_);
-  toolbar->addAction(stopAction_);
+  toolbar->addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
   // Short labels on the toolbar (a text-only tool button shows the icon text); menus keep the full ones.
   openAction_->setIconText(tr("Open"));
-  fitAction_->setIconText(tr("Fit"));
-  weightsAction_->setIconText(tr("Weights"));
-  shapesAction_->setIconText(tr("Shapes"));
-  heatAction_->setIconText(tr("Heat map"));
-  findAction_->setIconText(tr("Find"));
-  startAction_->setIconText(tr("Run"));
-  stopAction_->setIconText(tr("Stop"));
-  pauseAction_->setIconText(tr("Pause"));
-  stepAction_->setIconText(tr("Step"));
 }
 
 void MainWindow::restoreSettings() {
@@ -493,8 +399,7 @@ void MainWindow::restoreSettings() {
   restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
   QString theme = settings.value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
   if (theme != QLatin1String("system")) theme_->setTheme(theme);
-  miniMapAction_->setChecked(settings.value(QStringLiteral("view/minimap"), true).toBool());
-  for (views::GraphView* view : {graphView_, compare_->beforeView(), compare_->afterView()}) view->setMiniMapVisible(miniMapAction_->isChecked());
+  viewActions_->restoreSettings(settings);
   runPanel_->restoreSettings(settings);
 }
 
@@ -503,7 +408,7 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
   settings.setValue(QStringLiteral("mainWindow/state"), saveState());
   settings.setValue(QStringLiteral("view/theme"), theme_->theme());
-  settings.setValue(QStringLiteral("view/minimap"), miniMapAction_->isChecked());
+  viewActions_->saveSettings(settings);
   runPanel_->saveSettings(settings);
 }
 
@@ -563,23 +468,17 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
     openStartedMs_ = 0;
     reportError(tr("Cannot open model"), loaded.error);
     emit modelFailed(loaded.error);
-    if (!runOnLoad_.isEmpty()) runOnLoad_.clear();
+    runOnLoad_.clear();
     return;
   }
-  runner_->requestStop(); // a run on the previous model has nothing left to show
+  runController_->setModel(loaded.path);
   // A model opened from ONNX gets its own session at its first run (and a session still opening
   // for an earlier request is dropped).
   if (loaded.sessionModelId == 0) sessionController_->close();
   path_ = loaded.path;
   loadSeconds_ = loaded.seconds;
   candidatesController_->setOriginal(loaded.snapshot);
-  outcome_.reset();
   exportOnnxAction_->setEnabled(false);
-  stepStatus_->clear();
-  runPanel_->setModelLoaded(true);
-  runPanel_->setOutcome({});
-  startAction_->setEnabled(!runner_->isRunning());
-  bestStatus_->clear();
   // An ASCII title: a dash outside Latin-1 cost the UI thread 190 ms in the X11 title conversion.
   setWindowTitle(tr("%1 - Tessera").arg(QFileInfo(path_).fileName()));
   statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path_).fileName()), 5000);
@@ -599,109 +498,24 @@ void MainWindow::onModelLoaded(const LoadedModel& loaded) {
   }
 }
 
-bool MainWindow::startRun(const QString& strategy) {
-  if (!original().graph) {
-    log(tr("open a model before starting a search"));
-    return false;
+void MainWindow::discoverBackendsOnceSettled() {
+  // The backend plugins load on a worker for a second or more (ONNX Runtime, CUDA), holding the
+  // dynamic loader's lock; a thread the UI thread starts meanwhile waits for it (290 ms on a busy
+  // machine when the first layout started). So they load once opening the model and the run asked
+  // for on the command line have started their threads (layout, session, search).
+  const bool settling = loading_ || !runOnLoad_.isEmpty() || sessionController_->isBusy() ||
+                        (runController_->isBusy() && !runner_->isRunning());
+  if (settling) {
+    QTimer::singleShot(250, this, &MainWindow::discoverBackendsOnceSettled);
+    return;
   }
-  if (!isKnownStrategy(strategy.toStdString())) {
-    reportError(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat or mcts)").arg(strategy));
-    return false;
-  }
-  if (runner_->isRunning() || !pendingRun_.isEmpty()) {
-    log(tr("a search is already running"));
-    return false;
-  }
-  if (!sessionController_->path().isEmpty()) return launchRun(strategy);
-  // The model's session is opened (or created, checked and migrated) on the session worker: that
-  // file work stalled the window by a few hundred milliseconds on a busy disk. The run starts when
-  // it is ready.
-  pendingRun_ = strategy;
-  pendingRunModel_ = original().graph;
-  sessionController_->openDefault(SessionDocument::defaultPathFor(path_, options_.sessionDirectory), path_, original().graph->opCount());
-  return true;
+  runPanel_->discoverMeasuredBackends();
 }
 
-void MainWindow::onDefaultSessionReady(const QString& error) {
-  const QString strategy = std::exchange(pendingRun_, QString());
-  const std::shared_ptr<const Graph> model = std::exchange(pendingRunModel_, nullptr);
-  if (strategy.isEmpty() || model != original().graph) return; // another model was opened meanwhile
-  // Without a session the run still happens; only its record is lost, and the user is told why.
-  if (!error.isEmpty()) reportError(tr("Session"), tr("this run is not recorded: %1").arg(error));
-  if (!sessionController_->path().isEmpty()) {
-    saveSessionAsAction_->setEnabled(true);
-    log(tr("runs on this model are recorded in %1").arg(sessionController_->path()));
-  }
-  launchRun(strategy);
-}
-bool MainWindow::launchRun(const QString& strategy) {
-  RunSettings settings;
-  try {
-    settings = runPanel_->settings();
-  } catch (const Error& e) {
-    reportError(tr("Run"), QString::fromUtf8(e.what()));
-    return false;
-  }
-  settings.strategy = strategy.toStdString();
-  runPanel_->selectStrategy(settings.strategy);
-  RunDestination recording;
-  if (!sessionController_->path().isEmpty()) {
-    recording.sessionPath = sessionController_->path().toStdString();
-    recording.model = {sessionController_->modelId(), original().title, QFileInfo(path_).absoluteFilePath().toStdString()};
-  }
-  if (!runner_->start(original().graph, settings, recording)) {
-    log(tr("a search is already running"));
-    return false;
-  }
-  replay_->followLiveRun(tr("%1 · live").arg(strategy));
-  const QStringList parameters = parameterPairs(settings.search.parameters);
-  log(tr("search started: %1, cost %2, node limit %3, %4 iterations, %5 s, extraction %6, seed %7%8")
-          .arg(strategy, QString::fromStdString(settings.costSpec))
-          .arg(settings.search.nodeLimit)
-          .arg(settings.search.iterationLimit)
-          .arg(settings.search.timeLimitSeconds)
-          .arg(QString::fromStdString(settings.search.extractMethod))
-          .arg(settings.search.seed)
-          .arg(parameters.isEmpty() ? QString() : QStringLiteral(", ") + parameters.join(QStringLiteral(", "))));
-  return true;
-}
+bool MainWindow::startRun(const QString& strategy) { return runController_->startRun(strategy); }
 
-void MainWindow::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) {
-  mctsView_->fitToView(); // the whole tree the run grew, not the corner framed when it was small
-  egraphView_->fitToView(); // the e-graph it grew, framed legibly around the last step
-  if (!outcome->recordingError.empty())
-    reportError(tr("Session"), tr("the run finished but was not fully recorded: %1").arg(QString::fromStdString(outcome->recordingError)));
-  sessionController_->refresh();
-  if (!original().graph || outcome->original != original().graph) return; // a run on a model no longer open
-  outcome_ = outcome;
-  const SearchResult& result = outcome->result;
-  std::vector<NodeOrigin> origins;
-  if (result.bestCandidate >= 0) origins = result.candidates[result.bestCandidate].origins;
-  candidatesController_->showBest(outcome->best, result.rulesApplied, std::move(origins)); // priced on the search's worker
+void MainWindow::onRunFinished() {
   exportOnnxAction_->setEnabled(true);
-  QString verified = !result.verificationRun ? tr("not verified")
-                     : result.verified       ? tr("verified")
-                                             : tr("<span style='color:#d32f2f'>verification FAILED</span>");
-  runPanel_->setOutcome(tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
-                            .arg(result.originalCostMs, 0, 'f', 4)
-                            .arg(result.bestCostMs, 0, 'f', 4)
-                            .arg(result.speedupPct, 0, 'f', 2)
-                            .arg(outcome->original->opCount())
-                            .arg(outcome->optimized->opCount())
-                            .arg(verified)
-                            .arg(result.candidates.size())
-                            .arg(QString::fromStdString(result.stopReason))
-                            .arg(outcome->seconds, 0, 'f', 1));
-  runPanel_->setProgress(100, tr("done"));
-  stepStatus_->setText(tr("%1 steps · %2").arg(result.steps).arg(QString::fromStdString(result.stopReason)));
-  log(tr("search finished: %1 → %2 ms (speedup %3 %), %4 e-nodes, %5 candidates, stopped: %6, %7 s")
-          .arg(result.originalCostMs, 0, 'f', 4)
-          .arg(result.bestCostMs, 0, 'f', 4)
-          .arg(result.speedupPct, 0, 'f', 2)
-          .arg(result.enodes)
-          .arg(result.candidates.size())
-          .arg(QString::fromStdString(result.stopReason))
-          .arg(outcome->seconds, 0, 'f', 2));
   // From the original's graph view to the compare; a live view the user (or --view) chose stays.
   if (tabs_->currentIndex() == GraphTab) tabs_->setCurrentIndex(CompareTab);
   updateStatus();
@@ -746,38 +560,20 @@ void MainWindow::replayNewestRun(int64_t modelId) {
   if (const int64_t newest = sessionController_->newestRunOf(modelId)) replay_->showStoredRun(sessionController_->path(), newest);
 }
 void MainWindow::showTeachingGuideFor(const QString& path) {
-  const bool teaching = QFileInfo(path).completeBaseName() == QFileInfo(views::teachingSampleFileName()).completeBaseName();
-  if (!teaching) return;
+  if (!isTeachingSample(path)) return;
   guideDock_->show();
   guideDock_->raise();
   replay_->timelineDock()->raise(); // the guide asks for the timeline
 }
 
-QString MainWindow::teachingSessionPath() {
-  const QString name = QFileInfo(views::teachingSampleFileName()).completeBaseName() + QStringLiteral(".tsession");
-  // An installation keeps the samples beside bin/; a build tree finds them in its source tree.
-  const QStringList folders = {QCoreApplication::applicationDirPath() + QStringLiteral("/../share/tessera/samples/teaching"),
-                               QStringLiteral(TESSERA_SAMPLES_DIR "/teaching")};
-  for (const QString& folder : folders)
-    if (QFileInfo::exists(folder + QLatin1Char('/') + name)) return QFileInfo(folder + QLatin1Char('/') + name).canonicalFilePath();
-  return {};
-}
+QString MainWindow::teachingSessionPath() { return bundledTeachingSession(); }
 
 void MainWindow::openTeachingSample() {
-  const QString bundled = teachingSessionPath();
-  if (bundled.isEmpty()) {
-    reportError(tr("Teaching sample"), tr("the bundled teaching session (samples/teaching/phase_ordering.tsession) was not found"));
+  QString error;
+  const QString copy = teachingSessionCopy(options_.sessionDirectory, &error);
+  if (copy.isEmpty()) {
+    reportError(tr("Teaching sample"), error);
     return;
-  }
-  // The user's runs go into a copy (the model's default session), never into the bundled file.
-  const QString copy = SessionDocument::defaultPathFor(views::teachingSampleFileName(), options_.sessionDirectory);
-  if (!QFileInfo::exists(copy)) {
-    QDir().mkpath(QFileInfo(copy).absolutePath());
-    if (!QFile::copy(bundled, copy)) {
-      reportError(tr("Teaching sample"), tr("cannot copy %1 to %2").arg(bundled, copy));
-      return;
-    }
-    QFile(copy).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
   }
   openPath(copy);
 }
@@ -912,7 +708,7 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || !pendingRun_.isEmpty() || sessionController_->isBusy() || candidatesController_->isBusy() || runner_->isRunning() ||
+  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() ||
          graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }

@@ -12,8 +12,6 @@
 #include <QMainWindow>
 #include <QMap>
 
-#include <memory>
-
 class QAction;
 class QDockWidget;
 class QTextBrowser;
@@ -21,10 +19,6 @@ class QLabel;
 class QMenu;
 class QPlainTextEdit;
 class QTabWidget;
-
-namespace tessera {
-class Graph;
-}
 
 namespace tessera::views {
 class CompareWidget;
@@ -40,9 +34,11 @@ namespace tessera::gui {
 
 class CandidatesController;
 class CandidatesPanel;
+class GraphViewActions;
 class RecentFiles;
 class ThemeController;
 class ReplayDocks;
+class RunController;
 class RunPanel;
 class SearchRunner;
 class SessionController;
@@ -90,7 +86,7 @@ public:
   // Per live view, the batches of events it received per second during the last run.
   QMap<QString, double> updatesPerSecond() const;
   const views::GraphSnapshot& original() const;
-  const SearchOutcome* lastOutcome() const { return outcome_.get(); }
+  const SearchOutcome* lastOutcome() const;
   QString lastError() const { return lastError_; }
   // The open session; read it only while no operation is in flight (see SessionController).
   SessionDocument* session() const;
@@ -114,6 +110,7 @@ public:
   SearchRunner* searchRunner() const { return runner_; }
   SessionController* sessionController() const { return sessionController_; }
   CandidatesController* candidatesController() const { return candidatesController_; }
+  RunController* runController() const { return runController_; }
 
 signals:
   void modelOpened(const QString& path);
@@ -142,12 +139,11 @@ private:
   // Shows the model `future` loads unless a later open (a newer `generation`) replaced it.
   void loadModel(QFuture<LoadedModel> future, int generation);
   void onModelLoaded(const LoadedModel& loaded);
-  void onRunFinished(std::shared_ptr<const SearchOutcome> outcome);
+  // Lists the measured backends once no model is opening and no run starting (see the .cpp).
+  void discoverBackendsOnceSettled();
+  void onRunFinished();
   void openSession(const QString& path);
   void onSessionOpened(const QString& path, qint64 modelId, const QString& modelName);
-  void onDefaultSessionReady(const QString& error);
-  // Starts the run once the session it is recorded in (if any) is open.
-  bool launchRun(const QString& strategy);
   // Replays, in the live views and the timeline, the stored run that produced the candidate.
   void replayRunOf(qint64 candidateId);
   void replayNewestRun(int64_t modelId);
@@ -165,11 +161,9 @@ private:
   MainWindowOptions options_;
   SessionController* sessionController_ = nullptr;
   CandidatesController* candidatesController_ = nullptr;
-  std::shared_ptr<const SearchOutcome> outcome_;
+  RunController* runController_ = nullptr;
   QString path_;
   QString runOnLoad_;
-  QString pendingRun_; // the strategy waiting for the model's default session to open
-  std::shared_ptr<const Graph> pendingRunModel_;
   QString lastError_;
   int loadGeneration_ = 0; // the newest open; an older model arriving late is dropped
   int sessionLoadGeneration_ = 0; // the open that the session being opened belongs to
@@ -194,8 +188,6 @@ private:
   QTextBrowser* guide_ = nullptr;
   QDockWidget* guideDock_ = nullptr;
   QLabel* modelStatus_ = nullptr;
-  QLabel* bestStatus_ = nullptr;
-  QLabel* stepStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;
   QAction* exportOnnxAction_ = nullptr;
@@ -204,19 +196,7 @@ private:
   QAction* exportPngAction_ = nullptr;
   QAction* exportSvgAction_ = nullptr;
   QAction* quitAction_ = nullptr;
-  QAction* findAction_ = nullptr;
-  QAction* fitAction_ = nullptr;
-  QAction* actualSizeAction_ = nullptr;
-  QAction* zoomInAction_ = nullptr;
-  QAction* zoomOutAction_ = nullptr;
-  QAction* weightsAction_ = nullptr;
-  QAction* shapesAction_ = nullptr;
-  QAction* heatAction_ = nullptr;
-  QAction* miniMapAction_ = nullptr;
-  QAction* startAction_ = nullptr;
-  QAction* stopAction_ = nullptr;
-  QAction* pauseAction_ = nullptr;
-  QAction* stepAction_ = nullptr;
+  GraphViewActions* viewActions_ = nullptr;
   ThemeController* theme_ = nullptr;
   RecentFiles* recent_ = nullptr;
 };

@@ -6,7 +6,6 @@
 
 #include <QFutureWatcher>
 #include <QSettings>
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <QCheckBox>
@@ -41,17 +40,6 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
                        QString::fromStdString(s.name));
   cost_ = new QComboBox(this);
   addCostChoices(analyticCostChoices());
-  // The measured backends join when the plugins have loaded, off the UI thread (seconds when
-  // cuDNN and cuBLAS come from a cold disk).
-  auto* discovery = new QFutureWatcher<std::vector<CostChoice>>(this);
-  connect(discovery, &QFutureWatcherBase::finished, this, [this, discovery] {
-    discovery->deleteLater();
-    addCostChoices(discovery->result());
-    emit costChoicesLoaded();
-  });
-  // Started once the event loop runs: loading them next to Qt's own start-up (platform plugin,
-  // fonts) stalled the first frame behind the dynamic loader.
-  QTimer::singleShot(0, discovery, [discovery] { discovery->setFuture(QtConcurrent::run(measuredCostChoices)); });
   cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
   nodeLimit_ = new QSpinBox(this);
   nodeLimit_->setRange(0, 5'000'000);
@@ -259,6 +247,18 @@ void RunPanel::setProgress(int percent, const QString& line) {
 }
 
 void RunPanel::setOutcome(const QString& text) { outcome_->setText(text); }
+
+void RunPanel::discoverMeasuredBackends() {
+  if (discoveryStarted_) return;
+  discoveryStarted_ = true;
+  auto* discovery = new QFutureWatcher<std::vector<CostChoice>>(this);
+  connect(discovery, &QFutureWatcherBase::finished, this, [this, discovery] {
+    discovery->deleteLater();
+    addCostChoices(discovery->result());
+    emit costChoicesLoaded();
+  });
+  discovery->setFuture(QtConcurrent::run(measuredCostChoices));
+}
 
 void RunPanel::updateButtons() {
   start_->setEnabled(modelLoaded_ && !running_);

@@ -51,6 +51,9 @@ public:
   void setPaused(bool paused);
   void setProgress(int percent, const QString& line); // percent < 0 leaves the bar as it is
   void setOutcome(const QString& text);
+  // Lists the plugins' measured backends once they have loaded on a worker (costChoicesLoaded);
+  // the first call starts it, later ones do nothing. Only the analytic models are listed before.
+  void discoverMeasuredBackends();
 
 signals:
   void startRequested();
@@ -89,6 +92,7 @@ private:
   bool running_ = false;
   bool paused_ = false;
   QString wantedCost_; // a cost spec to select once its backend is listed
+  bool discoveryStarted_ = false;
 };
 
 } // namespace tessera::gui
