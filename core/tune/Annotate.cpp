@@ -15,7 +15,8 @@ void parallelize(LoopNest& nest, int64_t maxExtent) {
   for (Loop& loop : nest.loops)
     if (loop.annotation == LoopAnnotation::Parallel) loop.annotation = LoopAnnotation::Serial;
   // Collapsed loops must be perfectly nested, so they stop at the accumulator.
-  const int limit = nest.cacheWriteAt < 0 ? static_cast<int>(nest.loops.size()) - 1 : nest.cacheWriteAt;
+  int limit = nest.cacheWriteAt < 0 ? static_cast<int>(nest.loops.size()) - 1 : nest.cacheWriteAt;
+  if (nest.registerTileAt >= 0) limit = std::min(limit, nest.registerTileAt);
   int64_t product = 1;
   for (int i = 0; i < limit; ++i) {
     Loop& loop = nest.loops[i];

@@ -28,6 +28,13 @@ class Emitter {
 public:
   explicit Emitter(const LoopNest& nest) : nest_(nest), c_(nest.compute) {
     tile_ = nest.tileExtents();
+    regTile_ = nest.registerTileExtents();
+    regCoeff_.assign(c_.axes.size(), 0);
+    int64_t regStride = 1;
+    for (int a = c_.spatialAxes() - 1; a >= 0; --a) {
+      regCoeff_[a] = regStride;
+      regStride *= regTile_[a];
+    }
     // The accumulator is row-major over the spatial axes' tile extents.
     accCoeff_.assign(c_.axes.size(), 0);
     int64_t stride = 1;
@@ -108,12 +115,50 @@ private:
       line(depth, "}");
       return;
     }
-    emitInner(index, depth);
+    emitRegisterTile(index, depth);
+  }
+
+  void emitRegisterTile(size_t index, size_t depth) {
+    if (static_cast<int>(index) != nest_.registerTileAt) {
+      emitInner(index, depth);
+      return;
+    }
+    line(depth, "{");
+    line(depth + 1, "float reg[" + std::to_string(nest_.registerTileElements()) + "] __attribute__((aligned(64)));");
+    line(depth + 1, "memset(reg, 0, sizeof(reg));");
+    emitInner(index, depth + 1);
+    // reg += into the accumulator or the output, over the register tile.
+    const bool intoAcc = nest_.cacheWriteAt >= 0;
+    Affine base;
+    for (size_t i = intoAcc ? nest_.cacheWriteAt : 0; i < index; ++i) {
+      const Loop& loop = nest_.loops[i];
+      if (c_.axes[loop.axis].reduction) continue;
+      base.add((intoAcc ? accCoeff_[loop.axis] : c_.output.coeff[loop.axis]) * loop.stride, var(loop));
+    }
+    Affine target, source;
+    size_t d = depth + 1;
+    const int spatial = c_.spatialAxes();
+    for (int a = 0; a < spatial; ++a) {
+      if (regTile_[a] == 1) continue;
+      const std::string w = "r_" + c_.axes[a].name;
+      target.add(intoAcc ? accCoeff_[a] : c_.output.coeff[a], w);
+      source.add(regCoeff_[a], w);
+      bool innermost = true;
+      for (int b = a + 1; b < spatial; ++b) innermost = innermost && regTile_[b] == 1;
+      line(d, innermost ? "#pragma omp simd" : "#pragma GCC unroll " + std::to_string(regTile_[a]));
+      line(d, "for (long " + w + " = 0; " + w + " < " + std::to_string(regTile_[a]) + "; ++" + w + ") {");
+      ++d;
+    }
+    line(d, std::string(intoAcc ? "acc" : "out") + "[" + base.str() + " + " + target.str() + "] += reg[" + source.str() + "];");
+    while (d > depth + 1) line(--d, "}");
+    line(depth, "}");
   }
 
   void emitInner(size_t index, size_t depth) {
     if (index == nest_.loops.size()) {
-      std::string target = nest_.cacheWriteAt < 0 ? "out[" + offset(c_.output, 0, index) + "]" : "acc[" + accOffset() + "]";
+      std::string target = nest_.registerTileAt >= 0 ? "reg[" + regOffset() + "]"
+                           : nest_.cacheWriteAt < 0 ? "out[" + offset(c_.output, 0, index) + "]"
+                                                    : "acc[" + accOffset() + "]";
       line(depth, target + " += lhs[" + offset(c_.lhs, 0, index) + "] * rhs[" + offset(c_.rhs, 0, index) + "];");
       return;
     }
@@ -125,6 +170,15 @@ private:
     line(depth, "for (long " + v + " = 0; " + v + " < " + std::to_string(loop.extent) + "; ++" + v + ")" + (braces ? " {" : ""));
     emitLoop(index + 1, depth + 1);
     if (braces) line(depth, "}");
+  }
+
+  std::string regOffset() const {
+    Affine sum;
+    for (size_t i = nest_.registerTileAt; i < nest_.loops.size(); ++i) {
+      const Loop& loop = nest_.loops[i];
+      if (!c_.axes[loop.axis].reduction) sum.add(regCoeff_[loop.axis] * loop.stride, var(loop));
+    }
+    return sum.str();
   }
 
   std::string accOffset() const {
@@ -189,7 +243,7 @@ private:
 
   const LoopNest& nest_;
   const Compute& c_;
-  std::vector<int64_t> tile_, accCoeff_;
+  std::vector<int64_t> tile_, accCoeff_, regTile_, regCoeff_;
   std::string out_;
 };
 

@@ -1,5 +1,6 @@
 // The CPU design space: SSRSRS tiling, cache-write at tiling level 1 or 2 (or none), epilogue
-// fused or at the root, then parallel, vectorize and a sampled unroll depth.
+// fused or at the root, a register tile (or none), then parallel, vectorize and a sampled unroll
+// depth.
 #include "tune/DesignSpace.h"
 
 #include "support/Error.h"
@@ -24,6 +25,10 @@ void MultiLevelTilingSpace::build(Schedule& schedule) const {
   const int64_t spatial = compute.spatialAxes();
   schedule.cacheWrite(schedule.sampleCategorical({-1, spatial, 2 * spatial}));
   if (compute.bias || compute.relu) schedule.computeEpilogueAt(schedule.sampleCategorical({0, 1}));
+  // Tessera's addition: the innermost spatial tile (S3) accumulated in a register tile across
+  // the inner reduction level (R1), which the compiler keeps in vector registers.
+  const int64_t reduction = static_cast<int64_t>(compute.axes.size()) - spatial;
+  schedule.registerTile(schedule.sampleCategorical({-1, 3 * spatial + reduction}));
   schedule.parallel(options_.threads * options_.maxJobsPerCore);
   schedule.vectorize(options_.maxVectorizeExtent);
   schedule.unroll(schedule.sampleCategorical(options_.unrollMaxSteps));
@@ -44,6 +49,9 @@ std::string MultiLevelTilingSpace::reject(const LoopNest& nest) const {
   if (nest.accumulatorElements() > options_.maxAccumulatorElements)
     return "accumulator of " + std::to_string(nest.accumulatorElements()) + " elements exceeds " +
            std::to_string(options_.maxAccumulatorElements);
+  if (nest.registerTileElements() > options_.maxRegisterTileElements)
+    return "register tile of " + std::to_string(nest.registerTileElements()) + " elements exceeds " +
+           std::to_string(options_.maxRegisterTileElements);
   return {};
 }
 

@@ -21,6 +21,8 @@ struct CpuSpaceOptions {
   std::vector<int64_t> unrollMaxSteps{0, 16, 64, 512};
   // A larger accumulator tile lives on a thread's stack and spills out of L2: rejected.
   int64_t maxAccumulatorElements = 32768;
+  // A register tile beyond 32 AVX-512 registers spills.
+  int64_t maxRegisterTileElements = 512;
 };
 
 class SpaceGenerator {

@@ -31,6 +31,21 @@ std::vector<int64_t> LoopNest::tileExtents() const {
   return extents;
 }
 
+std::vector<int64_t> LoopNest::registerTileExtents() const {
+  std::vector<int64_t> extents(compute.axes.size(), 1);
+  if (registerTileAt < 0) return extents;
+  for (size_t i = registerTileAt; i < loops.size(); ++i)
+    if (!compute.axes[loops[i].axis].reduction) extents[loops[i].axis] *= loops[i].extent;
+  return extents;
+}
+
+int64_t LoopNest::registerTileElements() const {
+  if (registerTileAt < 0) return 0;
+  int64_t total = 1;
+  for (int64_t extent : registerTileExtents()) total *= extent;
+  return total;
+}
+
 int64_t LoopNest::accumulatorElements() const {
   if (cacheWriteAt < 0) return 0;
   int64_t total = 1;
@@ -43,13 +58,19 @@ std::string LoopNest::toString() const {
   auto line = [&](size_t depth, const std::string& content) { text += std::string(2 * depth, ' ') + content + "\n"; };
   if (compute.padded) line(0, "pad input by " + std::to_string(compute.padded->pad));
   if (cacheWriteAt < 0) line(0, "out = 0");
-  const std::string target = cacheWriteAt < 0 ? "out" : "acc";
+  const std::string target = registerTileAt >= 0 ? "reg" : cacheWriteAt < 0 ? "out" : "acc";
   for (size_t i = 0; i <= loops.size(); ++i) {
     if (static_cast<int>(i) == cacheWriteAt) {
       std::string shape;
       const std::vector<int64_t> tile = tileExtents();
       for (int a = 0; a < compute.spatialAxes(); ++a) shape += (shape.empty() ? "" : "x") + std::to_string(tile[a]);
       line(i, "acc[" + shape + "] = 0");
+    }
+    if (static_cast<int>(i) == registerTileAt) {
+      std::string shape;
+      const std::vector<int64_t> tile = registerTileExtents();
+      for (int a = 0; a < compute.spatialAxes(); ++a) shape += (shape.empty() ? "" : "x") + std::to_string(tile[a]);
+      line(i, "reg[" + shape + "] = 0");
     }
     if (i == loops.size()) {
       line(i, target + " += lhs * rhs");
@@ -64,6 +85,7 @@ std::string LoopNest::toString() const {
                 (loop.stride != 1 ? " (stride " + std::to_string(loop.stride) + ")" : ""));
   }
   std::string epilogue = std::string(compute.bias ? " + bias" : "") + (compute.relu ? " then relu" : "");
+  if (registerTileAt >= 0) line(registerTileAt, std::string(cacheWriteAt < 0 ? "out" : "acc") + " += reg");
   if (cacheWriteAt >= 0)
     line(cacheWriteAt, "out = acc" + (this->epilogue == EpiloguePlacement::Inline ? epilogue : std::string()));
   if (hasEpilogue() && (cacheWriteAt < 0 || this->epilogue == EpiloguePlacement::Root)) line(0, "out = out" + epilogue);

@@ -38,6 +38,10 @@ struct LoopNest {
   // accumulates into the output, which is zeroed first.
   int cacheWriteAt = -1;
   EpiloguePlacement epilogue = EpiloguePlacement::Root;
+  // Loops [registerTileAt, end) accumulate into a small tile zeroed there and added into the
+  // accumulator (or the output) after them; reduction loops may be inside, so the compiler can
+  // keep it in registers across them. -1: none.
+  int registerTileAt = -1;
 
   int findLoop(const std::string& name) const; // -1 when absent
   // Throws tessera::Error when `name` is not a loop of the nest.
@@ -46,12 +50,15 @@ struct LoopNest {
   // Extent of the accumulator tile along each spatial axis (1 for axes it does not cover).
   std::vector<int64_t> tileExtents() const;
   int64_t accumulatorElements() const;
+  std::vector<int64_t> registerTileExtents() const;
+  int64_t registerTileElements() const;
   bool hasEpilogue() const { return compute.bias.has_value() || compute.relu; }
   // Pseudo-code, one loop per line, for reports, tests and the database.
   std::string toString() const;
 
   friend bool operator==(const LoopNest& a, const LoopNest& b) {
     return a.loops == b.loops && a.cacheWriteAt == b.cacheWriteAt && a.epilogue == b.epilogue &&
+           a.registerTileAt == b.registerTileAt &&
            a.compute.workload == b.compute.workload;
   }
 };

@@ -23,6 +23,11 @@ void reorder(LoopNest& nest, const std::vector<std::string>& order);
 // loopsOutside < 0 removes the accumulator.
 void cacheWrite(LoopNest& nest, int loopsOutside);
 
+// CacheWrite.cpp: a register tile over loops [loopsOutside, end), inside the accumulator (if
+// any) and the parallel loops, reduction loops allowed inside; added into its target after them.
+// loopsOutside < 0 removes it.
+void registerTile(LoopNest& nest, int loopsOutside);
+
 // ComputeAt.cpp: where the epilogue (bias, relu) runs. Inline needs a cache-write; without one
 // the epilogue stays at the root.
 void computeEpilogueAt(LoopNest& nest, EpiloguePlacement placement);

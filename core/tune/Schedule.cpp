@@ -59,6 +59,9 @@ void Schedule::cacheWrite(const std::string& loopsOutside) { apply({InstructionK
 void Schedule::computeEpilogueAt(const std::string& inlineFlag) {
   apply({InstructionKind::ComputeEpilogueAt, {}, {inlineFlag}, {}, {}, {}, {}});
 }
+void Schedule::registerTile(const std::string& loopsOutside) {
+  apply({InstructionKind::RegisterTile, {}, {loopsOutside}, {}, {}, {}, {}});
+}
 void Schedule::parallel(int64_t maxExtent) { apply({InstructionKind::Parallel, {}, {}, {maxExtent}, {}, {}, {}}); }
 void Schedule::vectorize(int64_t maxExtent) { apply({InstructionKind::Vectorize, {}, {}, {maxExtent}, {}, {}, {}}); }
 void Schedule::unroll(const std::string& maxSteps) { apply({InstructionKind::Unroll, {}, {maxSteps}, {}, {}, {}, {}}); }
@@ -104,6 +107,10 @@ void Schedule::apply(Instruction instruction) {
   case InstructionKind::ComputeEpilogueAt:
     expectArity(instruction, 0, 1, 0);
     tune::computeEpilogueAt(nest_, valueOf(instruction.inputs[0]) != 0 ? EpiloguePlacement::Inline : EpiloguePlacement::Root);
+    break;
+  case InstructionKind::RegisterTile:
+    expectArity(instruction, 0, 1, 0);
+    tune::registerTile(nest_, static_cast<int>(valueOf(instruction.inputs[0])));
     break;
   case InstructionKind::Parallel:
     expectArity(instruction, 0, 0, 1);

@@ -28,6 +28,7 @@ public:
   void reorder(const std::vector<std::string>& order);
   void cacheWrite(const std::string& loopsOutside);
   void computeEpilogueAt(const std::string& inlineFlag);
+  void registerTile(const std::string& loopsOutside);
   void parallel(int64_t maxExtent);
   void vectorize(int64_t maxExtent);
   void unroll(const std::string& maxSteps);

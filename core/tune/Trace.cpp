@@ -12,13 +12,14 @@ namespace tessera::tune {
 
 namespace {
 
-constexpr std::array<std::pair<InstructionKind, const char*>, 9> kNames{{
+constexpr std::array<std::pair<InstructionKind, const char*>, 10> kNames{{
     {InstructionKind::SamplePerfectTile, "SamplePerfectTile"},
     {InstructionKind::SampleCategorical, "SampleCategorical"},
     {InstructionKind::Split, "Split"},
     {InstructionKind::Reorder, "Reorder"},
     {InstructionKind::CacheWrite, "CacheWrite"},
     {InstructionKind::ComputeEpilogueAt, "ComputeEpilogueAt"},
+    {InstructionKind::RegisterTile, "RegisterTile"},
     {InstructionKind::Parallel, "Parallel"},
     {InstructionKind::Vectorize, "Vectorize"},
     {InstructionKind::Unroll, "Unroll"},

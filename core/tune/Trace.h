@@ -18,6 +18,7 @@ enum class InstructionKind {
   Reorder,           // loops = the new order
   CacheWrite,        // inputs[0] = loops outside the accumulator (< 0: none)
   ComputeEpilogueAt, // inputs[0] = 1 inline into the write-back, 0 at the root
+  RegisterTile,      // inputs[0] = loops outside the register tile (< 0: none)
   Parallel,          // attrs[0] = max collapsed extent
   Vectorize,         // attrs[0] = max vector extent
   Unroll,            // inputs[0] = max unrolled steps

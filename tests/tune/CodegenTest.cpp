@@ -30,7 +30,7 @@ TEST_P(GeneratedKernels, RandomSchedulesMatchTheInterpreter) {
   const Workload workload = parseWorkload(GetParam());
   auto context = makeCpuTuneContext(workload, test::quickSettings());
   std::vector<Trace> traces;
-  for (uint64_t seed = 0; seed < 6; ++seed) traces.push_back(context->space->sample(context->compute, 100 + seed).trace());
+  for (uint64_t seed = 0; seed < 5; ++seed) traces.push_back(context->space->sample(context->compute, 100 + seed).trace());
   expectAllMatch(GetParam(), traces, *context);
 }
 
@@ -38,22 +38,26 @@ TEST_P(GeneratedKernels, EveryCacheWriteAndEpiloguePlacementMatches) {
   const Workload workload = parseWorkload(GetParam());
   auto context = makeCpuTuneContext(workload, test::quickSettings());
   const Trace base = context->space->sample(context->compute, 7).trace();
-  // The categorical decisions in order: cache-write level, [epilogue placement,] unroll.
+  // The categorical decisions in order: cache-write level, [epilogue placement,] register tile,
+  // unroll.
   std::vector<size_t> categorical;
   for (size_t i : base.samplingInstructions())
     if (base.instructions[i].kind == InstructionKind::SampleCategorical) categorical.push_back(i);
-  ASSERT_GE(categorical.size(), 2u);
+  ASSERT_GE(categorical.size(), 3u);
   const bool hasEpilogue = workload.bias || workload.relu;
   std::vector<Trace> traces;
   for (int64_t level = 0; level < 3; ++level)
-    for (int64_t placement = 0; placement < (hasEpilogue ? 2 : 1); ++placement) {
+    for (int64_t placement = 0; placement < (hasEpilogue ? 2 : 1); ++placement)
+      for (int64_t reg = 0; reg < 2; ++reg) {
       Trace trace = base;
       trace.instructions[categorical[0]].decision = {level};
       if (hasEpilogue) trace.instructions[categorical[1]].decision = {placement};
+      trace.instructions[categorical[categorical.size() - 2]].decision = {reg};
       trace.instructions[categorical.back()].decision = {level}; // unroll 0, 16, 64 along
       Schedule replayed = replaySchedule(context->compute, trace);
       if (!context->space->reject(replayed.nest()).empty()) continue; // accumulator too large
       EXPECT_EQ(replayed.nest().cacheWriteAt < 0, level == 0);
+      EXPECT_EQ(replayed.nest().registerTileAt < 0, reg == 0);
       traces.push_back(trace);
     }
   EXPECT_GE(traces.size(), 2u);

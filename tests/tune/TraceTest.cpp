@@ -38,8 +38,8 @@ TEST(Trace, SsrsrsStructureAndDecisions) {
   std::vector<std::string> names;
   for (const Loop& loop : s.nest().loops) names.push_back(loop.name);
   EXPECT_EQ(names, (std::vector<std::string>{"i.0", "j.0", "i.1", "j.1", "k.0", "i.2", "j.2", "k.1", "i.3", "j.3"}));
-  // 3 tiles, cache-write, epilogue placement, unroll
-  EXPECT_EQ(s.trace().samplingInstructions().size(), 6u);
+  // 3 tiles, cache-write, epilogue placement, register tile, unroll
+  EXPECT_EQ(s.trace().samplingInstructions().size(), 7u);
   for (const auto& decision : decisionsOf(s.trace())) EXPECT_FALSE(decision.empty());
   EXPECT_GE(s.nest().parallelLoops(), 1);
 }
@@ -136,6 +136,10 @@ TEST(Primitives, CheckTheirPreconditions) {
   reorder(nest, {"i.0", "i.1"});
   cacheWrite(nest, 1);
   EXPECT_EQ(nest.accumulatorElements(), 16 * 48);
+  EXPECT_THROW(registerTile(nest, 1), Error); // not inside the accumulator
+  registerTile(nest, 2);                       // j and k inside: a 1x48 tile across the reduction
+  EXPECT_EQ(nest.registerTileElements(), 48);
+  EXPECT_THROW(cacheWrite(nest, 3), Error); // the register tile would be outside the accumulator
 }
 
 } // namespace
