@@ -15,7 +15,7 @@ RunInfo runInfoFor(const RunRequest& request, int64_t modelId) {
   info.parameters["node_limit"] = std::to_string(search.nodeLimit);
   info.parameters["time_limit"] = std::to_string(search.timeLimitSeconds);
   info.parameters["extract"] = search.extractMethod;
-  info.parameters["verify"] = request.verify ? "1" : "0";
+  info.parameters["verify"] = std::to_string(request.verify ? 1 : 0);
   if (request.strategy == "eqsat") {
     info.parameters["iteration_limit"] = std::to_string(search.iterationLimit);
     info.parameters["k_multi"] = std::to_string(search.multiIterations);
