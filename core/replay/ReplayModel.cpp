@@ -29,6 +29,14 @@ void ReplayModel::clear() {
 
 void ReplayModel::snapshotIfDue() {
   if (frontierPosition_ != snapshots_.size() * interval_) return;
+  // A snapshot copies the whole state: taking one no more often than the state has elements keeps
+  // the copying linear in the log (a 50,000-node e-graph copied every 1,024 events held a live
+  // view's thread for seconds).
+  const size_t stateSize = frontier_.egraph.numNodes() + frontier_.tree.size();
+  while (interval_ < stateSize) {
+    thinSnapshots();
+    if (frontierPosition_ != snapshots_.size() * interval_) return;
+  }
   snapshots_.push_back(frontier_);
   if (snapshots_.size() > kMaxSnapshots) thinSnapshots();
 }

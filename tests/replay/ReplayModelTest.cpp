@@ -132,6 +132,22 @@ TEST(ReplayModel, SnapshotsStayBoundedOnLongLogs) {
   EXPECT_EQ(summarize(model.seekToIndex(log.size() / 2)), foldFromScratch(log, log.size() / 2));
 }
 
+TEST(ReplayModel, SnapshotsOfALargeStateAreNoMoreFrequentThanItHasElements) {
+  // Copying the whole state every few events is quadratic in a growing e-graph: each snapshot is
+  // taken at least as many events after the previous one as the state it copies has e-nodes.
+  const auto& log = realLog();
+  ReplayModel model(16);
+  model.append(log);
+  const ReplayState end = model.seekToEnd();
+  ASSERT_GT(end.egraph.numNodes(), 16u) << "the log must outgrow the initial interval";
+  const size_t lastSnapshot = (model.snapshotCount() - 1) * model.snapshotInterval();
+  ReplayModel reference(1 << 30);
+  reference.append(log);
+  EXPECT_GE(model.snapshotInterval(), reference.seekToIndex(lastSnapshot).egraph.numNodes());
+  for (size_t k : {log.size() / 3, log.size() / 2, log.size() - 1})
+    EXPECT_EQ(summarize(model.seekToIndex(k)), foldFromScratch(log, k)) << "seeking stays exact at " << k;
+}
+
 TEST(ReplayModel, LiveAppendFollowsTheEnd) {
   const auto log = recorded::syntheticMctsRun(4, 10);
   ReplayModel model(16);

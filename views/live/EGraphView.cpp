@@ -181,7 +181,7 @@ void EGraphView::dropPicture() {
   visibility_ = {};
   opsScanned_ = 0;
   framed_ = false;
-  edges_->setPaths({}, {}, 0);
+  edges_->setEdges({});
   overview_->hide();
 }
 
@@ -292,9 +292,7 @@ void EGraphView::refresh() {
 }
 
 void EGraphView::rebuildEdges() {
-  QPainterPath normal;
-  QPainterPath highlighted;
-  size_t count = 0;
+  std::vector<EGraphEdgesItem::Edge> edges;
   const EGraphMirror& egraph = state_->egraph;
   const bool far = view_->transform().m11() < 0.35;
   for (const auto& [id, item] : items_) {
@@ -305,20 +303,11 @@ void EGraphView::rebuildEdges() {
       for (EClassId child : node.node.children) {
         auto target = items_.find(egraph.find(child));
         if (target == items_.end()) continue;
-        const QPointF to = target->second->inboundAnchor();
-        QPainterPath& path = chips[i].highlighted ? highlighted : normal;
-        path.moveTo(from);
-        if (far) {
-          path.lineTo(to);
-        } else {
-          const double bend = std::max(30.0, std::abs(to.y() - from.y()) * 0.4);
-          path.cubicTo(from + QPointF(0, -bend), to + QPointF(0, bend), to);
-        }
-        ++count;
+        edges.push_back({from, target->second->inboundAnchor(), !far, chips[i].highlighted});
       }
     }
   }
-  edges_->setPaths(std::move(normal), std::move(highlighted), count);
+  edges_->setEdges(std::move(edges));
 }
 
 void EGraphView::updateBanner() {
