@@ -18,7 +18,7 @@ using testing::valuesOf;
 // y = relu(reshape(x) + reshape(w) * 2): the reshape of x is a view, w's branch is constant.
 struct PlannedGraph {
   Graph graph;
-  NodeId x, viewOfX, scaled, add, relu;
+  NodeId x, two, viewOfX, scaled, add, relu;
 };
 
 PlannedGraph plannedGraph() {
@@ -26,9 +26,9 @@ PlannedGraph plannedGraph() {
   Graph& g = p.graph;
   p.x = g.addInput("x", {DType::Float32, {2, 2}});
   NodeId w = g.addWeight("w", Tensor::fromFloats({4}, {1, 2, 3, 4}));
-  NodeId two = g.addWeight("two", Tensor::splat({DType::Float32, {}}, 2.0f));
+  p.two = g.addWeight("two", Tensor::splat({DType::Float32, {}}, 2.0f));
   p.viewOfX = g.addNode(OpKind::Reshape, {{p.x, 0}}, {{"shape", std::vector<int64_t>{4}}});
-  p.scaled = g.addNode(OpKind::Mul, {{w, 0}, {two, 0}});
+  p.scaled = g.addNode(OpKind::Mul, {{w, 0}, {p.two, 0}});
   p.add = g.addNode(OpKind::Add, {{p.viewOfX, 0}, {p.scaled, 0}});
   p.relu = g.addNode(OpKind::Relu, {{p.add, 0}});
   g.addOutput({p.relu, 0}, "y");
@@ -55,7 +55,7 @@ TEST(ExecutionPlanTest, WeightsAndWhatFollowsFromThemAloneAreComputedOnce) {
   ASSERT_TRUE(scaled.constant);
   ASSERT_TRUE(scaled.tensor.has_value());
   EXPECT_EQ(valuesOf(*scaled.tensor), (std::vector<float>{2, 4, 6, 8}));
-  const ExecutionPlan::Value& two = plan.value(plan.valueOf({p.scaled, 0}) - 1);
+  const ExecutionPlan::Value& two = plan.value(plan.valueOf({p.two, 0}));
   ASSERT_TRUE(two.constant);
   EXPECT_FALSE(two.tensor->isSplat()) << "constants are dense, so backends can copy their bytes";
   EXPECT_FALSE(plan.value(plan.valueOf({p.add, 0})).constant);
