@@ -74,7 +74,9 @@ template <class T> Tensor concatOf(const Node& node, KernelInputs in) {
   for (const Tensor* input : in) {
     const int64_t block = product(input->shape(), axis, input->shape().size());
     const T* src = input->values<T>().data();
-    for (int64_t o = 0; o < outer; ++o) std::memcpy(out + o * outBlock + offset, src + o * block, static_cast<size_t>(block) * sizeof(T));
+    // An empty input's data() may be null, which memcpy may not be given even for zero bytes.
+    if (block > 0)
+      for (int64_t o = 0; o < outer; ++o) std::memcpy(out + o * outBlock + offset, src + o * block, static_cast<size_t>(block) * sizeof(T));
     offset += block;
   }
   return y;
@@ -92,7 +94,9 @@ template <class T> std::vector<Tensor> splitOf(const Node& node, KernelInputs in
     Tensor y = allocateOutput(node, port);
     const int64_t block = product(y.shape(), axis, y.shape().size());
     T* out = y.mutableValues<T>().data();
-    for (int64_t o = 0; o < outer; ++o) std::memcpy(out + o * block, src + o * inBlock + offset, static_cast<size_t>(block) * sizeof(T));
+    // An empty output's data() may be null, which memcpy may not be given even for zero bytes.
+    if (block > 0)
+      for (int64_t o = 0; o < outer; ++o) std::memcpy(out + o * block, src + o * inBlock + offset, static_cast<size_t>(block) * sizeof(T));
     offset += block;
     outputs.push_back(std::move(y));
   }

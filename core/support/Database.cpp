@@ -15,11 +15,18 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
     db_ = nullptr;
     throw errorInFile(path, message);
   }
-  sqlite3_busy_timeout(db_, 5000);
-  execute("PRAGMA foreign_keys=ON");
-  if (mode != Mode::ReadOnly) {
-    execute("PRAGMA journal_mode=WAL");
-    execute("PRAGMA synchronous=NORMAL");
+  try {
+    sqlite3_busy_timeout(db_, 5000);
+    execute("PRAGMA foreign_keys=ON");
+    if (mode != Mode::ReadOnly) {
+      execute("PRAGMA journal_mode=WAL");
+      execute("PRAGMA synchronous=NORMAL");
+    }
+  } catch (...) {
+    // A file that is not a database opens and then fails here; no destructor runs for it.
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
   }
 }
 
