@@ -56,7 +56,6 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphS
   };
   miniMap_ = new MiniMap(this, std::move(overview));
   legend_ = new HeatLegend(this, scene_);
-  searchBar_ = new SearchBar(this);
   placeholder_ = new QLabel(this);
   placeholder_->setAlignment(Qt::AlignCenter);
   placeholder_->setWordWrap(true);
@@ -64,10 +63,6 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphS
   QPalette muted = placeholder_->palette();
   muted.setColor(QPalette::WindowText, scene_->style().theme.mutedText);
   placeholder_->setPalette(muted);
-
-  searchBar_->onQueryChanged = [this](const QString& query) { search(query); };
-  searchBar_->onStep = [this](bool backwards) { stepSearch(backwards); };
-  searchBar_->onClose = [this] { closeSearch(); };
 
   connect(scene_, &GraphScene::layoutFinished, this, &GraphView::onLayoutFinished);
   connect(scene_, &GraphScene::layoutStarted, this, [this] {
@@ -181,14 +176,27 @@ void GraphView::setPlaceholderText(const QString& text) {
   updateOverlays();
 }
 
+// Made on first use: most views are never searched, and a line edit's clear button costs an icon
+// theme lookup that would otherwise lengthen the window's start-up.
+SearchBar& GraphView::searchBar() {
+  if (searchBar_) return *searchBar_;
+  searchBar_ = new SearchBar(this);
+  searchBar_->onQueryChanged = [this](const QString& query) { search(query); };
+  searchBar_->onStep = [this](bool backwards) { stepSearch(backwards); };
+  searchBar_->onClose = [this] { closeSearch(); };
+  return *searchBar_;
+}
+
+bool GraphView::searchShown() const { return searchBar_ && searchBar_->isVisible(); }
+
 void GraphView::showSearch() {
-  searchBar_->activate();
+  searchBar().activate();
   placeOverlays();
   if (!searchBar_->query().isEmpty()) search(searchBar_->query());
 }
 
 void GraphView::closeSearch() {
-  searchBar_->hide();
+  if (searchBar_) searchBar_->hide();
   searchResults_.clear();
   searchIndex_ = -1;
   scene_->setSearchMatches({});
@@ -196,7 +204,7 @@ void GraphView::closeSearch() {
 }
 
 void GraphView::search(const QString& query) {
-  if (searchBar_->query() != query) searchBar_->setQuery(query); // re-enters through onQueryChanged
+  if (searchBar().query() != query) searchBar_->setQuery(query); // re-enters through onQueryChanged
   searchResults_.clear();
   searchIndex_ = -1;
   const GraphSnapshot& snapshot = scene_->snapshot();
@@ -217,7 +225,7 @@ void GraphView::stepSearch(bool backwards) {
   int count = static_cast<int>(searchResults_.size());
   searchIndex_ = (searchIndex_ + (backwards ? count - 1 : 1)) % count;
   centerOnNode(searchResults_[searchIndex_], true);
-  searchBar_->setResult(searchIndex_, count);
+  searchBar().setResult(searchIndex_, count);
 }
 
 FrameStats GraphView::frameStats() const {
@@ -272,7 +280,7 @@ void GraphView::changeEvent(QEvent* event) {
 }
 
 void GraphView::keyPressEvent(QKeyEvent* event) {
-  if (event->key() == Qt::Key_Escape && searchBar_->isVisible()) {
+  if (event->key() == Qt::Key_Escape && searchShown()) {
     closeSearch();
     return;
   }
@@ -289,15 +297,17 @@ void GraphView::onLayoutFinished() {
   }
   miniMap_->invalidate();
   updateOverlays();
-  if (searchBar_->isVisible() && !searchBar_->query().isEmpty()) search(searchBar_->query());
+  if (searchShown() && !searchBar_->query().isEmpty()) search(searchBar_->query());
 }
 
 void GraphView::placeOverlays() {
   QRect area = viewport()->geometry();
   miniMap_->updateGeometryInView();
   legend_->move(area.left() + 12, area.bottom() - legend_->height() - 12);
-  QSize bar = searchBar_->sizeHint();
-  searchBar_->setGeometry(area.right() - bar.width() - 12, area.top() + 10, bar.width(), bar.height());
+  if (searchBar_) {
+    QSize bar = searchBar_->sizeHint();
+    searchBar_->setGeometry(area.right() - bar.width() - 12, area.top() + 10, bar.width(), bar.height());
+  }
   placeholder_->setGeometry(area.adjusted(40, 40, -40, -40));
 }
 

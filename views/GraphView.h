@@ -74,12 +74,14 @@ protected:
 private:
   void onLayoutFinished();
   void placeOverlays();
+  SearchBar& searchBar();
+  bool searchShown() const;
   void updateOverlays();
 
   GraphScene* scene_;
   MiniMap* miniMap_;
   HeatLegend* legend_;
-  SearchBar* searchBar_;
+  SearchBar* searchBar_ = nullptr; // see searchBar()
   QLabel* placeholder_;
   QString placeholderText_;
   QString layoutProblem_;

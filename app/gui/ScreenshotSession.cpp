@@ -61,6 +61,7 @@ void ScreenshotSession::capture() {
   QJsonObject report{{"views", views},
                      {"max_ui_stall_ms", stall},
                      {"max_ui_stall_at_ms", monitor_->maxGapAtMs()},
+                     {"startup_ui_stall_ms", monitor_->startupGapMs()},
                      {"current_view", window_->currentViewName()},
                      {"open_seconds", window_->lastOpenSeconds()},
                      {"waited_extra_ms", waitedMs_},

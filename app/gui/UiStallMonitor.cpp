@@ -10,7 +10,7 @@ UiStallMonitor::UiStallMonitor(QObject* parent) : QObject(parent) {
   connect(&timer_, &QTimer::timeout, this, [this] {
     double gap = clock_.nsecsElapsed() / 1e6;
     clock_.restart();
-    ++ticks_;
+    if (ticks_++ == 0) startupGapMs_ = gap;
     if (gap <= maxGapMs_) return;
     maxGapMs_ = gap;
     maxGapAtMs_ = sinceStart_.nsecsElapsed() / 1e6;

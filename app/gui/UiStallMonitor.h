@@ -15,6 +15,9 @@ public:
   double maxGapMs() const { return maxGapMs_; }
   double maxGapAtMs() const { return maxGapAtMs_; } // when the largest gap ended, since start()
   int ticks() const { return ticks_; }
+  // The first gap: from start() to the event loop's first tick, so the window's construction and
+  // first layout. Start-up is part of maxGapMs(); this says how much of it.
+  double startupGapMs() const { return startupGapMs_; }
 
 private:
   QTimer timer_;
@@ -22,6 +25,7 @@ private:
   QElapsedTimer sinceStart_;
   double maxGapMs_ = 0;
   double maxGapAtMs_ = 0;
+  double startupGapMs_ = 0;
   int ticks_ = 0;
 };
 

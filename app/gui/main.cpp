@@ -5,12 +5,12 @@
 #include "RunPanel.h"
 #include "RunSettings.h"
 #include "ScreenshotSession.h"
+#include "StallTracingApplication.h"
 #include "UiStallMonitor.h"
 
 #include "interp/KernelSupport.h"
 #include "support/Error.h"
 
-#include <QApplication>
 #include <QThread>
 
 #include <algorithm>
@@ -20,7 +20,7 @@
 using namespace tessera::gui;
 
 int main(int argc, char** argv) {
-  QApplication app(argc, argv);
+  StallTracingApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("Tessera"));
   QCoreApplication::setApplicationName(QStringLiteral("tessera"));
   QCoreApplication::setApplicationVersion(QStringLiteral(TESSERA_VERSION));
@@ -42,9 +42,12 @@ int main(int argc, char** argv) {
   MainWindowOptions options;
   options.persistSettings = !screenshot;
   options.interactiveErrors = !screenshot;
+  app.traceStartup("application and command line");
   MainWindow window(options);
+  app.traceStartup("window built");
   if (screenshot) window.resize(1600, 1000);
   window.show();
+  app.traceStartup("window shown");
 
   if (screenshot) {
     QObject::connect(&window, &MainWindow::modelFailed, &app, [](const QString& message) {
@@ -79,5 +82,6 @@ int main(int argc, char** argv) {
     auto* session = new ScreenshotSession(&window, &monitor, command.screenshot, command.afterSeconds);
     session->start();
   }
+  app.traceStartup("model and run requested");
   return app.exec();
 }

@@ -151,6 +151,27 @@ TEST(MainWindow, TwoConsecutiveRunsStartFromACleanView) {
   EXPECT_EQ(window.mctsView()->shownNodes(), 0u) << "eqsat grows no tree; the first run's must be gone";
 }
 
+// What a run writes into the docks (status lines, results) wraps or elides: a window that widens
+// in the middle of a run repaints everything and, at the screen's width, runs off the screen.
+TEST(MainWindow, ARunDoesNotWidenTheWindow) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("branches.onnx");
+  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
+  MainWindowOptions options = quietOptions();
+  options.sessionDirectory = dir.path();
+  MainWindow window(options);
+  window.show();
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.openPath(path);
+  ASSERT_TRUE(opened.wait(10000));
+  const int before = window.minimumSizeHint().width();
+  ASSERT_TRUE(window.startRun("mcts"));
+  ASSERT_TRUE(finished.wait(60000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  EXPECT_LE(window.minimumSizeHint().width(), before);
+}
+
 TEST(MainWindow, DroppedModelFilesOpen) {
   MainWindow window(quietOptions());
   window.show();

@@ -63,6 +63,11 @@ RulePanel::RulePanel(std::vector<RuleInfo> rules, QWidget* parent) : QWidget(par
   step_->setToolTip(tr("While paused: run exactly one more step"));
   stop_ = new QPushButton(tr("Stop"), this);
   status_ = new QLabel(tr("No run"), this);
+  // Wrapped, with a width of its own, so a long status ("finished (node_limit) · step 9 ·
+  // 0 decisions") takes a second line instead of widening the dock, and the window with it, in the
+  // middle of a run (a wrapped label's minimum is its longest word, which changes too).
+  status_->setWordWrap(true);
+  status_->setMinimumWidth(status_->fontMetrics().horizontalAdvance(QStringLiteral("(iteration_limit)")));
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(pause_);
