@@ -48,6 +48,20 @@ MainWindowOptions quietOptions() {
   return options;
 }
 
+// The branches model written into `dir`; runs in a window with recordingOptions(dir) are recorded
+// there, not in the user's data directory.
+QString writeBranchesModel(const QTemporaryDir& dir) {
+  QString path = dir.filePath("branches.onnx");
+  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
+  return path;
+}
+
+MainWindowOptions recordingOptions(const QTemporaryDir& dir) {
+  MainWindowOptions options = quietOptions();
+  options.sessionDirectory = dir.path();
+  return options;
+}
+
 } // namespace
 
 TEST(MainWindow, CorruptModelReportsAnErrorAndKeepsTheWindowUsable) {
@@ -84,11 +98,8 @@ TEST(MainWindow, CorruptModelReportsAnErrorAndKeepsTheWindowUsable) {
 
 TEST(MainWindow, ARunFillsTheCompareTab) {
   QTemporaryDir dir;
-  QString path = dir.filePath("branches.onnx");
-  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
-  MainWindowOptions options = quietOptions();
-  options.sessionDirectory = dir.path(); // the run is recorded there, not in the user's data dir
-  MainWindow window(options);
+  QString path = writeBranchesModel(dir);
+  MainWindow window(recordingOptions(dir));
   window.show();
   QSignalSpy opened(&window, &MainWindow::modelOpened);
   QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -112,11 +123,8 @@ TEST(MainWindow, ARunFillsTheCompareTab) {
 // what a fresh view shows for its log, not the first run's layout with the second run's ids in it.
 TEST(MainWindow, TwoConsecutiveRunsStartFromACleanView) {
   QTemporaryDir dir;
-  QString path = dir.filePath("branches.onnx");
-  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
-  MainWindowOptions options = quietOptions();
-  options.sessionDirectory = dir.path();
-  MainWindow window(options);
+  QString path = writeBranchesModel(dir);
+  MainWindow window(recordingOptions(dir));
   window.show();
   window.showView("egraph");
   QSignalSpy opened(&window, &MainWindow::modelOpened);
@@ -155,11 +163,8 @@ TEST(MainWindow, TwoConsecutiveRunsStartFromACleanView) {
 // in the middle of a run repaints everything and, at the screen's width, runs off the screen.
 TEST(MainWindow, ARunDoesNotWidenTheWindow) {
   QTemporaryDir dir;
-  QString path = dir.filePath("branches.onnx");
-  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), path.toStdString());
-  MainWindowOptions options = quietOptions();
-  options.sessionDirectory = dir.path();
-  MainWindow window(options);
+  QString path = writeBranchesModel(dir);
+  MainWindow window(recordingOptions(dir));
   window.show();
   QSignalSpy opened(&window, &MainWindow::modelOpened);
   QSignalSpy finished(&window, &MainWindow::runFinished);
