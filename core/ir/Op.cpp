@@ -1,5 +1,7 @@
 #include "ir/Op.h"
 
+#include "support/SplitText.h"
+
 #include <array>
 
 namespace tessera {
@@ -15,16 +17,7 @@ constexpr std::array kOpTable = {
 
 const OpInfo& opInfo(OpKind kind) { return kOpTable[static_cast<size_t>(kind)]; }
 
-std::vector<std::string_view> onnxAttributeNames(OpKind kind) {
-  std::vector<std::string_view> names;
-  std::string_view rest = opInfo(kind).onnxAttributes;
-  while (!rest.empty()) {
-    const size_t space = rest.find(' ');
-    if (space != 0) names.push_back(rest.substr(0, space));
-    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-  }
-  return names;
-}
+std::vector<std::string_view> onnxAttributeNames(OpKind kind) { return splitWords(opInfo(kind).onnxAttributes, ' '); }
 
 int opCount() { return static_cast<int>(kOpTable.size()); }
 

@@ -2,6 +2,7 @@
 #include "tune/Workload.h"
 
 #include "support/Error.h"
+#include "support/SplitText.h"
 
 #include <charconv>
 
@@ -11,17 +12,6 @@ namespace {
 
 [[noreturn]] void fail(std::string_view text, const std::string& problem) {
   throw Error("workload '" + std::string(text) + "': " + problem);
-}
-
-std::vector<std::string_view> splitOn(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
 }
 
 // A positive size no larger than 2^20 (a kernel of larger extents is not a tuning workload).
@@ -37,7 +27,7 @@ int64_t parseSize(std::string_view whole, std::string_view part, std::string_vie
 
 std::vector<int64_t> parseDims(std::string_view whole, std::string_view part, size_t count, std::string_view what,
                                std::string_view spelling) {
-  std::vector<std::string_view> fields = splitOn(part, 'x');
+  std::vector<std::string_view> fields = splitText(part, 'x');
   if (fields.size() != count)
     fail(whole, std::string(what) + " '" + std::string(part) + "' needs " + std::to_string(count) + " sizes (" +
                     std::string(spelling) + ")");
@@ -59,7 +49,7 @@ void parseEpilogue(Workload& workload, std::string_view whole, std::string_view 
 }
 
 Workload parseMatMul(std::string_view whole, std::string_view body, bool batched) {
-  std::vector<std::string_view> parts = splitOn(body, ',');
+  std::vector<std::string_view> parts = splitText(body, ',');
   Workload w;
   w.kind = batched ? WorkloadKind::BatchMatMul : WorkloadKind::MatMul;
   std::vector<int64_t> dims = batched ? parseDims(whole, parts[0], 4, "shape", "BxMxNxK") : parseDims(whole, parts[0], 3, "shape", "MxNxK");
@@ -73,7 +63,7 @@ Workload parseMatMul(std::string_view whole, std::string_view body, bool batched
 }
 
 Workload parseConv(std::string_view whole, std::string_view body) {
-  std::vector<std::string_view> parts = splitOn(body, ',');
+  std::vector<std::string_view> parts = splitText(body, ',');
   if (parts.size() < 2) fail(whole, "conv2d needs NxCxHxW,OxCxKhxKw[,sS][,pP]");
   Workload w;
   w.kind = WorkloadKind::Conv2d;

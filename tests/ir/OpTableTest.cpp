@@ -1,9 +1,12 @@
 #include "ir/Op.h"
+#include "support/SplitText.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 using namespace tessera;
 
@@ -39,4 +42,20 @@ TEST(OpTable, CoversTheModelZooAndTensatOps) {
                          "noop", "dropout"})
     EXPECT_TRUE(opFromTensat(op).has_value()) << op;
   EXPECT_FALSE(opFromOnnx("LpNormalization").has_value());
+}
+
+TEST(OpTable, OnnxAttributeNamesAreTheTableColumnsWords) {
+  using Names = std::vector<std::string_view>;
+  EXPECT_EQ(onnxAttributeNames(OpKind::Gemm), (Names{"alpha", "beta", "transA", "transB"}));
+  EXPECT_TRUE(onnxAttributeNames(OpKind::Relu).empty());
+}
+
+TEST(SplitText, KeepsEmptyPiecesAndWordsLeaveThemOut) {
+  using Pieces = std::vector<std::string_view>;
+  EXPECT_EQ(splitText("a,,b", ','), (Pieces{"a", "", "b"}));
+  EXPECT_EQ(splitText("", ','), (Pieces{""}));
+  EXPECT_EQ(splitText("64x56", 'x'), (Pieces{"64", "56"}));
+  EXPECT_EQ(splitText("a,", ','), (Pieces{"a", ""}));
+  EXPECT_EQ(splitWords(" pads  strides ", ' '), (Pieces{"pads", "strides"}));
+  EXPECT_TRUE(splitWords("", ' ').empty());
 }

@@ -3,6 +3,7 @@
 
 #include "generator/ModelBuilder.h"
 #include "support/Error.h"
+#include "support/SplitText.h"
 
 #include <charconv>
 #include <map>
@@ -72,28 +73,21 @@ private:
     return value;
   }
 
-  std::vector<std::string_view> splitOn(std::string_view text, char separator) const {
-    std::vector<std::string_view> parts;
-    if (text.empty()) return parts;
-    size_t start = 0;
-    while (true) {
-      size_t end = text.find(separator, start);
-      parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-      if (end == std::string_view::npos) return parts;
-      start = end + 1;
-    }
+  // Comma-separated; an empty field lists nothing.
+  static std::vector<std::string_view> pieces(std::string_view text) {
+    return text.empty() ? std::vector<std::string_view>() : splitText(text, ',');
   }
 
   std::vector<int64_t> parseList(std::string_view text, size_t line) const {
     std::vector<int64_t> values;
-    for (std::string_view part : splitOn(text, ',')) values.push_back(parseNumber(part, line));
+    for (std::string_view part : pieces(text)) values.push_back(parseNumber(part, line));
     return values;
   }
 
   // "guid:index,guid:index"; only output 0 exists in these files (TENSAT's reader leaves split unread).
   std::vector<int64_t> parseInputs(std::string_view text, size_t line) const {
     std::vector<int64_t> guids;
-    for (std::string_view edge : splitOn(text, ',')) {
+    for (std::string_view edge : pieces(text)) {
       size_t colon = edge.find(':');
       if (colon == std::string_view::npos) fail(line, "input '" + std::string(edge) + "' is not guid:index");
       if (parseNumber(edge.substr(colon + 1), line) != 0) fail(line, "only output 0 of an op can be read");
@@ -103,7 +97,7 @@ private:
   }
 
   void readRecords(std::string_view text) {
-    std::vector<std::string_view> lines = splitOn(text, '\n');
+    std::vector<std::string_view> lines = splitText(text, '\n');
     while (!lines.empty() && lines.back().empty()) lines.pop_back();
     if (lines.size() % 4 != 0) fail(lines.size(), "an op takes four lines (guid, type, inputs, parameters)");
     for (size_t i = 0; i < lines.size(); i += 4) {
