@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libcbc-dev
   libdnnl-dev
+  libtorch-dev
   nlohmann-json3-dev libcli11-dev
   clang libclang-rt-14-dev
   xvfb xauth

@@ -203,7 +203,7 @@ void addOptimizeCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<OptimizeCommandOptions>();
   CLI::App* command = app.add_subcommand("optimize", "Rewrite a model into a faster equivalent graph");
   command->add_option("model", options->model, "ONNX model")->required();
-  command->add_option("--strategy", options->strategy, "greedy, taso, eqsat or mcts")->capture_default_str();
+  command->add_option("--strategy", options->strategy, "greedy, taso, eqsat, mcts or xrlflow (with libtorch)")->capture_default_str();
   command->add_option("--cost", options->cost, "Cost model: analytic:<h200|a100|v100>, measured:cpu, measured:cuda, table:FILE")
       ->capture_default_str();
   command->add_option("--extract", options->search.extractMethod, "Final extraction: tree, ocf, dag or ilp")

@@ -4,6 +4,10 @@
 
 #include "support/Error.h"
 
+#if TESSERA_HAVE_TORCH
+#include "xrlflow/XrlflowStrategy.h"
+#endif
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -28,6 +32,10 @@ int main(int argc, char** argv) {
   addPluginsCommand(app, context);
   addCostsCommand(app, context);
   addTuneCommand(app, context);
+  addRlCommand(app, context);
+#if TESSERA_HAVE_TORCH
+  tessera::registerXrlflowStrategy();
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

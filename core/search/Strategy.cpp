@@ -10,18 +10,69 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <set>
+#include <utility>
 
 namespace tessera {
 
-std::vector<std::string> strategyNames() { return {"greedy", "taso", "eqsat", "mcts"}; }
+namespace {
+
+struct RegisteredStrategy {
+  std::string name;
+  StrategyFactory make;
+};
+
+// Registration happens at program start, before any search thread runs; the mutex keeps a late
+// registration safe all the same.
+std::mutex registryMutex;
+std::vector<RegisteredStrategy>& registry() {
+  static std::vector<RegisteredStrategy> strategies;
+  return strategies;
+}
+
+// Optional strategies and what a build needs for them, for a clear error where one is missing.
+constexpr std::pair<std::string_view, std::string_view> kOptionalStrategies[] = {
+    {"xrlflow", "libtorch (Debian: libtorch-dev; then configure and build again)"},
+};
+
+} // namespace
+
+std::vector<std::string> strategyNames() {
+  std::vector<std::string> names{"greedy", "taso", "eqsat", "mcts"};
+  std::lock_guard lock(registryMutex);
+  for (const RegisteredStrategy& strategy : registry()) names.push_back(strategy.name);
+  return names;
+}
+
+void registerStrategy(std::string name, StrategyFactory factory) {
+  std::lock_guard lock(registryMutex);
+  for (RegisteredStrategy& strategy : registry())
+    if (strategy.name == name) {
+      strategy.make = std::move(factory);
+      return;
+    }
+  registry().push_back({std::move(name), std::move(factory)});
+}
 
 std::unique_ptr<Strategy> makeStrategy(std::string_view name) {
   if (name == "eqsat") return std::make_unique<EqsatStrategy>();
   if (name == "mcts") return makeMctsStrategy();
   if (name == "taso") return makeTasoStrategy(/*greedy=*/false);
   if (name == "greedy") return makeTasoStrategy(/*greedy=*/true);
-  throw Error("unknown strategy '" + std::string(name) + "' (use greedy, taso, eqsat or mcts)");
+  {
+    std::lock_guard lock(registryMutex);
+    for (const RegisteredStrategy& strategy : registry())
+      if (strategy.name == name) return strategy.make();
+  }
+  for (const auto& [optional, needs] : kOptionalStrategies)
+    if (name == optional)
+      throw Error("strategy '" + std::string(name) + "' is not available: this build of Tessera was configured without " +
+                  std::string(needs));
+  std::vector<std::string> names = strategyNames();
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  throw Error("unknown strategy '" + std::string(name) + "' (use " + list + ")");
 }
 
 std::vector<const Rule*> arrangeRules(std::span<const Rule* const> rules, const Control& control) {

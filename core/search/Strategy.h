@@ -78,9 +78,16 @@ public:
   virtual SearchResult run(const SearchInput& input) = 0;
 };
 
-std::vector<std::string> strategyNames(); // greedy, taso, eqsat, mcts
-// Throws tessera::Error naming the known strategies for an unknown name.
+std::vector<std::string> strategyNames(); // greedy, taso, eqsat, mcts, then the registered ones
+// Throws tessera::Error naming the known strategies for an unknown name, and saying what the
+// build lacks for an optional strategy that was not built (xrlflow without libtorch).
 std::unique_ptr<Strategy> makeStrategy(std::string_view name);
+
+// Strategies of areas above search (core/xrlflow, built only with libtorch) register here when
+// their program starts; makeStrategy and strategyNames then know them. Registering a name again
+// replaces its factory.
+using StrategyFactory = std::function<std::unique_ptr<Strategy>()>;
+void registerStrategy(std::string name, StrategyFactory factory);
 
 // Rules in the order a search must try them right now: pinned first (in pack order), then the
 // rest, vetoed rules left out.

@@ -62,12 +62,20 @@ void GraphRewriter::mapOriginalNodes(const Graph& graph, const std::vector<NodeO
       std::optional<EClassId> eclass = egraph_.lookup(enode);
       if (!eclass) throw Error("node '" + node.name + "' is missing from its seeded e-graph");
       classOf[id].push_back(*eclass);
+      nodeOfClass_.try_emplace(*eclass, id);
       if (port == 0) originalNodes_.emplace_back(std::move(enode), id < origins.size() ? origins[id] : NodeOrigin{});
     }
   }
 }
 
 std::vector<RuleMatch> GraphRewriter::matches(const Rule& rule, size_t limit) const { return rule.search(egraph_, limit); }
+
+std::vector<NodeId> GraphRewriter::matchedNodes(const RuleMatch& match) const {
+  std::vector<NodeId> nodes;
+  for (EClassId root : match.roots)
+    if (auto it = nodeOfClass_.find(egraph_.find(root)); it != nodeOfClass_.end()) nodes.push_back(it->second);
+  return nodes;
+}
 
 std::optional<RewrittenGraph> GraphRewriter::rewrite(const Rule& rule, const RuleMatch& match, int step,
                                                      const std::function<bool(const RewritePreview&)>& worthBuilding,

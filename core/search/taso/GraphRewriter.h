@@ -38,6 +38,8 @@ public:
 
   // Matches of `rule` in the graph, in the rule's deterministic order.
   std::vector<RuleMatch> matches(const Rule& rule, size_t limit) const;
+  // The graph's ops a match rewrites: the node of each matched class (an RL agent's "location").
+  std::vector<NodeId> matchedNodes(const RuleMatch& match) const;
 
   // Applies one match and builds the rewritten graph. Most rewrites are not worth a graph, so
   // `worthBuilding` first sees its op count and cost, then `keep` sees the built graph (origins
@@ -68,6 +70,8 @@ private:
   std::unordered_map<ENode, double, ENodeHash> opCosts_;
   // The seeded graph's op e-nodes (port 0, as seeded) with the origin of the node they stand for.
   std::vector<std::pair<ENode, NodeOrigin>> originalNodes_;
+  // The graph's op in each seeded class (the first, where equal ops share a class).
+  std::unordered_map<EClassId, NodeId> nodeOfClass_;
 };
 
 } // namespace tessera

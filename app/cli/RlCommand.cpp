@@ -1,0 +1,162 @@
+// `tessera-cli rl train --agent xrlflow --models M... [--episodes N] [--seed S] [--cost SPEC]
+// --out CKPT [--json F]`: trains an X-RLflow agent by PPO on the models' graph rewriting (core/rl,
+// core/xrlflow) and writes its checkpoint. A progress line per episode and update on stderr;
+// the JSON report holds the training curve. Needs a build with libtorch.
+#include "CommandContext.h"
+#include "Commands.h"
+#include "CostModelFactory.h"
+#include "SearchSetup.h"
+
+#include "onnx/OnnxImport.h"
+#include "rl/RulePackFingerprint.h"
+#include "support/Error.h"
+
+#if TESSERA_HAVE_TORCH
+#include "xrlflow/XrlflowAgent.h"
+#include "xrlflow/XrlflowTraining.h"
+#endif
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <numeric>
+
+namespace tessera::cli {
+
+namespace {
+
+struct RlTrainOptions {
+  std::string agent = "xrlflow";
+  std::vector<std::string> models;
+  int episodes = 1000;
+  uint64_t seed = 1;
+  std::string cost = "analytic:h200";
+  std::string out;
+  std::string json;
+  std::string rules; // empty: the built-in pack
+  int evaluateEvery = 5;
+  int maxCandidates = 0; // 0: the agent's default
+  int horizon = 0;
+};
+
+#if TESSERA_HAVE_TORCH
+
+nlohmann::json curveJson(const TrainingReport& report) {
+  nlohmann::json curve = nlohmann::json::array();
+  for (const EpisodeRecord& e : report.episodes)
+    curve.push_back({{"episode", e.episode + 1}, {"model", e.label}, {"reward", e.reward}, {"steps", e.steps}, {"seconds", e.seconds}});
+  return curve;
+}
+
+nlohmann::json updatesJson(const TrainingReport& report) {
+  nlohmann::json updates = nlohmann::json::array();
+  for (const PpoUpdateStats& u : report.updates)
+    updates.push_back({{"transitions", u.transitions}, {"epochs", u.epochs}, {"policy_loss", u.policyLoss}, {"value_loss", u.valueLoss},
+                       {"entropy", u.entropy}, {"approx_kl", u.approxKl}, {"seconds", u.seconds}});
+  return updates;
+}
+
+int runRlTrain(const RlTrainOptions& options) {
+  if (options.agent != XrlflowAgent::kName) throw Error("unknown agent '" + options.agent + "' (use xrlflow)");
+  if (options.episodes < 1) throw Error("--episodes must be at least 1");
+  std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
+  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}});
+  std::vector<NamedGraph> models;
+  for (const std::string& path : options.models)
+    models.push_back({std::filesystem::path(path).stem().string(), onnx_io::importOnnxFile(path)});
+
+  AgentConfig config = agentConfigFor(rules.list.size());
+  if (options.maxCandidates > 0) config.maxCandidates = options.maxCandidates;
+  if (options.horizon > 0) config.horizon = options.horizon;
+  XrlflowAgent agent(config, options.seed);
+  GraphEpisodes evaluation(models, rules.list, *cost, argmaxOptionsFor(config));
+  GraphEpisodes episodes(std::move(models), rules.list, *cost, environmentOptionsFor(config));
+
+  TrainingOptions training;
+  training.episodes = options.episodes;
+  training.progress = reportProgress;
+  training.evaluateEvery = options.evaluateEvery;
+  training.evaluate = [&](XrlflowAgent& candidate) {
+    std::vector<double> speedups = argmaxSpeedups(candidate, evaluation);
+    return std::accumulate(speedups.begin(), speedups.end(), 0.0) / static_cast<double>(speedups.size());
+  };
+  reportProgress("training an xrlflow agent on " + std::to_string(episodes.models().size()) + " models, " + std::to_string(options.episodes) +
+                 " episodes, seed " + std::to_string(options.seed) + ", cost " + cost->spec());
+  TrainingReport report = trainAgent(agent, episodes, training);
+  std::vector<double> final = argmaxSpeedups(agent, evaluation);
+
+  CheckpointHeader header;
+  header.rulePack = rulePackFingerprint(rules.list);
+  header.cost = cost->spec();
+  for (const NamedGraph& model : episodes.models()) header.models.push_back(model.name);
+  header.episodes = static_cast<int>(report.episodes.size());
+  header.seed = options.seed;
+  std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  agent.save(options.out, header);
+
+  std::printf("agent           xrlflow, %zu episodes, %zu updates, %.1f s\n", report.episodes.size(), report.updates.size(), report.seconds);
+  if (report.best) std::printf("kept            the weights after episode %d (mean argmax speedup %.3f %%)\n", report.best->afterEpisode, report.best->score);
+  nlohmann::json perModel = nlohmann::json::object();
+  for (size_t i = 0; i < final.size(); ++i) {
+    std::printf("  %-24s argmax speedup %.3f %%\n", episodes.models()[i].name.c_str(), final[i]);
+    perModel[episodes.models()[i].name] = final[i];
+  }
+  std::printf("wrote           %s\n", options.out.c_str());
+  if (options.json.empty()) return 0;
+  nlohmann::json evaluations = nlohmann::json::array();
+  for (const EvaluationRecord& e : report.evaluations) evaluations.push_back({{"after_episode", e.afterEpisode}, {"mean_speedup_pct", e.score}});
+  nlohmann::json json{{"agent", options.agent},
+                      {"models", options.models},
+                      {"episodes", report.episodes.size()},
+                      {"seed", options.seed},
+                      {"cost", cost->spec()},
+                      {"rule_pack", header.rulePack},
+                      {"checkpoint", options.out},
+                      {"seconds", report.seconds},
+                      {"curve", curveJson(report)},
+                      {"updates", updatesJson(report)},
+                      {"evaluations", evaluations},
+                      {"argmax_speedup_pct", perModel}};
+  if (report.best) json["kept_after_episode"] = report.best->afterEpisode;
+  writeJsonReport(json, options.json);
+  return 0;
+}
+
+#else
+
+int runRlTrain(const RlTrainOptions&) {
+  throw Error("rl train is not available: this build of Tessera was configured without libtorch (Debian: libtorch-dev; then "
+              "configure and build again)");
+}
+
+#endif
+
+} // namespace
+
+void addRlCommand(CLI::App& app, CommandContext& context) {
+  CLI::App* rl = app.add_subcommand("rl", "Reinforcement-learning agents that rewrite graphs (needs a build with libtorch)");
+  rl->require_subcommand(1);
+  auto options = std::make_shared<RlTrainOptions>();
+  CLI::App* train = rl->add_subcommand("train", "Train an agent by PPO on models and write its checkpoint");
+  train->add_option("--agent", options->agent, "The agent: xrlflow")->capture_default_str();
+  train->add_option("--models", options->models, "ONNX models to train on (episodes take them in turn)")->required()->check(CLI::ExistingFile);
+  train->add_option("--episodes", options->episodes, "Training episodes")->capture_default_str();
+  train->add_option("--seed", options->seed, "Seed of the weights and of exploration")->capture_default_str();
+  train->add_option("--cost", options->cost, "Cost model of the rewards: analytic:<device>, measured:cpu, table:FILE")->capture_default_str();
+  train->add_option("--rules", options->rules, "Rule file instead of the built-in pack (the agent then runs only with it)");
+  train->add_option("--out", options->out, "Write the checkpoint here")->required();
+  train->add_option("--json", options->json, "Write the report (with the training curve) as JSON");
+  train->add_option("--evaluate-every", options->evaluateEvery,
+                    "Argmax evaluation on the models after every N updates; the best weights are kept (0: keep the last)")
+      ->capture_default_str();
+  train->add_option("--max-candidates", options->maxCandidates, "Candidate rewrites per state (default 64)");
+  train->add_option("--horizon", options->horizon, "Most rewrites per episode (default 100)");
+  train->callback([options, &context] { context.exitCode = runRlTrain(*options); });
+}
+
+} // namespace tessera::cli

@@ -1,0 +1,77 @@
+// Training an X-RLflow agent by PPO, as the original does: play episodes with the policy sampled
+// (exploring), record every transition, and update every `episodesPerUpdate` episodes. Each
+// update may be followed by an evaluation (argmax episodes), and the agent ends with the weights
+// that evaluated best, as the original keeps its best checkpoint.
+#pragma once
+
+#include "rl/Environment.h"
+#include "rl/GraphEpisodes.h"
+#include "xrlflow/XrlflowAgent.h"
+
+#include "ir/GraphHash.h"
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct EpisodeRecord {
+  int episode = 0;
+  std::string label;   // what it was played on
+  double reward = 0;   // sum of the episode's rewards
+  int steps = 0;
+  double seconds = 0;
+};
+
+struct EvaluationRecord {
+  int afterEpisode = 0;
+  double score = 0;    // higher is better
+};
+
+struct TrainingOptions {
+  int episodes = 1000;
+  // Argmax play after every `evaluateEvery` updates (0: never); higher is better. The agent
+  // keeps the weights of the best evaluation (the last ones when there is none).
+  int evaluateEvery = 0;
+  std::function<double(XrlflowAgent&)> evaluate;
+  std::function<void(const std::string&)> progress; // a line per episode and per update
+  std::function<bool()> stopRequested;               // ends training after the current episode
+};
+
+struct TrainingReport {
+  std::vector<EpisodeRecord> episodes;
+  std::vector<PpoUpdateStats> updates;
+  std::vector<EvaluationRecord> evaluations;
+  std::optional<EvaluationRecord> best;
+  double seconds = 0;
+};
+
+TrainingReport trainAgent(XrlflowAgent& agent, EpisodeSource& source, const TrainingOptions& options);
+
+// Argmax play (the strategy, evaluations) goes on to this many rewrites unless the agent stops.
+inline constexpr int kArgmaxMaxSteps = 1000;
+
+// The environment settings an agent trains with: its candidate cap and horizon.
+RewriteEnvironmentOptions environmentOptionsFor(const AgentConfig& config);
+// ... and plays argmax with: the same, up to kArgmaxMaxSteps rewrites.
+RewriteEnvironmentOptions argmaxOptionsFor(const AgentConfig& config);
+
+// The action argmax play takes: the most probable one whose graph the run has not visited yet
+// (a deterministic policy that meets a graph again would go round the same loop forever), and
+// among a pinned rule's candidates when there are any. Stop is always allowed.
+size_t argmaxAction(const AgentDecision& decision, const RewriteEnvironment& environment, const GraphSet& visited,
+                    const std::set<std::string>& pinned = {});
+
+// For each model: the speedup (%) of the cheapest graph an argmax episode passes through, which
+// is what the xrlflow strategy returns on it (`models` built with argmaxOptionsFor).
+std::vector<double> argmaxSpeedups(XrlflowAgent& agent, GraphEpisodes& models);
+
+// Plays one episode from `environment`'s current state with argmax (or sampled) decisions and
+// returns its reward; `onStep` sees each decision before it is taken.
+double playEpisode(XrlflowAgent& agent, Environment& environment, bool explore,
+                   const std::function<void(const AgentDecision&)>& onStep = {});
+
+} // namespace tessera

@@ -1,0 +1,100 @@
+// `rl train` and `optimize --strategy xrlflow` as a user meets them: a short training run with its
+// curve, the agent it writes run as a strategy, and bad checkpoints refused by name. A build
+// without libtorch says so for both commands.
+#include "CliRunner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using tessera::test::makeTempDir;
+using tessera::test::runCli;
+
+namespace {
+
+const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+void expectCleanError(const tessera::test::CliResult& result, const std::string& mentions) {
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("error"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(mentions), std::string::npos) << result.output;
+}
+
+} // namespace
+
+#if TESSERA_HAVE_TORCH
+
+TEST(RlCli, TrainsAnAgentAndRunsItAsAStrategy) {
+  const std::string dir = makeTempDir("rl");
+  const std::string checkpoint = dir + "/agent.ckpt", trainJson = dir + "/train.json";
+  auto train = runCli("rl train --agent xrlflow --models " + kSamples + "/vgg19.onnx --episodes 3 --horizon 4 --seed 2 --out " +
+                      checkpoint + " --json " + trainJson);
+  ASSERT_EQ(train.exitCode, 0) << train.output;
+  EXPECT_NE(train.output.find("episode 3/3 vgg19"), std::string::npos) << train.output;
+  EXPECT_NE(train.output.find("update 1"), std::string::npos) << train.output;
+  nlohmann::json report = readJson(trainJson);
+  ASSERT_EQ(report["curve"].size(), 3u);
+  for (const auto& point : report["curve"]) {
+    EXPECT_EQ(point["model"], "vgg19");
+    EXPECT_LE(point["steps"].get<int>(), 4);
+  }
+  EXPECT_EQ(report["updates"].size(), 1u);
+  EXPECT_TRUE(report["argmax_speedup_pct"].contains("vgg19"));
+
+  const std::string runJson = dir + "/run.json";
+  const std::string optimize =
+      "optimize " + kSamples + "/vgg19.onnx --strategy xrlflow --param max_steps=5 --param checkpoint=" + checkpoint + " --json " + runJson;
+  auto run = runCli(optimize);
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  nlohmann::json optimized = readJson(runJson);
+  EXPECT_EQ(optimized["strategy"], "xrlflow");
+  EXPECT_TRUE(optimized["verified"].get<bool>());
+  EXPECT_GE(optimized["speedup_pct"].get<double>(), 0.0);
+  EXPECT_LE(optimized["steps"].get<int>(), 5);
+
+  // The same run again gives the same graph.
+  auto again = runCli(optimize);
+  ASSERT_EQ(again.exitCode, 0) << again.output;
+  EXPECT_EQ(readJson(runJson)["optimized_cost_ms"], optimized["optimized_cost_ms"]);
+}
+
+TEST(RlCli, BadCheckpointsAreRefusedByName) {
+  const std::string dir = makeTempDir("rl-bad");
+  const std::string checkpoint = dir + "/agent.ckpt";
+  ASSERT_EQ(runCli("rl train --models " + kSamples + "/vgg19.onnx --episodes 1 --horizon 2 --out " + checkpoint).exitCode, 0);
+
+  const std::string truncated = dir + "/truncated.ckpt";
+  std::filesystem::copy_file(checkpoint, truncated);
+  std::filesystem::resize_file(truncated, std::filesystem::file_size(truncated) / 2);
+  expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --strategy xrlflow --param checkpoint=" + truncated), "truncated.ckpt");
+
+  const std::string garbage = dir + "/garbage.ckpt";
+  std::ofstream(garbage) << "not a checkpoint at all";
+  expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --strategy xrlflow --param checkpoint=" + garbage), "not an agent checkpoint");
+
+  // A pack of one rule is another pack.
+  const std::string rules = dir + "/one.rules";
+  std::ofstream(rules) << "fuse-conv-relu [fusion]: (Relu (Conv@c{activation=0} ?x ?w)) => (Conv@c{activation=2} ?x ?w)\n";
+  expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --rules " + rules + " --strategy xrlflow --param checkpoint=" + checkpoint),
+                   "another rule pack");
+  expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --strategy xrlflow --param checkpoint=" + dir + "/missing.ckpt"),
+                   "missing.ckpt");
+  expectCleanError(runCli("rl train --agent rlflow --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"), "unknown agent");
+}
+
+#else
+
+TEST(RlCli, ABuildWithoutLibtorchSaysSo) {
+  const std::string dir = makeTempDir("rl-none");
+  expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --strategy xrlflow"), "libtorch");
+  expectCleanError(runCli("rl train --models " + kSamples + "/vgg19.onnx --out " + dir + "/agent.ckpt"), "libtorch");
+}
+
+#endif
