@@ -29,6 +29,7 @@ struct RuleStatistics {
   uint32_t commits = 0;       // steps that committed this rule (MCTS, TASO)
   double costEffectMs = 0;    // best-cost improvement at the steps that committed it (<= 0 is better)
   int lastStep = -1;
+  bool operator==(const RuleStatistics&) const = default;
 };
 
 struct CommittedStep {

@@ -7,9 +7,26 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace tessera::views {
+
+namespace {
+
+// The first of 1, 2, 5 x 10^k at or above `value` (> 0).
+double axisEndAtOrAbove(double value) {
+  const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+  for (double step : {1.0, 2.0, 5.0})
+    if (value <= step * magnitude) return step * magnitude;
+  return 10 * magnitude;
+}
+
+void setRangeIfChanged(QValueAxis* axis, double min, double max) {
+  if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
+}
+
+} // namespace
 
 std::vector<CostSample> bestCostCurve(const std::vector<Event>& events) {
   std::vector<CostSample> curve;
@@ -124,8 +141,10 @@ void BestCostChart::rescale() {
     high = 1;
   }
   const double pad = std::max((high - low) * 0.08, std::abs(high) * 0.01 + 1e-9);
-  time_->setRange(0, maxTime * 1.02);
-  cost_->setRange(std::max(0.0, low - pad), high + pad);
+  // A live run's time grows with every batch; a rounded end moves the axis a few times a run
+  // instead, and an axis is only set when it changes: each change lays the whole chart out again.
+  setRangeIfChanged(time_, 0, axisEndAtOrAbove(maxTime * 1.02));
+  setRangeIfChanged(cost_, std::max(0.0, low - pad), high + pad);
   setCursor(cursorSeconds_);
 }
 

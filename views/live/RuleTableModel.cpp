@@ -51,20 +51,35 @@ void RuleTableModel::showState(const ReplayState& state) {
     }
     endInsertRows();
   }
-  for (auto& stats : stats_) stats = RuleStatistics{};
-  for (const auto& [name, stats] : state.rules) stats_[static_cast<size_t>(rowOf(QString::fromStdString(name)))] = stats;
+  std::vector<RuleStatistics> fresh(stats_.size());
+  for (const auto& [name, stats] : state.rules) fresh[static_cast<size_t>(rowOf(QString::fromStdString(name)))] = stats;
   std::set<QString> pinned;
   std::set<QString> vetoed;
   for (const std::string& rule : state.pinned) pinned.insert(QString::fromStdString(rule));
   for (const std::string& rule : state.vetoed) vetoed.insert(QString::fromStdString(rule));
+  std::vector<bool> wasPending(rules_.size());
+  for (size_t row = 0; row < rules_.size(); ++row) wasPending[row] = isPending(rules_[row].name);
   // A request is settled once a decision about that rule is on record after it was made.
   for (auto it = pendingPin_.begin(); it != pendingPin_.end();)
     it = (pinned.count(*it) != pinned_.count(*it)) ? pendingPin_.erase(it) : std::next(it);
   for (auto it = pendingVeto_.begin(); it != pendingVeto_.end();)
     it = (vetoed.count(*it) != vetoed_.count(*it)) ? pendingVeto_.erase(it) : std::next(it);
+  // Only the rows that changed are announced: a view measures again what it is told changed, and
+  // a live run updates this 20 times a second while touching a few rules each time.
+  int first = -1;
+  int last = -1;
+  for (size_t row = 0; row < rules_.size(); ++row) {
+    const QString& rule = rules_[row].name;
+    const bool changed = !(fresh[row] == stats_[row]) || pinned.count(rule) != pinned_.count(rule) ||
+                         vetoed.count(rule) != vetoed_.count(rule) || wasPending[row] != isPending(rule);
+    if (!changed) continue;
+    if (first < 0) first = static_cast<int>(row);
+    last = static_cast<int>(row);
+  }
+  stats_ = std::move(fresh);
   pinned_ = std::move(pinned);
   vetoed_ = std::move(vetoed);
-  if (!rules_.empty()) emit dataChanged(index(0, Applications), index(rowCount() - 1, Vetoed));
+  if (first >= 0) emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
 }
 
 int RuleTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rules_.size()); }

@@ -327,6 +327,38 @@ TEST(MctsTreeView, EqsatRunsHaveNoTreeAndSayIt) {
   EXPECT_TRUE(view.bannerText().startsWith(QStringLiteral("No MCTS tree")));
 }
 
+// A live run shows a new state 20 times a second; the table is told only of the rows that changed,
+// as the view measures again whatever it is told changed.
+TEST(RuleTableModel, AnnouncesOnlyTheRowsAStateChanges) {
+  std::vector<RuleInfo> rules{{QStringLiteral("a"), {}}, {QStringLiteral("b"), {}}, {QStringLiteral("c"), {}}, {QStringLiteral("d"), {}}};
+  RuleTableModel model(rules);
+  QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+  ReplayState state;
+  state.rules["b"].applications = 2;
+  state.rules["c"].newNodes = 5;
+  model.showState(state);
+  ASSERT_EQ(changed.count(), 1);
+  EXPECT_EQ(changed.front().at(0).toModelIndex().row(), 1);
+  EXPECT_EQ(changed.front().at(1).toModelIndex().row(), 2);
+  EXPECT_EQ(model.index(1, RuleTableModel::Applications).data().toUInt(), 2u);
+
+  model.showState(state);
+  EXPECT_EQ(changed.count(), 1) << "the same state again changes nothing";
+
+  state.vetoed.insert("d");
+  model.showState(state);
+  ASSERT_EQ(changed.count(), 2);
+  EXPECT_EQ(changed.back().at(0).toModelIndex().row(), 3);
+  EXPECT_EQ(changed.back().at(1).toModelIndex().row(), 3);
+  EXPECT_TRUE(model.isVetoed(QStringLiteral("d")));
+
+  model.showState(ReplayState{}); // seeking back to the start clears them all
+  ASSERT_EQ(changed.count(), 3);
+  EXPECT_EQ(changed.back().at(0).toModelIndex().row(), 1);
+  EXPECT_EQ(changed.back().at(1).toModelIndex().row(), 3);
+  EXPECT_EQ(model.index(1, RuleTableModel::Applications).data().toUInt(), 0u);
+}
+
 TEST(RulePanel, EmitsRequestsAndReflectsRecordedDecisions) {
   std::vector<RuleInfo> rules{{QStringLiteral("fuse-conv-relu"), {QStringLiteral("fusion")}},
                               {QStringLiteral("matmul-assoc"), {QStringLiteral("linear")}},
