@@ -53,9 +53,14 @@ RulePanel::RulePanel(std::vector<RuleInfo> rules, QWidget* parent) : QWidget(par
   // every row's text 20 times a second was most of the UI thread's work during a run.
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->horizontalHeader()->setSectionResizeMode(RuleTableModel::Labels, QHeaderView::Stretch);
-  table_->resizeColumnsToContents();
-  connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeColumnsToContents);
-  connect(model_, &QAbstractItemModel::rowsInserted, table_, &QTableView::resizeColumnsToContents);
+  // Labels are not fitted: they take what the other columns leave.
+  auto fitColumns = [this] {
+    for (int column = 0; column < RuleTableModel::ColumnCount; ++column)
+      if (column != RuleTableModel::Labels) table_->resizeColumnToContents(column);
+  };
+  fitColumns();
+  connect(model_, &QAbstractItemModel::modelReset, this, fitColumns);
+  connect(model_, &QAbstractItemModel::rowsInserted, this, fitColumns);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
 
