@@ -21,6 +21,8 @@ struct AgentConfig {
   int headHidden = 256;          // the candidate and value heads: headHidden -> headHidden2 -> 1 (policy/vf_feature [256, 64])
   int headHidden2 = 64;
   double greedyPrior = 2.0;      // initial weight of the candidate's normalised cost drop in its logit (learned)
+  double stopPrior = -0.5;       // initial bias of stop's logit (learned): below a rewrite that costs nothing, so
+                                 // the untrained agent walks a plateau (X-RLflow's point) rather than stop on it
 
   // Environment.
   int maxCandidates = 64;

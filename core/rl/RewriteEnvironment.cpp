@@ -3,10 +3,11 @@
 #include "cost/GraphCost.h"
 #include "ir/GraphHash.h"
 #include "search/taso/GraphRewriter.h"
+#include "support/Error.h"
 
 #include <algorithm>
 #include <cassert>
-#include <optional>
+#include <cmath>
 #include <unordered_map>
 
 namespace tessera {
@@ -18,64 +19,91 @@ struct PricedRewrite {
   size_t ruleIndex = 0;
   RuleMatch match;
   double costMs = 0;
+  size_t ops = 0;
 };
 
-// The graphs already listed in this state (and the state itself): equal graphs are one action.
-class ListedGraphs {
-public:
-  explicit ListedGraphs(const Graph& current) : current_(current), currentHash_(structuralHash(current)) {}
-
-  bool contains(const Graph& graph, size_t hash, const std::vector<RewriteCandidate>& listed) const {
-    if (hash == currentHash_ && structurallyEqual(graph, current_)) return true;
-    auto [first, last] = byHash_.equal_range(hash);
-    return std::any_of(first, last, [&](const auto& entry) { return structurallyEqual(graph, listed[entry.second].graph); });
-  }
-  void add(size_t hash, size_t index) { byHash_.emplace(hash, index); }
-
-private:
-  const Graph& current_;
-  size_t currentHash_;
-  std::unordered_multimap<size_t, size_t> byHash_;
-};
+// Graph costs are sums in different orders (a rewrite's preview, graphCost): equal graphs may
+// differ in the last bits.
+constexpr double kCostTolerance = 1e-9;
 
 } // namespace
+
+struct RewriteEnvironment::Listing {
+  RuleMatch match;
+  std::optional<RewrittenGraph> built;
+  size_t hash = 0; // structural hash of `built`
+};
 
 RewriteEnvironment::RewriteEnvironment(std::span<const Rule* const> rules, CostModel& cost, RewriteEnvironmentOptions options)
     : rules_(rules.begin(), rules.end()), cost_(cost), options_(std::move(options)) {}
 
+RewriteEnvironment::~RewriteEnvironment() = default;
+RewriteEnvironment::RewriteEnvironment(RewriteEnvironment&&) noexcept = default;
+
+bool RewriteEnvironment::sameCost(double a, double b) const {
+  return std::abs(a - b) <= kCostTolerance * std::max({std::abs(a), std::abs(b), initialCostMs_, 1e-300});
+}
+
 void RewriteEnvironment::reset(const Graph& graph) {
   graph_ = graph.compacted();
   origins_.assign(graph_.size(), NodeOrigin{});
+  lastNewNodes_ = 0;
   opLimit_ = options_.opLimit ? options_.opLimit : 2 * graph_.opCount();
   costMs_ = initialCostMs_ = graphCost(graph_, cost_).totalMs;
   steps_ = 0;
   done_ = false;
-  previewedInEpisode_ = 0;
+  visited_.clear();
+  visited_.emplace_back(costMs_, graph_);
   listCandidates();
 }
 
 StepOutcome RewriteEnvironment::step(size_t action) {
   assert(!done_ && "step after the episode ended");
   assert(action <= stopAction() && "action out of range");
-  ++steps_;
   if (action == stopAction()) {
+    ++steps_;
     done_ = true;
     candidates_.clear();
+    listings_.clear();
     observe();
     return {0.0, true};
   }
-  RewriteCandidate chosen = std::move(candidates_[action]);
+  RewrittenGraph chosen = std::move(build(action)); // its new nodes are stamped with this step
+  ++steps_;
   const double previous = costMs_;
   graph_ = std::move(chosen.graph);
   origins_ = std::move(chosen.origins);
+  lastNewNodes_ = chosen.newNodes;
   costMs_ = chosen.costMs;
+  visited_.emplace_back(costMs_, graph_);
   listCandidates();
   const double scale = initialCostMs_ > 0 ? 100.0 / initialCostMs_ : 0.0;
   return {(previous - costMs_) * scale, done_};
 }
 
+RewrittenGraph& RewriteEnvironment::build(size_t index) {
+  Listing& listing = listings_[index];
+  if (listing.built) return *listing.built;
+  auto any = [](const RewritePreview&) { return true; };
+  auto keep = [](const Graph&) { return true; };
+  listing.built = rewriter_->rewrite(*rules_[candidates_[index].ruleIndex], listing.match, steps_, any, keep);
+  if (!listing.built) throw Error("rule " + rules_[candidates_[index].ruleIndex]->name() + " priced a rewrite it then could not build");
+  listing.hash = structuralHash(listing.built->graph);
+  return *listing.built;
+}
+
+const Graph& RewriteEnvironment::candidateGraph(size_t index) { return build(index).graph; }
+
+bool RewriteEnvironment::leadsBack(size_t index) {
+  const RewriteCandidate& candidate = candidates_[index];
+  for (const auto& [costMs, graph] : visited_)
+    if (sameCost(costMs, candidate.costMs) && structurallyEqual(candidateGraph(index), graph)) return true;
+  return false;
+}
+
 void RewriteEnvironment::listCandidates() {
   candidates_.clear();
+  listings_.clear();
   previewed_ = 0;
   if (steps_ >= options_.horizon) {
     done_ = true;
@@ -83,47 +111,55 @@ void RewriteEnvironment::listCandidates() {
     return;
   }
 
-  GraphRewriter rewriter(graph_, origins_, cost_);
+  rewriter_ = std::make_unique<GraphRewriter>(graph_, origins_, cost_);
   std::vector<PricedRewrite> priced;
   auto keepNone = [](const Graph&) { return false; };
   for (size_t r = 0; r < rules_.size(); ++r) {
     const Rule& rule = *rules_[r];
     if (options_.allowed && !options_.allowed(rule)) continue;
-    for (RuleMatch& match : rewriter.matches(rule, options_.matchLimitPerRule)) {
-      std::optional<double> costMs;
-      auto price = [&](const RewritePreview& preview) {
-        if (preview.ops <= opLimit_) costMs = preview.costMs;
+    for (RuleMatch& match : rewriter_->matches(rule, options_.matchLimitPerRule)) {
+      std::optional<RewritePreview> preview;
+      auto price = [&](const RewritePreview& seen) {
+        if (seen.ops <= opLimit_) preview = seen;
         return false; // priced only: most rewrites are never built
       };
-      rewriter.rewrite(rule, match, steps_, price, keepNone);
+      rewriter_->rewrite(rule, match, steps_, price, keepNone);
       ++previewed_;
-      if (costMs) priced.push_back({r, std::move(match), *costMs});
+      if (preview) priced.push_back({r, std::move(match), preview->costMs, preview->ops});
     }
   }
-  previewedInEpisode_ += previewed_;
   // Cheapest first; ties keep rule and match order, so the list is deterministic.
   std::stable_sort(priced.begin(), priced.end(), [](const PricedRewrite& a, const PricedRewrite& b) { return a.costMs < b.costMs; });
 
-  ListedGraphs listed(graph_);
-  auto any = [](const RewritePreview&) { return true; };
-  for (const PricedRewrite& rewrite : priced) {
-    if (candidates_.size() >= options_.maxCandidates) break;
-    size_t hash = 0;
-    auto unlisted = [&](const Graph& graph) {
-      hash = structuralHash(graph);
-      return !listed.contains(graph, hash, candidates_);
-    };
-    std::optional<RewrittenGraph> built = rewriter.rewrite(*rules_[rewrite.ruleIndex], rewrite.match, steps_, any, unlisted);
-    if (!built) continue;
-    listed.add(hash, candidates_.size());
-    RewriteCandidate candidate;
-    candidate.ruleIndex = rewrite.ruleIndex;
-    candidate.location = rewriter.matchedNodes(rewrite.match);
-    candidate.graph = std::move(built->graph);
-    candidate.costMs = built->costMs;
-    candidate.origins = std::move(built->origins);
-    candidate.newNodes = built->newNodes;
-    candidates_.push_back(std::move(candidate));
+  // A rewrite can give the current graph, or another rewrite's graph, only at the same cost (and
+  // op count): those are built and compared; the others are distinct without a look.
+  auto mayRepeat = [&](size_t i) {
+    if (sameCost(priced[i].costMs, costMs_)) return true;
+    for (size_t j = i; j-- > 0 && sameCost(priced[j].costMs, priced[i].costMs);)
+      if (priced[j].ops == priced[i].ops) return true;
+    for (size_t j = i + 1; j < priced.size() && sameCost(priced[j].costMs, priced[i].costMs); ++j)
+      if (priced[j].ops == priced[i].ops) return true;
+    return false;
+  };
+  const size_t currentHash = structuralHash(graph_);
+  std::unordered_multimap<size_t, size_t> builtByHash; // listed candidates that were built
+  for (size_t i = 0; i < priced.size() && candidates_.size() < options_.maxCandidates; ++i) {
+    PricedRewrite& rewrite = priced[i];
+    const size_t index = candidates_.size();
+    candidates_.push_back({rewrite.ruleIndex, rewriter_->matchedNodes(rewrite.match), rewrite.costMs, rewrite.ops});
+    listings_.push_back({std::move(rewrite.match), std::nullopt, 0});
+    if (!mayRepeat(i)) continue;
+    const RewrittenGraph& built = build(index);
+    const size_t hash = listings_[index].hash;
+    bool repeat = hash == currentHash && structurallyEqual(built.graph, graph_);
+    auto [first, last] = builtByHash.equal_range(hash);
+    for (auto it = first; it != last && !repeat; ++it) repeat = structurallyEqual(built.graph, listings_[it->second].built->graph);
+    if (repeat) {
+      candidates_.pop_back();
+      listings_.pop_back();
+      continue;
+    }
+    builtByHash.emplace(hash, index);
   }
   if (candidates_.empty()) done_ = true;
   observe();
@@ -144,7 +180,7 @@ void RewriteEnvironment::observe() {
     for (NodeId node : candidate.location)
       if (node < rowOfNode.size() && rowOfNode[node] >= 0) seen.rows.push_back(rowOfNode[node]);
     seen.costDeltaPct = static_cast<float>((candidate.costMs - costMs_) * scale);
-    seen.opDelta = static_cast<float>(static_cast<double>(candidate.graph.opCount()) - ops);
+    seen.opDelta = static_cast<float>(static_cast<double>(candidate.ops) - ops);
     observation_.candidates.push_back(std::move(seen));
   }
 }

@@ -1,11 +1,12 @@
 // X-RLflow's environment over Tessera's whole-graph rewriter (the one taso and greedy use). The
 // state is the current graph; the actions are its distinct rewrites, one per (rule, location),
-// each a candidate graph, and stop. Every match of every rule is priced first (no graph built);
-// candidates are then built cheapest first, deduplicated by structural hash (equal graphs
-// compared in full, so none is dropped on a collision; a rewrite that gives the current graph
-// back is not an action), until `maxCandidates` are listed. Reward: 100 x (previous cost - new
-// cost) / initial cost, from any cost model. An episode ends on stop, when no candidate is left,
-// or at the horizon.
+// each a candidate graph, and stop. Every match of every rule is priced (no graph built) and the
+// cheapest `maxCandidates` distinct ones are listed. Distinct means as graphs: two rewrites that
+// give one graph are one action, and a rewrite that gives the current graph back is none. Equal
+// graphs have equal cost, so only rewrites whose cost ties another's (or the current graph's) are
+// built, and those are compared by structural hash and in full (never dropped on a collision);
+// other candidates are built when chosen. Reward: 100 x (previous cost - new cost) / initial
+// cost, from any cost model. An episode ends on stop, when no candidate is left, or at the horizon.
 #pragma once
 
 #include "cost/CostModel.h"
@@ -14,11 +15,16 @@
 #include "search/Candidate.h"
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace tessera {
+
+class GraphRewriter;
+struct RewrittenGraph;
 
 struct RewriteEnvironmentOptions {
   size_t maxCandidates = 64;
@@ -30,12 +36,10 @@ struct RewriteEnvironmentOptions {
 
 // One action: a graph one rewrite away from the current one.
 struct RewriteCandidate {
-  size_t ruleIndex = 0;            // in the environment's pack
-  std::vector<NodeId> location;    // the current graph's ops the rule matched
-  Graph graph;
-  double costMs = 0;
-  std::vector<NodeOrigin> origins; // by NodeId of `graph`; the rewrite's nodes get {rule, step}
-  uint32_t newNodes = 0;
+  size_t ruleIndex = 0;         // in the environment's pack
+  std::vector<NodeId> location; // the current graph's ops the rule matched
+  double costMs = 0;            // graphCost of its graph
+  size_t ops = 0;
 };
 
 class RewriteEnvironment final : public Environment {
@@ -43,6 +47,8 @@ public:
   // `rules` is the pack the rule indices of observations refer to; it and `cost` must outlive
   // the environment.
   RewriteEnvironment(std::span<const Rule* const> rules, CostModel& cost, RewriteEnvironmentOptions options = {});
+  ~RewriteEnvironment() override;
+  RewriteEnvironment(RewriteEnvironment&&) noexcept;
 
   // Starts an episode from `graph`. Throws tessera::Error when it does not type-check.
   void reset(const Graph& graph);
@@ -52,20 +58,28 @@ public:
   bool done() const override { return done_; }
 
   const Graph& graph() const { return graph_; }
-  const std::vector<NodeOrigin>& origins() const { return origins_; }
+  const std::vector<NodeOrigin>& origins() const { return origins_; } // by NodeId; rewritten nodes get {rule, step}
+  uint32_t lastNewNodes() const { return lastNewNodes_; }            // nodes the last step's rewrite added
   double costMs() const { return costMs_; }
   double initialCostMs() const { return initialCostMs_; }
   int steps() const { return steps_; }
   const std::vector<RewriteCandidate>& candidates() const { return candidates_; }
   size_t stopAction() const { return candidates_.size(); }
   const Rule& rule(size_t index) const { return *rules_[index]; }
-  // Rewrites priced while listing the current candidates, and rewrites tried in all.
+  // The graph candidate `index` leads to (built on first use).
+  const Graph& candidateGraph(size_t index);
+  // Whether candidate `index` leads back to a graph this episode has already been in.
+  bool leadsBack(size_t index);
+  // Rewrites priced while listing the current candidates.
   size_t previewed() const { return previewed_; }
-  size_t previewedInEpisode() const { return previewedInEpisode_; }
 
 private:
+  struct Listing; // a candidate's match and, once built, its graph
+
   void listCandidates();
+  RewrittenGraph& build(size_t index);
   void observe();
+  bool sameCost(double a, double b) const;
 
   std::vector<const Rule*> rules_;
   CostModel& cost_;
@@ -73,13 +87,16 @@ private:
   size_t opLimit_ = 0;
   Graph graph_;
   std::vector<NodeOrigin> origins_;
+  uint32_t lastNewNodes_ = 0;
   double costMs_ = 0;
   double initialCostMs_ = 0;
   int steps_ = 0;
   bool done_ = true;
   size_t previewed_ = 0;
-  size_t previewedInEpisode_ = 0;
+  std::unique_ptr<GraphRewriter> rewriter_; // of the current graph: candidates are built with it
   std::vector<RewriteCandidate> candidates_;
+  std::vector<Listing> listings_;           // one per candidate
+  std::vector<std::pair<double, Graph>> visited_; // the episode's graphs, with their costs
   Observation observation_;
 };
 

@@ -170,11 +170,14 @@ PpoUpdateStats XrlflowAgent::update() {
     int epochBatches = 0;
     for (size_t first = 0; first < order.size(); first += static_cast<size_t>(c.minibatch)) {
       const size_t last = std::min(order.size(), first + static_cast<size_t>(c.minibatch));
+      std::vector<const Observation*> batch;
+      for (size_t k = first; k < last; ++k) batch.push_back(&s.transitions[order[k]].observation);
+      std::vector<PolicyOutput> outputs = s.network->forward(batch);
       std::vector<torch::Tensor> logProbabilities, entropies, newValues;
       std::vector<float> oldLogProbabilities, advantages, returns;
       for (size_t k = first; k < last; ++k) {
         const Transition& t = s.transitions[order[k]];
-        PolicyOutput output = s.network->forward(t.observation);
+        const PolicyOutput& output = outputs[k - first];
         torch::Tensor all = torch::log_softmax(output.logits, 0);
         logProbabilities.push_back(all[static_cast<int64_t>(t.action)]);
         entropies.push_back(-(all.exp() * all).sum());

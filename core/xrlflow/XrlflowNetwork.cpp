@@ -63,6 +63,7 @@ XrlflowNetworkImpl::XrlflowNetworkImpl(const AgentConfig& config) : config_(conf
   candidateHead_ = register_module("candidate_head", mlp(2 * h + config.ruleEmbedding + kCandidateFigures, config.headHidden, config.headHidden2));
   valueHead_ = register_module("value_head", mlp(h, config.headHidden, config.headHidden2));
   greedyPrior_ = register_parameter("greedy_prior", torch::full({1}, config.greedyPrior));
+  stopPrior_ = register_parameter("stop_prior", torch::full({1}, config.stopPrior));
 }
 
 void XrlflowNetworkImpl::initialise(at::Generator& generator) {
@@ -80,19 +81,29 @@ void XrlflowNetworkImpl::initialise(at::Generator& generator) {
   last->weight.mul_(kHeadOutputScale);
   last->bias.mul_(kHeadOutputScale);
   greedyPrior_.fill_(config_.greedyPrior);
+  stopPrior_.fill_(config_.stopPrior);
 }
 
-torch::Tensor XrlflowNetworkImpl::encode(const GraphObservation& graph, torch::Tensor& rows) {
-  const int64_t n = graph.nodes;
-  if (n == 0) {
-    rows = torch::zeros({0, config_.hidden});
-    return leaky(globalUpdate_(torch::cat({torch::zeros({2 * config_.hidden}), floats(graph.globals, {config_.globalFeatures})})));
+// The rows of every graph of the batch after message passing; firstRow[b] is graph b's first row.
+torch::Tensor XrlflowNetworkImpl::encodeRows(const std::vector<const Observation*>& batch, std::vector<int64_t>& firstRow) {
+  std::vector<int32_t> ops, senders, receivers;
+  std::vector<float> figures;
+  firstRow.assign(1, 0);
+  for (const Observation* observation : batch) {
+    const GraphObservation& graph = observation->graph;
+    const auto offset = static_cast<int32_t>(firstRow.back());
+    ops.insert(ops.end(), graph.ops.begin(), graph.ops.end());
+    figures.insert(figures.end(), graph.figures.begin(), graph.figures.end());
+    for (int32_t sender : graph.senders) senders.push_back(sender + offset);
+    for (int32_t receiver : graph.receivers) receivers.push_back(receiver + offset);
+    firstRow.push_back(firstRow.back() + graph.nodes);
   }
-  rows = leaky(opEmbedding_(indices(graph.ops)) + figureEmbedding_(floats(graph.figures, {n, config_.nodeFigures})));
-  const torch::Tensor senders = indices(graph.senders), receivers = indices(graph.receivers);
-  for (const std::shared_ptr<torch::nn::Module>& layer : *gatLayers_) rows = layer->as<GatLayer>()->forward(rows, senders, receivers);
-  torch::Tensor pooled = torch::cat({rows.mean(0), std::get<0>(rows.max(0)), floats(graph.globals, {config_.globalFeatures})});
-  return leaky(globalUpdate_(pooled));
+  const int64_t n = firstRow.back();
+  if (n == 0) return torch::zeros({0, config_.hidden});
+  torch::Tensor rows = leaky(opEmbedding_(indices(ops)) + figureEmbedding_(floats(figures, {n, config_.nodeFigures})));
+  const torch::Tensor senderRows = indices(senders), receiverRows = indices(receivers);
+  for (const std::shared_ptr<torch::nn::Module>& layer : *gatLayers_) rows = layer->as<GatLayer>()->forward(rows, senderRows, receiverRows);
+  return rows;
 }
 
 torch::Tensor XrlflowNetworkImpl::candidateInputs(const Observation& observation, const torch::Tensor& rows,
@@ -129,15 +140,43 @@ torch::Tensor XrlflowNetworkImpl::candidateInputs(const Observation& observation
                     1);
 }
 
-PolicyOutput XrlflowNetworkImpl::forward(const Observation& observation) {
-  torch::Tensor rows;
-  torch::Tensor graphEmbedding = encode(observation.graph, rows);
-  torch::Tensor normalisedDrop;
-  torch::Tensor inputs = candidateInputs(observation, rows, graphEmbedding, normalisedDrop);
-  PolicyOutput output;
-  output.logits = candidateHead_->forward(inputs).squeeze(1) + greedyPrior_ * normalisedDrop;
-  output.value = valueHead_->forward(graphEmbedding).squeeze();
-  return output;
+std::vector<PolicyOutput> XrlflowNetworkImpl::forward(const std::vector<const Observation*>& batch) {
+  std::vector<int64_t> firstRow;
+  torch::Tensor rows = encodeRows(batch, firstRow);
+  std::vector<torch::Tensor> pooled;
+  for (size_t b = 0; b < batch.size(); ++b) {
+    const int64_t count = firstRow[b + 1] - firstRow[b];
+    torch::Tensor globals = floats(batch[b]->graph.globals, {config_.globalFeatures});
+    if (count == 0) {
+      pooled.push_back(torch::cat({torch::zeros({2 * config_.hidden}), globals}));
+      continue;
+    }
+    torch::Tensor own = rows.narrow(0, firstRow[b], count);
+    pooled.push_back(torch::cat({own.mean(0), std::get<0>(own.max(0)), globals}));
+  }
+  torch::Tensor graphEmbeddings = leaky(globalUpdate_(torch::stack(pooled)));
+
+  std::vector<torch::Tensor> inputs, drops;
+  std::vector<float> isStop;
+  for (size_t b = 0; b < batch.size(); ++b) {
+    torch::Tensor drop;
+    inputs.push_back(candidateInputs(*batch[b], rows.narrow(0, firstRow[b], firstRow[b + 1] - firstRow[b]), graphEmbeddings[static_cast<int64_t>(b)], drop));
+    drops.push_back(drop);
+    isStop.insert(isStop.end(), batch[b]->candidates.size(), 0.0f);
+    isStop.push_back(1.0f);
+  }
+  torch::Tensor logits = candidateHead_->forward(torch::cat(inputs)).squeeze(1) + greedyPrior_ * torch::cat(drops) +
+                         stopPrior_ * floats(isStop, {static_cast<int64_t>(isStop.size())});
+  torch::Tensor values = valueHead_->forward(graphEmbeddings).squeeze(1);
+
+  std::vector<PolicyOutput> outputs;
+  int64_t first = 0;
+  for (size_t b = 0; b < batch.size(); ++b) {
+    const int64_t actions = static_cast<int64_t>(batch[b]->candidates.size()) + 1;
+    outputs.push_back({logits.narrow(0, first, actions), values[static_cast<int64_t>(b)]});
+    first += actions;
+  }
+  return outputs;
 }
 
 } // namespace tessera

@@ -8,7 +8,8 @@
 // the rows and the state's global features (the original's global update after its GAT layers).
 // Candidate logit: head(graph embedding, mean embedding of the rows it rewrites, its rule's
 // embedding, its cost figures) + greedyPrior x (its cost drop / the state's largest cost change).
-// Stop is one more candidate: the pack's last rule embedding, no rows, no cost change.
+// Stop is one more candidate: the pack's last rule embedding, no rows, no cost change, plus a
+// learned bias (stopPrior).
 // Only XrlflowNetwork.cpp and XrlflowAgent.cpp include this header: libtorch compiles slowly.
 #pragma once
 
@@ -16,6 +17,8 @@
 #include "rl/Observation.h"
 
 #include <torch/torch.h>
+
+#include <vector>
 
 namespace tessera {
 
@@ -41,13 +44,16 @@ struct PolicyOutput {
 class XrlflowNetworkImpl : public torch::nn::Module {
 public:
   explicit XrlflowNetworkImpl(const AgentConfig& config);
-  PolicyOutput forward(const Observation& observation);
+  // One output per observation. The graphs of a batch are encoded together, as one graph with
+  // as many components, which is much faster than one at a time for a PPO minibatch.
+  std::vector<PolicyOutput> forward(const std::vector<const Observation*>& batch);
+  PolicyOutput forward(const Observation& observation) { return forward(std::vector<const Observation*>{&observation}).front(); }
   // Re-draws every weight from `generator` (uniform +-1/sqrt(fan-in), as torch's Linear does), so an
   // agent's start depends on its seed alone, not on the process's global generator.
   void initialise(at::Generator& generator);
 
 private:
-  torch::Tensor encode(const GraphObservation& graph, torch::Tensor& rows);
+  torch::Tensor encodeRows(const std::vector<const Observation*>& batch, std::vector<int64_t>& firstRow);
   torch::Tensor candidateInputs(const Observation& observation, const torch::Tensor& rows, const torch::Tensor& graphEmbedding,
                                 torch::Tensor& normalisedDrop);
 
@@ -60,6 +66,7 @@ private:
   torch::nn::Sequential candidateHead_{nullptr};
   torch::nn::Sequential valueHead_{nullptr};
   torch::Tensor greedyPrior_;
+  torch::Tensor stopPrior_;
 };
 TORCH_MODULE(XrlflowNetwork);
 

@@ -60,8 +60,6 @@ public:
     options.allowed = [&input](const Rule& rule) { return !input.control.vetoed().count(rule.name()); };
     RewriteEnvironment environment(input.rules, input.cost, options);
     environment.reset(input.original);
-    GraphSet visited;
-    visited.insert(environment.graph());
 
     std::optional<StopReason> stop;
     std::vector<std::string> path, bestPath;
@@ -78,21 +76,18 @@ public:
         break;
       }
       AgentDecision decision = agent.decide(environment.observation(), /*explore=*/false);
-      const size_t action = argmaxAction(decision, environment, visited, input.control.pinned());
+      const size_t action = argmaxAction(decision, environment, input.control.pinned());
       if (action == environment.stopAction()) {
         publishStep(input, step, "stop", decision, environment);
         environment.step(action);
         stop = StopReason::Saturated;
         break;
       }
-      const RewriteCandidate& chosen = environment.candidates()[action];
-      const std::string rule = environment.rule(chosen.ruleIndex).name();
-      const uint32_t newNodes = chosen.newNodes;
+      const std::string rule = environment.rule(environment.candidates()[action].ruleIndex).name();
       environment.step(action);
-      visited.insert(environment.graph());
       priced += environment.previewed();
       path.push_back(rule);
-      if (input.events.wants(EventKind::RuleApplied)) input.events.publish(RuleApplied{rule, step, {}, {}, newNodes});
+      if (input.events.wants(EventKind::RuleApplied)) input.events.publish(RuleApplied{rule, step, {}, {}, environment.lastNewNodes()});
       publishStep(input, step, rule, decision, environment);
       if (environment.costMs() < protocol.bestCostMs()) {
         protocol.addCandidate(Candidate{environment.graph(), environment.costMs(), "xrlflow", step, environment.origins()});

@@ -6,7 +6,7 @@
 // Every graph on the way that is cheaper than all before it is a candidate; the best one wins.
 //
 // Parameters: checkpoint (default: the agent shipped in resources/agents/xrlflow.ckpt),
-// max_steps (default 1000). Vetoed rules are never listed; when a
+// max_steps (default 250). Vetoed rules are never listed; when a
 // pinned rule has candidates, the agent chooses among those. Stop reasons: "saturated" (the agent
 // chose stop, or no rewrite is left), "steps", "time_limit", "stopped_by_user".
 // SearchResult: steps = rewrites taken, enodes = rewrites priced, rulesApplied = the rewrites on

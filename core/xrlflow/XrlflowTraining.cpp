@@ -33,8 +33,7 @@ RewriteEnvironmentOptions argmaxOptionsFor(const AgentConfig& config) {
   return options;
 }
 
-size_t argmaxAction(const AgentDecision& decision, const RewriteEnvironment& environment, const GraphSet& visited,
-                    const std::set<std::string>& pinned) {
+size_t argmaxAction(const AgentDecision& decision, RewriteEnvironment& environment, const std::set<std::string>& pinned) {
   const std::vector<RewriteCandidate>& candidates = environment.candidates();
   auto isPinned = [&](const RewriteCandidate& c) { return pinned.count(environment.rule(c.ruleIndex).name()) > 0; };
   const bool pinnedOnly = std::any_of(candidates.begin(), candidates.end(), isPinned);
@@ -42,7 +41,7 @@ size_t argmaxAction(const AgentDecision& decision, const RewriteEnvironment& env
   for (size_t a = 0; a < candidates.size(); ++a) {
     if (decision.probabilities[a] <= decision.probabilities[best]) continue; // ties: stop, then the cheaper
     if (pinnedOnly && !isPinned(candidates[a])) continue;
-    if (visited.contains(candidates[a].graph)) continue;
+    if (environment.leadsBack(a)) continue;
     best = a;
   }
   return best;
@@ -53,12 +52,9 @@ std::vector<double> argmaxSpeedups(XrlflowAgent& agent, GraphEpisodes& models) {
   RewriteEnvironment& environment = models.environment();
   for (const NamedGraph& model : models.models()) {
     environment.reset(model.graph);
-    GraphSet visited;
-    visited.insert(environment.graph());
     double best = environment.costMs();
     while (!environment.done()) {
-      environment.step(argmaxAction(agent.decide(environment.observation(), /*explore=*/false), environment, visited));
-      visited.insert(environment.graph());
+      environment.step(argmaxAction(agent.decide(environment.observation(), /*explore=*/false), environment));
       best = std::min(best, environment.costMs());
     }
     const double initial = environment.initialCostMs();

@@ -8,8 +8,6 @@
 #include "rl/GraphEpisodes.h"
 #include "xrlflow/XrlflowAgent.h"
 
-#include "ir/GraphHash.h"
-
 #include <functional>
 #include <optional>
 #include <set>
@@ -52,18 +50,17 @@ struct TrainingReport {
 TrainingReport trainAgent(XrlflowAgent& agent, EpisodeSource& source, const TrainingOptions& options);
 
 // Argmax play (the strategy, evaluations) goes on to this many rewrites unless the agent stops.
-inline constexpr int kArgmaxMaxSteps = 1000;
+inline constexpr int kArgmaxMaxSteps = 250;
 
 // The environment settings an agent trains with: its candidate cap and horizon.
 RewriteEnvironmentOptions environmentOptionsFor(const AgentConfig& config);
 // ... and plays argmax with: the same, up to kArgmaxMaxSteps rewrites.
 RewriteEnvironmentOptions argmaxOptionsFor(const AgentConfig& config);
 
-// The action argmax play takes: the most probable one whose graph the run has not visited yet
-// (a deterministic policy that meets a graph again would go round the same loop forever), and
-// among a pinned rule's candidates when there are any. Stop is always allowed.
-size_t argmaxAction(const AgentDecision& decision, const RewriteEnvironment& environment, const GraphSet& visited,
-                    const std::set<std::string>& pinned = {});
+// The action argmax play takes: the most probable one that does not lead back to a graph of the
+// episode (a deterministic policy that meets a graph again would go round the same loop
+// forever), and among a pinned rule's candidates when there are any. Stop is always allowed.
+size_t argmaxAction(const AgentDecision& decision, RewriteEnvironment& environment, const std::set<std::string>& pinned = {});
 
 // For each model: the speedup (%) of the cheapest graph an argmax episode passes through, which
 // is what the xrlflow strategy returns on it (`models` built with argmaxOptionsFor).

@@ -4,6 +4,7 @@
 
 #include "cost/GraphCost.h"
 #include "ir/GraphHash.h"
+#include "search/taso/GraphRewriter.h"
 
 #include <gtest/gtest.h>
 
@@ -32,23 +33,90 @@ TEST_F(RewriteEnvironmentTest, CandidatesAreDistinctRewritesListedCheapestFirst)
   EXPECT_FALSE(env.done());
   for (size_t i = 0; i < candidates.size(); ++i) {
     const RewriteCandidate& c = candidates[i];
-    EXPECT_DOUBLE_EQ(c.costMs, graphCost(c.graph, *cost).totalMs) << i;
-    EXPECT_FALSE(structurallyEqual(c.graph, env.graph())) << "candidate " << i << " is the current graph";
+    const Graph& graph = env.candidateGraph(i);
+    EXPECT_NEAR(c.costMs, graphCost(graph, *cost).totalMs, 1e-12) << i;
+    EXPECT_EQ(c.ops, graph.opCount()) << i;
+    EXPECT_FALSE(structurallyEqual(graph, env.graph())) << "candidate " << i << " is the current graph";
+    EXPECT_FALSE(env.leadsBack(i)) << i;
     if (i > 0) {
       EXPECT_LE(candidates[i - 1].costMs, c.costMs) << i;
     }
-    for (size_t j = 0; j < i; ++j) EXPECT_FALSE(structurallyEqual(c.graph, candidates[j].graph)) << i << " repeats " << j;
+    for (size_t j = 0; j < i; ++j) EXPECT_FALSE(structurallyEqual(graph, env.candidateGraph(j))) << i << " repeats " << j;
     ASSERT_FALSE(c.location.empty()) << i;
     for (NodeId node : c.location) {
       ASSERT_LT(node, env.graph().size());
       OpKind kind = env.graph().node(node).kind;
       EXPECT_TRUE(kind != OpKind::Input && kind != OpKind::Weight) << i;
     }
-    ASSERT_EQ(c.origins.size(), c.graph.size());
-    EXPECT_GT(c.newNodes, 0u) << i;
   }
   EXPECT_EQ(env.stopAction(), candidates.size());
   EXPECT_GE(env.previewed(), candidates.size());
+}
+
+TEST_F(RewriteEnvironmentTest, EveryDistinctRewriteIsListedOnce) {
+  // Without a cap, the candidates are exactly the distinct graphs all matches give, less the
+  // current one: what deduplication by building every rewrite would list.
+  RewriteEnvironmentOptions uncapped;
+  uncapped.maxCandidates = 100000;
+  RewriteEnvironment env = environment(uncapped);
+  env.reset(branchyModel());
+  GraphSet seen;
+  seen.insert(env.graph());
+  for (size_t i = 0; i < env.candidates().size(); ++i) EXPECT_TRUE(seen.insert(env.candidateGraph(i))) << i;
+
+  GraphSet all;
+  all.insert(env.graph());
+  GraphRewriter rewriter(env.graph(), env.origins(), *cost);
+  for (const Rule* rule : pack.list)
+    for (const RuleMatch& match : rewriter.matches(*rule, 10000)) {
+      auto built = rewriter.rewrite(*rule, match, 0, [](const RewritePreview&) { return true; }, [](const Graph&) { return true; });
+      if (built && built->graph.opCount() <= 2 * env.graph().opCount()) all.insert(built->graph);
+    }
+  EXPECT_EQ(all.size(), seen.size());
+}
+
+TEST_F(RewriteEnvironmentTest, AStepTakesTheCandidatesGraphAndItsOrigins) {
+  RewriteEnvironment env = environment();
+  env.reset(branchyModel());
+  const size_t action = 1;
+  const Graph expected = env.candidateGraph(action);
+  const std::string rule = env.rule(env.candidates()[action].ruleIndex).name();
+  env.step(action);
+  EXPECT_TRUE(structurallyEqual(env.graph(), expected));
+  ASSERT_EQ(env.origins().size(), env.graph().size());
+  size_t stamped = 0;
+  for (const NodeOrigin& origin : env.origins())
+    if (!origin.rule.empty()) {
+      EXPECT_EQ(origin.rule, rule);
+      EXPECT_EQ(origin.step, 0);
+      ++stamped;
+    }
+  EXPECT_EQ(stamped, env.lastNewNodes());
+  EXPECT_GT(stamped, 0u);
+}
+
+TEST_F(RewriteEnvironmentTest, LeadsBackFlagsExactlyTheCandidatesThatReturnToAnEarlierGraph) {
+  // tensat-s024, (ewadd c (ewadd a b)) => (ewadd b (ewadd a c)), undoes itself: every other
+  // state offers the way back.
+  Graph sum;
+  NodeId a = sum.addInput("a", f32({4, 4})), b = sum.addInput("b", f32({4, 4})), c = sum.addInput("c", f32({4, 4}));
+  sum.addOutput({sum.addNode(OpKind::Add, {{c}, {sum.addNode(OpKind::Add, {{a}, {b}})}})}, "y");
+  std::vector<const Rule*> selfInverse = pack.only({"tensat-s024"});
+  RewriteEnvironment env(selfInverse, *cost, {});
+  env.reset(sum);
+  std::vector<Graph> earlier{env.graph()};
+  size_t flagged = 0;
+  for (int step = 0; step < 3 && !env.done(); ++step) {
+    ASSERT_FALSE(env.candidates().empty());
+    for (size_t i = 0; i < env.candidates().size(); ++i) {
+      const bool returns = std::any_of(earlier.begin(), earlier.end(), [&](const Graph& g) { return structurallyEqual(env.candidateGraph(i), g); });
+      EXPECT_EQ(env.leadsBack(i), returns) << "step " << step << " candidate " << i;
+      flagged += returns;
+    }
+    env.step(0);
+    earlier.push_back(env.graph());
+  }
+  EXPECT_GT(flagged, 0u);
 }
 
 TEST_F(RewriteEnvironmentTest, TheCapKeepsTheCheapestCandidates) {
@@ -61,7 +129,7 @@ TEST_F(RewriteEnvironmentTest, TheCapKeepsTheCheapestCandidates) {
   ASSERT_EQ(two.candidates().size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_DOUBLE_EQ(two.candidates()[i].costMs, all.candidates()[i].costMs);
-    EXPECT_TRUE(structurallyEqual(two.candidates()[i].graph, all.candidates()[i].graph));
+    EXPECT_TRUE(structurallyEqual(two.candidateGraph(i), all.candidateGraph(i)));
   }
 }
 
@@ -78,7 +146,7 @@ TEST_F(RewriteEnvironmentTest, RewardsArePercentagesOfTheInitialCostAndSumToTheS
     const double expected = 100.0 * (before - env.candidates()[action].costMs) / initial;
     StepOutcome outcome = env.step(action);
     EXPECT_NEAR(outcome.reward, expected, 1e-9);
-    EXPECT_DOUBLE_EQ(env.costMs(), graphCost(env.graph(), *cost).totalMs);
+    EXPECT_NEAR(env.costMs(), graphCost(env.graph(), *cost).totalMs, 1e-12);
     total += outcome.reward;
     ++steps;
   }
