@@ -18,8 +18,7 @@ namespace {
 struct PricedRewrite {
   size_t ruleIndex = 0;
   RuleMatch match;
-  double costMs = 0;
-  size_t ops = 0;
+  RewritePreview preview;
 };
 
 // Graph costs are sums in different orders (a rewrite's preview, graphCost): equal graphs may
@@ -31,7 +30,6 @@ constexpr double kCostTolerance = 1e-9;
 struct RewriteEnvironment::Listing {
   RuleMatch match;
   std::optional<RewrittenGraph> built;
-  size_t hash = 0; // structural hash of `built`
 };
 
 RewriteEnvironment::RewriteEnvironment(std::span<const Rule* const> rules, CostModel& cost, RewriteEnvironmentOptions options)
@@ -88,7 +86,6 @@ RewrittenGraph& RewriteEnvironment::build(size_t index) {
   auto keep = [](const Graph&) { return true; };
   listing.built = rewriter_->rewrite(*rules_[candidates_[index].ruleIndex], listing.match, steps_, any, keep);
   if (!listing.built) throw Error("rule " + rules_[candidates_[index].ruleIndex]->name() + " priced a rewrite it then could not build");
-  listing.hash = structuralHash(listing.built->graph);
   return *listing.built;
 }
 
@@ -125,35 +122,30 @@ void RewriteEnvironment::listCandidates() {
       };
       rewriter_->rewrite(rule, match, steps_, price, keepNone);
       ++previewed_;
-      if (preview) priced.push_back({r, std::move(match), preview->costMs, preview->ops});
+      if (preview) priced.push_back({r, std::move(match), *preview});
     }
   }
   // Cheapest first; ties keep rule and match order, so the list is deterministic.
-  std::stable_sort(priced.begin(), priced.end(), [](const PricedRewrite& a, const PricedRewrite& b) { return a.costMs < b.costMs; });
+  std::stable_sort(priced.begin(), priced.end(),
+                   [](const PricedRewrite& a, const PricedRewrite& b) { return a.preview.costMs < b.preview.costMs; });
 
-  // A rewrite can give the current graph, or another rewrite's graph, only at the same cost (and
-  // op count): those are built and compared; the others are distinct without a look.
-  auto mayRepeat = [&](size_t i) {
-    if (sameCost(priced[i].costMs, costMs_)) return true;
-    for (size_t j = i; j-- > 0 && sameCost(priced[j].costMs, priced[i].costMs);)
-      if (priced[j].ops == priced[i].ops) return true;
-    for (size_t j = i + 1; j < priced.size() && sameCost(priced[j].costMs, priced[i].costMs); ++j)
-      if (priced[j].ops == priced[i].ops) return true;
-    return false;
-  };
-  const size_t currentHash = structuralHash(graph_);
-  std::unordered_multimap<size_t, size_t> builtByHash; // listed candidates that were built
+  // Equal graphs have equal preview hashes: a rewrite whose hash is the current graph's or
+  // another rewrite's is built and compared in full; the others are distinct without a look.
+  std::unordered_map<size_t, size_t> rewritesByHash;
+  for (const PricedRewrite& rewrite : priced) ++rewritesByHash[rewrite.preview.hash];
+  const size_t currentHash = rewriter_->previewSeeded().hash;
+  std::unordered_multimap<size_t, size_t> builtByHash; // listed candidates that were built, by preview hash
   for (size_t i = 0; i < priced.size() && candidates_.size() < options_.maxCandidates; ++i) {
     PricedRewrite& rewrite = priced[i];
+    const size_t hash = rewrite.preview.hash;
     const size_t index = candidates_.size();
-    candidates_.push_back({rewrite.ruleIndex, rewriter_->matchedNodes(rewrite.match), rewrite.costMs, rewrite.ops});
-    listings_.push_back({std::move(rewrite.match), std::nullopt, 0});
-    if (!mayRepeat(i)) continue;
-    const RewrittenGraph& built = build(index);
-    const size_t hash = listings_[index].hash;
-    bool repeat = hash == currentHash && structurallyEqual(built.graph, graph_);
+    candidates_.push_back({rewrite.ruleIndex, rewriter_->matchedNodes(rewrite.match), rewrite.preview.costMs, rewrite.preview.ops});
+    listings_.push_back({std::move(rewrite.match), std::nullopt});
+    if (hash != currentHash && rewritesByHash[hash] == 1) continue;
+    const Graph& built = candidateGraph(index);
+    bool repeat = hash == currentHash && structurallyEqual(built, graph_);
     auto [first, last] = builtByHash.equal_range(hash);
-    for (auto it = first; it != last && !repeat; ++it) repeat = structurallyEqual(built.graph, listings_[it->second].built->graph);
+    for (auto it = first; it != last && !repeat; ++it) repeat = structurallyEqual(built, listings_[it->second].built->graph);
     if (repeat) {
       candidates_.pop_back();
       listings_.pop_back();

@@ -2,10 +2,10 @@
 // state is the current graph; the actions are its distinct rewrites, one per (rule, location),
 // each a candidate graph, and stop. Every match of every rule is priced (no graph built) and the
 // cheapest `maxCandidates` distinct ones are listed. Distinct means as graphs: two rewrites that
-// give one graph are one action, and a rewrite that gives the current graph back is none. Equal
-// graphs have equal cost, so only rewrites whose cost ties another's (or the current graph's) are
-// built, and those are compared by structural hash and in full (never dropped on a collision);
-// other candidates are built when chosen. Reward: 100 x (previous cost - new cost) / initial
+// give one graph are one action, and a rewrite that gives the current graph back is none. The
+// pricing hashes the graph a rewrite would build (equal graphs hash equal), so only rewrites whose
+// hash is another's (or the current graph's) are built, and compared in full (never dropped on a
+// collision); other candidates are built when chosen. Reward: 100 x (previous cost - new cost) / initial
 // cost, from any cost model. An episode ends on stop, when no candidate is left, or at the horizon.
 #pragma once
 

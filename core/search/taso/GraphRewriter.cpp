@@ -3,8 +3,10 @@
 #include "cost/OpSignature.h"
 #include "ir/ShapeInference.h"
 #include "support/Error.h"
+#include "support/Hash.h"
 
 #include <algorithm>
+#include <cassert>
 #include <unordered_set>
 
 namespace tessera {
@@ -69,6 +71,13 @@ void GraphRewriter::mapOriginalNodes(const Graph& graph, const std::vector<NodeO
 }
 
 std::vector<RuleMatch> GraphRewriter::matches(const Rule& rule, size_t limit) const { return rule.search(egraph_, limit); }
+
+RewritePreview GraphRewriter::previewSeeded() {
+  // Before any rewrite each class holds the one node it was seeded with.
+  std::optional<RewritePreview> summary = preview([&](EClassId eclass) { return &egraph_.eclass(eclass).nodes.front(); });
+  assert(summary && "a seeded graph is acyclic");
+  return *summary;
+}
 
 std::vector<NodeId> GraphRewriter::matchedNodes(const RuleMatch& match) const {
   std::vector<NodeId> nodes;
@@ -137,13 +146,16 @@ std::optional<RewritePreview> GraphRewriter::preview(const Choice& chosen) {
   struct ClassState {
     Visit visit = Visit::No;
     bool weightOnly = false;
+    size_t hash = 0;
   };
   std::unordered_map<EClassId, ClassState> classes;
   std::unordered_set<ENode, ENodeHash> ops;
   RewritePreview summary;
   bool acyclic = true;
 
-  // Returns whether the class's value depends on weights alone.
+  // Returns whether the class's value depends on weights alone. The hash of a class is its
+  // node's op, port and payload (interned attributes, or a leaf) over its children's hashes, free
+  // of class ids, which rewrites reuse.
   std::function<bool(EClassId)> visit = [&](EClassId eclass) {
     ClassState& state = classes[egraph_.find(eclass)];
     if (state.visit == Visit::Done) return state.weightOnly;
@@ -151,26 +163,39 @@ std::optional<RewritePreview> GraphRewriter::preview(const Choice& chosen) {
     state.visit = Visit::OnPath;
     const ENode* node = chosen(egraph_.find(eclass));
     bool weightOnly = false;
+    size_t hash = 0;
     if (!node) {
       acyclic = false;
-    } else if (node->op == OpKind::Weight) {
-      weightOnly = !egraph_.leaf(node->payload).node.name.empty(); // the unnamed leaf is an absent input
-    } else if (node->op != OpKind::Input) {
-      bool childrenOnWeights = true;
-      for (EClassId child : node->children) childrenOnWeights = visit(child) && childrenOnWeights;
-      weightOnly = node->op != OpKind::Opaque && !node->children.empty() && childrenOnWeights;
-      ENode op = canonical(egraph_, *node);
-      op.port = 0;
-      if (acyclic && ops.insert(op).second) {
-        ++summary.ops;
-        if (!weightOnly) summary.costMs += opCost(op);
+    } else {
+      hash = static_cast<size_t>(node->op) * 0x100000001b3ULL;
+      hashCombine(hash, node->port);
+      hashCombine(hash, node->payload);
+      if (node->op == OpKind::Weight) {
+        weightOnly = !egraph_.leaf(node->payload).node.name.empty(); // the unnamed leaf is an absent input
+      } else if (node->op != OpKind::Input) {
+        bool childrenOnWeights = true;
+        for (EClassId child : node->children) {
+          childrenOnWeights = visit(child) && childrenOnWeights;
+          hashCombine(hash, classes[egraph_.find(child)].hash);
+        }
+        weightOnly = node->op != OpKind::Opaque && !node->children.empty() && childrenOnWeights;
+        ENode op = canonical(egraph_, *node);
+        op.port = 0;
+        if (acyclic && ops.insert(op).second) {
+          ++summary.ops;
+          if (!weightOnly) summary.costMs += opCost(op);
+        }
       }
     }
     state.visit = Visit::Done; // references into an unordered_map survive its growth
     state.weightOnly = weightOnly;
+    state.hash = hash;
     return weightOnly;
   };
-  for (EClassId output : seed_.outputs) visit(output);
+  for (EClassId output : seed_.outputs) {
+    visit(output);
+    hashCombine(summary.hash, classes[egraph_.find(output)].hash);
+  }
   if (!acyclic) return std::nullopt;
   return summary;
 }

@@ -20,6 +20,7 @@ namespace tessera {
 struct RewritePreview {
   size_t ops = 0;
   double costMs = 0;
+  size_t hash = 0; // of the graph it would build, from its ops and wiring: equal graphs hash equal
 };
 
 // A graph one rule application away from the rewriter's graph.
@@ -40,6 +41,8 @@ public:
   std::vector<RuleMatch> matches(const Rule& rule, size_t limit) const;
   // The graph's ops a match rewrites: the node of each matched class (an RL agent's "location").
   std::vector<NodeId> matchedNodes(const RuleMatch& match) const;
+  // The preview of the graph itself (its hash is comparable with the rewrites').
+  RewritePreview previewSeeded();
 
   // Applies one match and builds the rewritten graph. Most rewrites are not worth a graph, so
   // `worthBuilding` first sees its op count and cost, then `keep` sees the built graph (origins
