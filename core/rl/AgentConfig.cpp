@@ -35,6 +35,7 @@ void checkAgentConfig(const AgentConfig& c, const std::string& where) {
   require(c.headHidden > 0 && c.headHidden <= 8192 && c.headHidden2 > 0 && c.headHidden2 <= 8192, where,
           "head sizes must be in 1..8192");
   require(std::isfinite(c.greedyPrior), where, "greedy_prior must be a number");
+  require(std::isfinite(c.detourPrior), where, "detour_prior must be a number");
   require(std::isfinite(c.stopPrior), where, "stop_prior must be a number");
   require(c.maxCandidates > 0 && c.maxCandidates <= 100000, where, "max_candidates must be positive");
   require(c.horizon > 0 && c.horizon <= 1000000, where, "horizon must be positive");

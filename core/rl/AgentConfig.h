@@ -21,7 +21,12 @@ struct AgentConfig {
   int ruleEmbedding = 16;
   int headHidden = 128;          // the candidate and value heads: headHidden -> headHidden2 -> 1 (policy/vf_feature)
   int headHidden2 = 32;
-  double greedyPrior = 2.0;      // initial weight of the candidate's normalised cost drop in its logit (learned)
+  // The untrained policy is greedy: a candidate's logit starts as greedyPrior x its saving, or
+  // detourPrior x its extra cost, normalised by the state's largest cost change (both learned).
+  // Strong while rewrites save, so learning does not flip greedy's clear choices by accident;
+  // mild for rewrites that cost, so detours are still explored.
+  double greedyPrior = 8.0;
+  double detourPrior = 2.0;
   double stopPrior = -0.5;       // initial bias of stop's logit (learned): below a rewrite that costs nothing, so
                                  // the untrained agent walks a plateau (X-RLflow's point) rather than stop on it
 

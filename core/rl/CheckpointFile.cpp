@@ -24,7 +24,7 @@ nlohmann::json configJson(const AgentConfig& c) {
           {"message_passing_steps", c.messagePassingSteps},
           {"rule_embedding", c.ruleEmbedding}, {"head_hidden", c.headHidden},
           {"head_hidden2", c.headHidden2},     {"greedy_prior", c.greedyPrior},
-          {"stop_prior", c.stopPrior},
+          {"detour_prior", c.detourPrior},     {"stop_prior", c.stopPrior},
           {"max_candidates", c.maxCandidates}, {"horizon", c.horizon},
           {"learning_rate", c.learningRate},   {"clip", c.clip},
           {"gamma", c.gamma},                  {"lambda", c.lambda},
@@ -46,6 +46,7 @@ AgentConfig configFromJson(const nlohmann::json& j) {
   c.headHidden = j.at("head_hidden").get<int>();
   c.headHidden2 = j.at("head_hidden2").get<int>();
   c.greedyPrior = j.at("greedy_prior").get<double>();
+  c.detourPrior = j.at("detour_prior").get<double>();
   c.stopPrior = j.at("stop_prior").get<double>();
   c.maxCandidates = j.at("max_candidates").get<int>();
   c.horizon = j.at("horizon").get<int>();

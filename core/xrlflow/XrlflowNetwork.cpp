@@ -63,6 +63,7 @@ XrlflowNetworkImpl::XrlflowNetworkImpl(const AgentConfig& config) : config_(conf
   candidateHead_ = register_module("candidate_head", mlp(2 * h + config.ruleEmbedding + kCandidateFigures, config.headHidden, config.headHidden2));
   valueHead_ = register_module("value_head", mlp(h, config.headHidden, config.headHidden2));
   greedyPrior_ = register_parameter("greedy_prior", torch::full({1}, config.greedyPrior));
+  detourPrior_ = register_parameter("detour_prior", torch::full({1}, config.detourPrior));
   stopPrior_ = register_parameter("stop_prior", torch::full({1}, config.stopPrior));
 }
 
@@ -81,6 +82,7 @@ void XrlflowNetworkImpl::initialise(at::Generator& generator) {
   last->weight.mul_(kHeadOutputScale);
   last->bias.mul_(kHeadOutputScale);
   greedyPrior_.fill_(config_.greedyPrior);
+  detourPrior_.fill_(config_.detourPrior);
   stopPrior_.fill_(config_.stopPrior);
 }
 
@@ -165,8 +167,9 @@ std::vector<PolicyOutput> XrlflowNetworkImpl::forward(const std::vector<const Ob
     isStop.insert(isStop.end(), batch[b]->candidates.size(), 0.0f);
     isStop.push_back(1.0f);
   }
-  torch::Tensor logits = candidateHead_->forward(torch::cat(inputs)).squeeze(1) + greedyPrior_ * torch::cat(drops) +
-                         stopPrior_ * floats(isStop, {static_cast<int64_t>(isStop.size())});
+  torch::Tensor drop = torch::cat(drops);
+  torch::Tensor logits = candidateHead_->forward(torch::cat(inputs)).squeeze(1) + greedyPrior_ * drop.clamp_min(0) +
+                         detourPrior_ * drop.clamp_max(0) + stopPrior_ * floats(isStop, {static_cast<int64_t>(isStop.size())});
   torch::Tensor values = valueHead_->forward(graphEmbeddings).squeeze(1);
 
   std::vector<PolicyOutput> outputs;

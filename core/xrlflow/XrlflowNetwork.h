@@ -7,7 +7,8 @@
 // layers do not wash the location out); the graph embedding is a linear map of the mean and max of
 // the rows and the state's global features (the original's global update after its GAT layers).
 // Candidate logit: head(graph embedding, mean embedding of the rows it rewrites, its rule's
-// embedding, its cost figures) + greedyPrior x (its cost drop / the state's largest cost change).
+// embedding, its cost figures) + greedyPrior x its saving or detourPrior x its extra cost, each
+// over the state's largest cost change.
 // Stop is one more candidate: the pack's last rule embedding, no rows, no cost change, plus a
 // learned bias (stopPrior).
 // Only XrlflowNetwork.cpp and XrlflowAgent.cpp include this header: libtorch compiles slowly.
@@ -66,6 +67,7 @@ private:
   torch::nn::Sequential candidateHead_{nullptr};
   torch::nn::Sequential valueHead_{nullptr};
   torch::Tensor greedyPrior_;
+  torch::Tensor detourPrior_;
   torch::Tensor stopPrior_;
 };
 TORCH_MODULE(XrlflowNetwork);

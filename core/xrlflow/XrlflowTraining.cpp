@@ -1,6 +1,9 @@
 #include "xrlflow/XrlflowTraining.h"
 
+#include "search/Strategy.h"
+
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cstdio>
 
@@ -63,6 +66,26 @@ std::vector<double> argmaxSpeedups(XrlflowAgent& agent, GraphEpisodes& models) {
   return speedups;
 }
 
+std::vector<double> greedySpeedups(const std::vector<NamedGraph>& models, std::span<const Rule* const> rules, CostModel& cost) {
+  std::vector<double> speedups;
+  for (const NamedGraph& model : models) {
+    Control control;
+    EventStream events;
+    speedups.push_back(makeStrategy("greedy")->run(SearchInput{model.graph, rules, cost, control, events, {}}).speedupPct);
+  }
+  return speedups;
+}
+
+double gainOverBaseline(const std::vector<double>& speedups, const std::vector<double>& baseline, double lossWeight) {
+  assert(speedups.size() == baseline.size() && "one baseline per model");
+  double total = 0;
+  for (size_t i = 0; i < speedups.size(); ++i) {
+    const double gain = speedups[i] - baseline[i];
+    total += gain < 0 ? lossWeight * gain : gain;
+  }
+  return speedups.empty() ? 0.0 : total / static_cast<double>(speedups.size());
+}
+
 double playEpisode(XrlflowAgent& agent, Environment& environment, bool explore,
                    const std::function<void(const AgentDecision&)>& onStep) {
   double total = 0;
@@ -83,14 +106,8 @@ TrainingReport trainAgent(XrlflowAgent& agent, EpisodeSource& source, const Trai
   TrainingReport report;
   std::string bestWeights;
 
-  auto updateAndEvaluate = [&](int episodesDone) {
-    PpoUpdateStats update = agent.update();
-    report.updates.push_back(update);
-    say(format("update %zu after episode %d: %zu transitions, %d epochs, policy loss %.4f, value loss %.4f, entropy %.3f, KL %.4f, %.1f s",
-               report.updates.size(), episodesDone, update.transitions, update.epochs, update.policyLoss, update.valueLoss,
-               update.entropy, update.approxKl, update.seconds));
-    if (options.evaluateEvery <= 0 || !options.evaluate || report.updates.size() % static_cast<size_t>(options.evaluateEvery) != 0)
-      return;
+  const bool evaluating = options.evaluateEvery > 0 && options.evaluate;
+  auto evaluate = [&](int episodesDone) {
     EvaluationRecord evaluation{episodesDone, options.evaluate(agent)};
     report.evaluations.push_back(evaluation);
     const bool better = !report.best || evaluation.score > report.best->score;
@@ -99,6 +116,16 @@ TrainingReport trainAgent(XrlflowAgent& agent, EpisodeSource& source, const Trai
     report.best = evaluation;
     bestWeights = agent.weights();
   };
+  auto updateAndEvaluate = [&](int episodesDone) {
+    PpoUpdateStats update = agent.update();
+    report.updates.push_back(update);
+    say(format("update %zu after episode %d: %zu transitions, %d epochs, policy loss %.4f, value loss %.4f, entropy %.3f, KL %.4f, %.1f s",
+               report.updates.size(), episodesDone, update.transitions, update.epochs, update.policyLoss, update.valueLoss,
+               update.entropy, update.approxKl, update.seconds));
+    if (evaluating && report.updates.size() % static_cast<size_t>(options.evaluateEvery) == 0) evaluate(episodesDone);
+  };
+
+  if (evaluating) evaluate(0); // the untrained agent is a candidate too: training must earn its keep
 
   for (int episode = 0; episode < options.episodes; ++episode) {
     if (options.stopRequested && options.stopRequested()) break;

@@ -1,7 +1,7 @@
 // Training an X-RLflow agent by PPO, as the original does: play episodes with the policy sampled
-// (exploring), record every transition, and update every `episodesPerUpdate` episodes. Each
-// update may be followed by an evaluation (argmax episodes), and the agent ends with the weights
-// that evaluated best, as the original keeps its best checkpoint.
+// (exploring), record every transition, and update every `episodesPerUpdate` episodes. The agent
+// may be evaluated (argmax episodes) before training and after every few updates, and then ends
+// with the weights that evaluated best, as the original keeps its best checkpoint.
 #pragma once
 
 #include "rl/Environment.h"
@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,14 +26,14 @@ struct EpisodeRecord {
 };
 
 struct EvaluationRecord {
-  int afterEpisode = 0;
-  double score = 0;    // higher is better
+  int afterEpisode = 0; // 0: the untrained agent
+  double score = 0;      // higher is better
 };
 
 struct TrainingOptions {
   int episodes = 1000;
-  // Argmax play after every `evaluateEvery` updates (0: never); higher is better. The agent
-  // keeps the weights of the best evaluation (the last ones when there is none).
+  // Argmax play before training and after every `evaluateEvery` updates (0: never); higher is
+  // better. The agent keeps the weights of the best evaluation (the last ones when there is none).
   int evaluateEvery = 0;
   std::function<double(XrlflowAgent&)> evaluate;
   std::function<void(const std::string&)> progress; // a line per episode and per update
@@ -65,6 +66,13 @@ size_t argmaxAction(const AgentDecision& decision, RewriteEnvironment& environme
 // For each model: the speedup (%) of the cheapest graph an argmax episode passes through, which
 // is what the xrlflow strategy returns on it (`models` built with argmaxOptionsFor).
 std::vector<double> argmaxSpeedups(XrlflowAgent& agent, GraphEpisodes& models);
+
+// Greedy's speedup (%) on each model: the baseline an agent is to match everywhere.
+std::vector<double> greedySpeedups(const std::vector<NamedGraph>& models, std::span<const Rule* const> rules, CostModel& cost);
+
+// One number for how argmax speedups compare with a baseline's, higher is better: the mean gain
+// per model, a loss counting `lossWeight` times, since an agent that loses anywhere is no use there.
+double gainOverBaseline(const std::vector<double>& speedups, const std::vector<double>& baseline, double lossWeight = 10);
 
 // Plays one episode from `environment`'s current state with argmax (or sampled) decisions and
 // returns its reward; `onStep` sees each decision before it is taken.

@@ -1,9 +1,12 @@
 #include "CliRunner.h"
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +32,17 @@ std::string makeTempDir(const std::string& tag) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
+}
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+void expectCleanError(const CliResult& result, const std::string& mentions) {
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("error"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(mentions), std::string::npos) << result.output;
 }
 
 } // namespace tessera::test

@@ -1,6 +1,8 @@
 // Runs tessera-cli as a user would and captures what it prints and its exit code.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace tessera::test {
@@ -15,5 +17,10 @@ CliResult runCli(const std::string& arguments);
 
 // A fresh, empty directory under the system temp dir, unique per call.
 std::string makeTempDir(const std::string& tag);
+
+nlohmann::json readJson(const std::string& path);
+
+// The run failed the way bad input should: exit 1, an error line that mentions `mentions`.
+void expectCleanError(const CliResult& result, const std::string& mentions);
 
 } // namespace tessera::test

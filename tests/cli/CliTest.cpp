@@ -14,6 +14,8 @@
 using namespace tessera;
 using tessera::test::makeTempDir;
 using tessera::test::runCli;
+using tessera::test::readJson;
+using tessera::test::expectCleanError;
 
 namespace {
 
@@ -23,11 +25,6 @@ std::string writeBytes(const std::string& dir, const std::string& name, const st
   std::string path = dir + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
-}
-
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
 }
 
 TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
@@ -43,12 +40,6 @@ Graph twoLayerModel(bool wrong) {
   if (wrong) second = {g.addNode(OpKind::Transpose, {{w2}}, {{"perm", std::vector<int64_t>{1, 0}}})};
   g.addOutput({g.addNode(OpKind::MatMul, {{h}, second})}, "y");
   return g;
-}
-
-void expectCleanError(const test::CliResult& result, const std::string& mentions) {
-  EXPECT_EQ(result.exitCode, 1) << result.output;
-  EXPECT_NE(result.output.find("error"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find(mentions), std::string::npos) << result.output;
 }
 
 } // namespace

@@ -17,17 +17,13 @@
 using namespace tessera;
 using tessera::test::makeTempDir;
 using tessera::test::runCli;
+using tessera::test::readJson;
 
 namespace {
 
 using Ints = std::vector<int64_t>;
 TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
 Tensor fill(Shape shape, double value) { return Tensor::splat(f32(std::move(shape)), value); }
-
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 // conv -> BatchNorm -> relu, twice.
 Graph convBatchNorm() {

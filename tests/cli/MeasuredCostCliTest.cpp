@@ -18,15 +18,11 @@
 
 using tessera::test::makeTempDir;
 using tessera::test::runCli;
+using tessera::test::readJson;
 
 namespace {
 
 const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
-
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 // A cost cache of the test's own (tessera-cli reads TESSERA_COST_CACHE), so what a run measures
 // is its own and nothing of the user's is touched.

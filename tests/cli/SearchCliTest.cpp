@@ -13,25 +13,16 @@
 
 using tessera::test::makeTempDir;
 using tessera::test::runCli;
+using tessera::test::readJson;
+using tessera::test::expectCleanError;
 
 namespace {
 
 const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
 
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
 std::string readBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void expectCleanError(const tessera::test::CliResult& result, const std::string& mentions) {
-  EXPECT_EQ(result.exitCode, 1) << result.output;
-  EXPECT_NE(result.output.find("error"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find(mentions), std::string::npos) << result.output;
 }
 
 } // namespace

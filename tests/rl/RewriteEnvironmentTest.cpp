@@ -27,7 +27,7 @@ protected:
 
 TEST_F(RewriteEnvironmentTest, CandidatesAreDistinctRewritesListedCheapestFirst) {
   RewriteEnvironment env = environment();
-  env.reset(branchyModel());
+  env.reset(smallModel());
   const auto& candidates = env.candidates();
   ASSERT_GE(candidates.size(), 3u);
   EXPECT_FALSE(env.done());
@@ -59,7 +59,7 @@ TEST_F(RewriteEnvironmentTest, EveryDistinctRewriteIsListedOnce) {
   RewriteEnvironmentOptions uncapped;
   uncapped.maxCandidates = 100000;
   RewriteEnvironment env = environment(uncapped);
-  env.reset(branchyModel());
+  env.reset(smallModel());
   GraphSet seen;
   seen.insert(env.graph());
   for (size_t i = 0; i < env.candidates().size(); ++i) EXPECT_TRUE(seen.insert(env.candidateGraph(i))) << i;
@@ -77,7 +77,7 @@ TEST_F(RewriteEnvironmentTest, EveryDistinctRewriteIsListedOnce) {
 
 TEST_F(RewriteEnvironmentTest, AStepTakesTheCandidatesGraphAndItsOrigins) {
   RewriteEnvironment env = environment();
-  env.reset(branchyModel());
+  env.reset(smallModel());
   const size_t action = 1;
   const Graph expected = env.candidateGraph(action);
   const std::string rule = env.rule(env.candidates()[action].ruleIndex).name();
@@ -121,11 +121,11 @@ TEST_F(RewriteEnvironmentTest, LeadsBackFlagsExactlyTheCandidatesThatReturnToAnE
 
 TEST_F(RewriteEnvironmentTest, TheCapKeepsTheCheapestCandidates) {
   RewriteEnvironment all = environment();
-  all.reset(branchyModel());
+  all.reset(smallModel());
   RewriteEnvironmentOptions capped;
   capped.maxCandidates = 2;
   RewriteEnvironment two = environment(capped);
-  two.reset(branchyModel());
+  two.reset(smallModel());
   ASSERT_EQ(two.candidates().size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_DOUBLE_EQ(two.candidates()[i].costMs, all.candidates()[i].costMs);
@@ -135,7 +135,7 @@ TEST_F(RewriteEnvironmentTest, TheCapKeepsTheCheapestCandidates) {
 
 TEST_F(RewriteEnvironmentTest, RewardsArePercentagesOfTheInitialCostAndSumToTheSpeedup) {
   RewriteEnvironment env = environment();
-  env.reset(branchyModel());
+  env.reset(smallModel());
   const double initial = env.initialCostMs();
   ASSERT_GT(initial, 0.0);
   double total = 0;
@@ -156,7 +156,7 @@ TEST_F(RewriteEnvironmentTest, RewardsArePercentagesOfTheInitialCostAndSumToTheS
 
 TEST_F(RewriteEnvironmentTest, StopEndsTheEpisodeWithoutReward) {
   RewriteEnvironment env = environment();
-  env.reset(branchyModel());
+  env.reset(smallModel());
   const double cost = env.costMs();
   StepOutcome outcome = env.step(env.stopAction());
   EXPECT_TRUE(outcome.done);
@@ -170,12 +170,12 @@ TEST_F(RewriteEnvironmentTest, TheHorizonEndsTheEpisode) {
   RewriteEnvironmentOptions options;
   options.horizon = 2;
   RewriteEnvironment env = environment(options);
-  env.reset(branchyModel());
+  env.reset(smallModel());
   EXPECT_FALSE(env.step(0).done);
   EXPECT_TRUE(env.step(0).done);
   EXPECT_TRUE(env.done());
   // A reset starts over.
-  env.reset(branchyModel());
+  env.reset(smallModel());
   EXPECT_FALSE(env.done());
   EXPECT_EQ(env.steps(), 0);
 }
@@ -202,21 +202,21 @@ TEST_F(RewriteEnvironmentTest, AModelWithAnOpaqueOpIsRewrittenAroundIt) {
 
 TEST_F(RewriteEnvironmentTest, RulesThatAreNotAllowedAreNeverListed) {
   RewriteEnvironment plain = environment();
-  plain.reset(branchyModel());
+  plain.reset(smallModel());
   ASSERT_FALSE(plain.candidates().empty());
   const std::string vetoed = plain.rule(plain.candidates().front().ruleIndex).name();
 
   RewriteEnvironmentOptions options;
   options.allowed = [&](const Rule& rule) { return rule.name() != vetoed; };
   RewriteEnvironment env = environment(options);
-  env.reset(branchyModel());
+  env.reset(smallModel());
   ASSERT_FALSE(env.candidates().empty());
   for (const RewriteCandidate& c : env.candidates()) EXPECT_NE(env.rule(c.ruleIndex).name(), vetoed);
 }
 
 TEST_F(RewriteEnvironmentTest, TheObservationDescribesTheGraphAndEachCandidate) {
   RewriteEnvironment env = environment();
-  env.reset(branchyModel());
+  env.reset(smallModel());
   const Observation& seen = env.observation();
   const GraphObservation& graph = seen.graph;
   EXPECT_EQ(graph.nodes, static_cast<int64_t>(env.graph().opCount()));

@@ -39,7 +39,7 @@ std::string errorOf(Run run) {
 
 class XrlflowAgentTest : public ::testing::Test {
 protected:
-  void SetUp() override { env.reset(branchyModel()); }
+  void SetUp() override { env.reset(smallModel()); }
 
   CheckpointHeader header() const {
     CheckpointHeader h;

@@ -77,7 +77,7 @@ TEST_F(XrlflowStrategyTest, IsKnownOnceRegistered) {
 }
 
 TEST_F(XrlflowStrategyTest, RewritesFollowingTheRunProtocolAndVerifies) {
-  Graph original = branchyModel();
+  Graph original = smallModel();
   Run r = run(original, {});
   const SearchResult& result = r.result;
   EXPECT_GT(result.speedupPct, 0.0);
@@ -111,7 +111,7 @@ TEST_F(XrlflowStrategyTest, RewritesFollowingTheRunProtocolAndVerifies) {
 }
 
 TEST_F(XrlflowStrategyTest, RepeatedRunsAreIdentical) {
-  Run a = run(branchyModel(), {}), b = run(branchyModel(), {});
+  Run a = run(smallModel(), {}), b = run(smallModel(), {});
   EXPECT_EQ(a.result.bestCostMs, b.result.bestCostMs);
   EXPECT_EQ(a.result.steps, b.result.steps);
   EXPECT_EQ(a.result.rulesApplied, b.result.rulesApplied);
@@ -120,14 +120,14 @@ TEST_F(XrlflowStrategyTest, RepeatedRunsAreIdentical) {
 TEST_F(XrlflowStrategyTest, VetoedRulesAreNeverAppliedAndStopIsHonoured) {
   Control control;
   for (const Rule* rule : pack.list) control.veto(rule->name());
-  Run vetoed = run(branchyModel(), {}, &control);
+  Run vetoed = run(smallModel(), {}, &control);
   EXPECT_EQ(vetoed.result.steps, 0);
   EXPECT_EQ(vetoed.result.speedupPct, 0.0);
   EXPECT_EQ(vetoed.result.stopReason, "saturated");
 
   Control stopped;
   stopped.stop();
-  Run halted = run(branchyModel(), {}, &stopped);
+  Run halted = run(smallModel(), {}, &stopped);
   EXPECT_EQ(halted.result.stopReason, "stopped_by_user");
   EXPECT_EQ(halted.result.steps, 0);
 }
@@ -135,7 +135,7 @@ TEST_F(XrlflowStrategyTest, VetoedRulesAreNeverAppliedAndStopIsHonoured) {
 TEST_F(XrlflowStrategyTest, MaxStepsBoundsTheRewrites) {
   SearchOptions options;
   options.parameters["max_steps"] = "1";
-  Run r = run(branchyModel(), options);
+  Run r = run(smallModel(), options);
   EXPECT_EQ(r.result.steps, 1);
   EXPECT_EQ(r.result.stopReason, "steps");
 }
@@ -165,7 +165,7 @@ TEST_F(XrlflowStrategyTest, BadParametersAndCheckpointsAreErrors) {
   SearchOptions other;
   other.parameters["checkpoint"] = checkpointFor(two, "two-rules.ckpt");
   try {
-    run(branchyModel(), other);
+    run(smallModel(), other);
     FAIL() << "a checkpoint of another pack must be refused";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("two-rules.ckpt"), std::string::npos) << e.what();
