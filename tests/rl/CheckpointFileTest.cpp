@@ -1,5 +1,6 @@
 #include "rl/CheckpointFile.h"
 
+#include "RlTestFiles.h"
 #include "RlTestGraphs.h"
 
 #include "rl/RulePackFingerprint.h"
@@ -10,18 +11,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-std::string tempPath(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("tessera-rl-checkpoint-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 std::string readBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -31,17 +24,6 @@ std::string readBytes(const std::string& path) {
 void writeBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
-}
-
-// The error `read` throws, or "" when it throws none.
-template <typename Read>
-std::string errorOf(Read read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 class CheckpointFileTest : public ::testing::Test {
@@ -65,7 +47,7 @@ protected:
 } // namespace
 
 TEST_F(CheckpointFileTest, WhatIsWrittenIsReadBack) {
-  const std::string path = tempPath("roundtrip.ckpt");
+  const std::string path = tempPath("rl-checkpoint", "roundtrip.ckpt");
   writeCheckpointFile(path, header(), weights);
   CheckpointContents read = readCheckpointFile(path);
   EXPECT_EQ(read.weights, weights);
@@ -80,7 +62,7 @@ TEST_F(CheckpointFileTest, WhatIsWrittenIsReadBack) {
 }
 
 TEST_F(CheckpointFileTest, ATruncatedFileIsRefusedByName) {
-  const std::string path = tempPath("truncated.ckpt");
+  const std::string path = tempPath("rl-checkpoint", "truncated.ckpt");
   writeCheckpointFile(path, header(), weights);
   const std::string bytes = readBytes(path);
   for (size_t keep : {bytes.size() - 1, bytes.size() - weights.size(), bytes.size() / 2, size_t{40}, size_t{10}, size_t{0}}) {
@@ -93,7 +75,7 @@ TEST_F(CheckpointFileTest, ATruncatedFileIsRefusedByName) {
 }
 
 TEST_F(CheckpointFileTest, ForeignAndMalformedFilesAreRefusedByName) {
-  const std::string path = tempPath("foreign.ckpt");
+  const std::string path = tempPath("rl-checkpoint", "foreign.ckpt");
   writeBytes(path, "PK\x03\x04 a zip file, perhaps a torch.save archive");
   EXPECT_NE(errorOf([&] { readCheckpointFile(path); }).find("not an agent checkpoint"), std::string::npos);
 
@@ -112,11 +94,11 @@ TEST_F(CheckpointFileTest, ForeignAndMalformedFilesAreRefusedByName) {
   writeBytes(path, readBytes(path) + "extra");
   EXPECT_NE(errorOf([&] { readCheckpointFile(path); }).find("after the weights"), std::string::npos);
 
-  EXPECT_NE(errorOf([&] { readCheckpointFile(tempPath("missing.ckpt")); }).find("missing.ckpt"), std::string::npos);
+  EXPECT_NE(errorOf([&] { readCheckpointFile(tempPath("rl-checkpoint", "missing.ckpt")); }).find("missing.ckpt"), std::string::npos);
 }
 
 TEST_F(CheckpointFileTest, ImpossibleSettingsAreRefused) {
-  const std::string path = tempPath("settings.ckpt");
+  const std::string path = tempPath("rl-checkpoint", "settings.ckpt");
   CheckpointHeader h = header();
   h.config.hidden = -4;
   writeCheckpointFile(path, h, weights);
@@ -126,7 +108,7 @@ TEST_F(CheckpointFileTest, ImpossibleSettingsAreRefused) {
 }
 
 TEST_F(CheckpointFileTest, AnotherRulePackOrAgentIsRefused) {
-  const std::string path = tempPath("pack.ckpt");
+  const std::string path = tempPath("rl-checkpoint", "pack.ckpt");
   CheckpointHeader h = header();
   std::vector<const Rule*> fewer(pack.list.begin(), pack.list.end() - 1);
   std::string error = errorOf([&] { checkCheckpointFits(h, "xrlflow", fewer, path); });

@@ -1,5 +1,6 @@
 #include "xrlflow/XrlflowAgent.h"
 
+#include "RlTestFiles.h"
 #include "RlTestGraphs.h"
 
 #include "rl/RewriteEnvironment.h"
@@ -14,28 +15,10 @@
 #include <fstream>
 #include <numeric>
 
-#include <unistd.h>
-
 using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-std::string tempPath(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("tessera-xrlflow-agent-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-template <typename Run>
-std::string errorOf(Run run) {
-  try {
-    run();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 class XrlflowAgentTest : public ::testing::Test {
 protected:
@@ -98,7 +81,7 @@ TEST_F(XrlflowAgentTest, ACheckpointRestoresTheAgentExactly) {
     agent.record(env.observation(), d, 1.0 - i, i == 2);
   }
   agent.update();
-  const std::string path = tempPath("agent.ckpt");
+  const std::string path = tempPath("xrlflow-agent", "agent.ckpt");
   CheckpointHeader h = header();
   h.models = {"branchy"};
   h.episodes = 1;
@@ -111,7 +94,7 @@ TEST_F(XrlflowAgentTest, ACheckpointRestoresTheAgentExactly) {
 
 TEST_F(XrlflowAgentTest, BadCheckpointsAreErrorsNamingTheFile) {
   XrlflowAgent agent(config, 2);
-  const std::string path = tempPath("bad.ckpt");
+  const std::string path = tempPath("xrlflow-agent", "bad.ckpt");
   agent.save(path, header());
 
   std::vector<const Rule*> fewer(pack.list.begin(), pack.list.end() - 1);

@@ -2,6 +2,7 @@
 // control channel, verification, determinism, and the checkpoint it is given.
 #include "xrlflow/XrlflowStrategy.h"
 
+#include "RlTestFiles.h"
 #include "RlTestGraphs.h"
 
 #include "cost/GraphCost.h"
@@ -16,8 +17,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include <unistd.h>
-
 using namespace tessera;
 using namespace tessera::test;
 
@@ -29,9 +28,7 @@ protected:
 
   // An untrained agent for the pack: the protocol does not depend on what it learned.
   std::string checkpointFor(const std::vector<const Rule*>& rules, const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("tessera-xrlflow-strategy-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    std::string path = (dir / name).string();
+    const std::string path = tempPath("xrlflow-strategy", name);
     CheckpointHeader header;
     header.rulePack = rulePackFingerprint(rules);
     header.cost = cost->spec();
