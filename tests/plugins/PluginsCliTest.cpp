@@ -24,11 +24,6 @@ namespace {
 
 const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples/";
 
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
 // Every test gets its own cost cache (the CLI's default location comes from the environment).
 class PluginsCli : public ::testing::Test {
 protected:

@@ -36,10 +36,7 @@ SessionFile twoRuns() {
   return file;
 }
 
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
+using test::readJson;
 
 TEST(SessionCli, ListsModelsRunsAndCandidates) {
   SessionFile file = twoRuns();
