@@ -1,5 +1,7 @@
 // The XGBoost cost model: it ranks candidates it has not seen better than chance, on a synthetic
 // latency and on measured tuning records, and it reports bad input as an error.
+#include "TuneTestSupport.h"
+
 #include "tune/CostModel.h"
 #include "tune/DesignSpace.h"
 #include "tune/Features.h"
@@ -18,9 +20,6 @@
 
 namespace tessera::tune {
 namespace {
-
-#define SKIP_WITHOUT_XGBOOST() \
-  if (!xgboostAvailable()) GTEST_SKIP() << "this build has no XGBoost"
 
 std::vector<double> ranks(const std::vector<double>& values) {
   std::vector<size_t> order(values.size());

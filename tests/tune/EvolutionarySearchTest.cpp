@@ -14,9 +14,6 @@
 namespace tessera::tune {
 namespace {
 
-#define SKIP_WITHOUT_XGBOOST() \
-  if (!xgboostAvailable()) GTEST_SKIP() << "this build has no XGBoost"
-
 EvolutionaryOptions smallOptions() {
   EvolutionaryOptions options;
   options.population = 48;

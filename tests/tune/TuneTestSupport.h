@@ -2,11 +2,16 @@
 // waits for slow compiles, and a builder whose every other candidate fails to compile.
 #pragma once
 
+#include "tune/CostModel.h"
 #include "tune/Tuner.h"
 
 #include <memory>
 #include <utility>
 #include <vector>
+
+// The learned cost model's tests need a build with XGBoost.
+#define SKIP_WITHOUT_XGBOOST() \
+  if (!::tessera::tune::xgboostAvailable()) GTEST_SKIP() << "this build has no XGBoost"
 
 namespace tessera::tune::test {
 
