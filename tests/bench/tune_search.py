@@ -66,7 +66,7 @@ def first_trial_reaching(curve, target):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cli", default="build/bin/tessera-cli")
-    parser.add_argument("--searches", nargs="+", default=["random", "evolutionary"], help="run these; the summary needs both searches' reports")
+    parser.add_argument("--searches", nargs="*", default=["random", "evolutionary"], help="run these; the summary needs both searches' reports")
     parser.add_argument("--out", required=True)
     parser.add_argument("--workloads", nargs="+", default=["matmul:512x512x512", "conv2d:1x64x56x56,64x64x3x3,s1,p1"])
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3])
@@ -96,8 +96,8 @@ def main():
                 "evolutionary_best_gflops": evolutionary["best_gflops"],
                 "evolutionary_reached_random_best_at": first_trial_reaching(evolutionary["best_gflops_by_trial"], target),
                 "baseline_gflops": evolutionary.get("baseline_gflops") or random.get("baseline_gflops"),
-                "random_wall_seconds": random["wall_seconds"],
-                "evolutionary_wall_seconds": evolutionary["wall_seconds"],
+                "random_wall_seconds": random.get("wall_seconds", random["tune_seconds"]),
+                "evolutionary_wall_seconds": evolutionary.get("wall_seconds", evolutionary["tune_seconds"]),
             }
             rows.append(row)
             print(f"{workload} seed {seed}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
