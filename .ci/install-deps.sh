@@ -16,6 +16,7 @@ packages=(
   coinor-libcbc-dev
   libdnnl-dev
   libtorch-dev
+  libxgboost-dev
   nlohmann-json3-dev libcli11-dev
   clang libclang-rt-14-dev
   xvfb xauth

@@ -24,6 +24,11 @@ Candidate lowerCandidate(const Compute& compute, const Trace& trace) {
   return candidate;
 }
 
+std::vector<std::string> availableSearches() {
+  if (xgboostAvailable()) return {"evolutionary", "random"};
+  return {"random"};
+}
+
 std::string cpuTarget(int threads) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line, model = "unknown";
@@ -42,9 +47,15 @@ std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const 
   CpuSpaceOptions space = settings.space;
   space.threads = settings.threads;
   context->space = std::make_unique<MultiLevelTilingSpace>(space);
-  if (settings.search != "random")
-    throw Error("search '" + settings.search + "' is not available yet (only random)");
-  context->strategy = std::make_unique<RandomSearch>(context->compute, *context->space, settings.seed);
+  if (settings.search == "random") {
+    context->strategy = std::make_unique<RandomSearch>(context->compute, *context->space, settings.seed);
+  } else if (settings.search == "evolutionary") {
+    // makeXGBoostModel() explains what is missing in a build without XGBoost.
+    context->strategy = std::make_unique<EvolutionarySearch>(context->compute, *context->space, makeXGBoostModel(settings.seed),
+                                                             settings.evolutionary, settings.seed);
+  } else {
+    throw Error("unknown search '" + settings.search + "' (evolutionary or random)");
+  }
   context->builder = std::make_unique<CompilerBuilder>(settings.build);
   RunnerOptions run = settings.run;
   run.threads = settings.threads;

@@ -5,6 +5,7 @@
 
 #include "tune/Builder.h"
 #include "tune/DesignSpace.h"
+#include "tune/EvolutionarySearch.h"
 #include "tune/Runner.h"
 #include "tune/SearchStrategy.h"
 #include "tune/TuningDatabase.h"
@@ -52,16 +53,21 @@ struct TuneContext {
 
 struct CpuTuneSettings {
   uint64_t seed = 1;
-  std::string search = "random";
+  std::string search = "random"; // or "evolutionary" (needs XGBoost: availableSearches())
   int threads = 2;
   CpuSpaceOptions space;
+  EvolutionaryOptions evolutionary;
   BuildOptions build;
   RunnerOptions run;
 };
 
-// The CPU parts: MultiLevelTilingSpace, the named search (only "random" so far; another name is
-// tessera::Error), the system compiler and a LocalRunner on makeProblem(workload, seed).
+// The CPU parts: MultiLevelTilingSpace, the named search ("random", or "evolutionary" with the
+// XGBoost model; another name, or evolutionary in a build without XGBoost, is tessera::Error),
+// the system compiler and a LocalRunner on makeProblem(workload, seed).
 std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const CpuTuneSettings& settings);
+
+// The searches makeCpuTuneContext() knows in this build, the default first.
+std::vector<std::string> availableSearches();
 
 // "cpu:<model name> x<threads>": timings belong to a machine and a thread count.
 std::string cpuTarget(int threads);

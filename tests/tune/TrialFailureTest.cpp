@@ -54,25 +54,9 @@ TEST(TrialFailure, EachFailureIsAnOutcome) {
   EXPECT_EQ(measured[6].status, TrialStatus::Ok) << measured[6].error;
 }
 
-// Breaks the source of every other candidate before compiling it.
-class BreakingBuilder : public Builder {
-public:
-  explicit BreakingBuilder(std::unique_ptr<Builder> inner) : inner_(std::move(inner)) {}
-  std::vector<BuildResult> build(const std::vector<BuildInput>& inputs) override {
-    std::vector<BuildInput> broken = inputs;
-    for (BuildInput& input : broken)
-      if (count_++ % 2 == 0) input.source += "\n#error this candidate does not compile\n";
-    return inner_->build(broken);
-  }
-
-private:
-  std::unique_ptr<Builder> inner_;
-  int count_ = 0;
-};
-
 TEST(TrialFailure, TuningRecordsCompileErrorsAndCarriesOn) {
   auto context = makeCpuTuneContext(parseWorkload("matmul:16x16x16,relu"), test::quickSettings());
-  context->builder = std::make_unique<BreakingBuilder>(std::move(context->builder));
+  context->builder = std::make_unique<test::BreakingBuilder>(std::move(context->builder));
   TuningDatabase database(":memory:");
   context->database = &database;
   TuneOptions options;
@@ -104,7 +88,7 @@ TEST(TrialFailure, TuningRecordsCompileErrorsAndCarriesOn) {
 
 TEST(TrialFailure, UnknownSearchIsAnError) {
   CpuTuneSettings settings = test::quickSettings();
-  settings.search = "evolutionary";
+  settings.search = "annealing";
   EXPECT_THROW(makeCpuTuneContext(parseWorkload(kWorkload), settings), Error);
 }
 

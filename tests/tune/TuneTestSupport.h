@@ -1,8 +1,17 @@
 // Shared by the tuner tests: a CPU tuning context that measures quickly (one short repeat) and
-// waits for slow compiles.
+// waits for slow compiles, and a builder whose every other candidate fails to compile.
 #pragma once
 
+#include "tune/CostModel.h"
 #include "tune/Tuner.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+// The learned cost model's tests need a build with XGBoost.
+#define SKIP_WITHOUT_XGBOOST() \
+  if (!::tessera::tune::xgboostAvailable()) GTEST_SKIP() << "this build has no XGBoost"
 
 namespace tessera::tune::test {
 
@@ -16,5 +25,21 @@ inline CpuTuneSettings quickSettings() {
   settings.build.timeoutSeconds = 600;
   return settings;
 }
+
+// Breaks the source of every other candidate before compiling it.
+class BreakingBuilder final : public Builder {
+public:
+  explicit BreakingBuilder(std::unique_ptr<Builder> inner) : inner_(std::move(inner)) {}
+  std::vector<BuildResult> build(const std::vector<BuildInput>& inputs) override {
+    std::vector<BuildInput> broken = inputs;
+    for (BuildInput& input : broken)
+      if (count_++ % 2 == 0) input.source += "\n#error this candidate does not compile\n";
+    return inner_->build(broken);
+  }
+
+private:
+  std::unique_ptr<Builder> inner_;
+  int count_ = 0;
+};
 
 } // namespace tessera::tune::test

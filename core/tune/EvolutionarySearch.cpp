@@ -1,0 +1,171 @@
+// Evolutionary search: population, generations of score-weighted mutation, epsilon-greedy picks.
+#include "tune/EvolutionarySearch.h"
+
+#include "tune/Builder.h"
+#include "tune/Features.h"
+#include "tune/Mutator.h"
+
+#include "support/Error.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::tune {
+
+namespace {
+
+double unitInterval(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1p-53; }
+
+// Mutations of one slot tried before the slot keeps its parent (MetaSchedule's max fail count).
+constexpr int kMaxMutationFailures = 10;
+
+} // namespace
+
+EvolutionarySearch::EvolutionarySearch(const Compute& compute, const SpaceGenerator& space, std::unique_ptr<CostModel> model,
+                                       EvolutionaryOptions options, uint64_t seed)
+    : compute_(compute), space_(space), model_(std::move(model)), options_(options), rng_(seed) {
+  if (!model_) throw Error("evolutionary search: no cost model");
+}
+
+EvolutionarySearch::Individual EvolutionarySearch::replay(const Trace& trace) const {
+  Schedule schedule = replaySchedule(compute_, trace);
+  // Equal nests are the same kernel, and the nest's text is cheaper to hash than its C.
+  return {schedule.trace(), contentHash(schedule.nest().toString()), extractFeatures(schedule.nest())};
+}
+
+std::vector<EvolutionarySearch::Individual> EvolutionarySearch::freshSamples(int count) {
+  std::vector<Individual> fresh;
+  std::set<std::string> seen;
+  for (int i = 0; i < count; ++i) {
+    Schedule schedule = space_.sample(compute_, rng_());
+    Individual individual{schedule.trace(), contentHash(schedule.nest().toString()), extractFeatures(schedule.nest())};
+    if (proposed_.count(individual.hash) || !seen.insert(individual.hash).second) continue;
+    fresh.push_back(std::move(individual));
+  }
+  return fresh;
+}
+
+std::vector<EvolutionarySearch::Individual> EvolutionarySearch::initialPopulation(std::vector<Individual>& fresh) {
+  std::vector<const Measurement*> ok;
+  for (const Measurement& m : measured_)
+    if (m.latencyMs > 0) ok.push_back(&m);
+  std::stable_sort(ok.begin(), ok.end(), [](const Measurement* a, const Measurement* b) { return a->latencyMs < b->latencyMs; });
+  const size_t fromMeasured = std::min(ok.size(), static_cast<size_t>(options_.population * options_.initMeasuredRatio));
+  std::vector<Individual> population;
+  for (size_t i = 0; i < fromMeasured; ++i) population.push_back(ok[i]->individual);
+  for (const Individual& individual : fresh) {
+    if (static_cast<int>(population.size()) >= options_.population) break;
+    population.push_back(individual);
+  }
+  return population;
+}
+
+std::vector<float> EvolutionarySearch::predict(const std::vector<Individual>& individuals) const {
+  FeatureRows rows;
+  rows.reserve(individuals.size());
+  for (const Individual& individual : individuals) rows.push_back(individual.features);
+  return model_->predict(rows);
+}
+
+std::vector<EvolutionarySearch::Individual> EvolutionarySearch::evolve(std::vector<Individual> population, int count) {
+  // The best-scored unmeasured individuals seen in any generation, by kernel.
+  std::vector<std::pair<float, Individual>> best;
+  std::map<std::string, size_t> bestIndex;
+  for (int generation = 0;; ++generation) {
+    std::vector<float> scores = predict(population);
+    for (size_t i = 0; i < population.size(); ++i) {
+      if (proposed_.count(population[i].hash)) continue;
+      auto [at, inserted] = bestIndex.emplace(population[i].hash, best.size());
+      if (inserted) best.emplace_back(scores[i], population[i]);
+    }
+    if (generation == options_.generations || population.empty()) break;
+    // Parents in proportion to their predicted score (a negative prediction counts as almost 0).
+    std::vector<double> weights(scores.size());
+    for (size_t i = 0; i < scores.size(); ++i) weights[i] = std::max<double>(scores[i], 0.0) + 1e-6;
+    std::vector<Individual> next;
+    std::set<std::string> nextHashes;
+    for (size_t slot = 0; slot < population.size(); ++slot) {
+      for (int failures = 0; failures <= kMaxMutationFailures; ++failures) {
+        const Individual& parent = population[sampleCategorical(rng_, weights.size(), weights)];
+        if (unitInterval(rng_) >= options_.mutationProbability) {
+          next.push_back(parent);
+          break;
+        }
+        std::optional<Trace> mutated = mutateTrace(compute_, parent.trace, space_, rng_());
+        if (!mutated) continue;
+        Individual child = replay(*mutated);
+        if (!nextHashes.insert(child.hash).second) continue;
+        next.push_back(std::move(child));
+        break;
+      }
+    }
+    population = std::move(next);
+  }
+  std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<Individual> ranked;
+  for (size_t i = 0; i < best.size() && static_cast<int>(ranked.size()) < count; ++i) ranked.push_back(std::move(best[i].second));
+  return ranked;
+}
+
+std::vector<Trace> EvolutionarySearch::nextBatch(int count) {
+  size_t fromMeasured = 0;
+  for (const Measurement& m : measured_) fromMeasured += m.latencyMs > 0;
+  fromMeasured = std::min(fromMeasured, static_cast<size_t>(options_.population * options_.initMeasuredRatio));
+  std::vector<Individual> fresh =
+      freshSamples(std::max(options_.population - static_cast<int>(fromMeasured), options_.initMinUnmeasured));
+  // Until the model has learned something its ranking is noise: measure fresh samples.
+  std::vector<Individual> ranked;
+  if (model_->trained()) ranked = evolve(initialPopulation(fresh), count);
+  std::vector<Trace> batch;
+  size_t nextRanked = 0, nextFresh = 0;
+  auto take = [&](std::vector<Individual>& from, size_t& next) {
+    for (; next < from.size(); ++next) {
+      if (!proposed_.insert(from[next].hash).second) continue;
+      batch.push_back(from[next++].trace);
+      return true;
+    }
+    return false;
+  };
+  while (static_cast<int>(batch.size()) < count) {
+    const bool explore = unitInterval(rng_) < options_.epsilon;
+    if (explore && take(fresh, nextFresh)) continue;
+    if (take(ranked, nextRanked) || take(fresh, nextFresh)) continue;
+    break; // nothing new left this round
+  }
+  return batch;
+}
+
+void EvolutionarySearch::notify(const std::vector<TrialOutcome>& outcomes) {
+  for (const TrialOutcome& outcome : outcomes) {
+    Measurement m;
+    try {
+      m.individual = replay(outcome.trace);
+    } catch (const Error&) {
+      continue; // not a trace of this space: nothing to learn from it
+    }
+    m.latencyMs = outcome.status == TrialStatus::Ok ? outcome.latencyMs : 0;
+    proposed_.insert(m.individual.hash);
+    measured_.push_back(std::move(m));
+  }
+  retrain();
+}
+
+void EvolutionarySearch::retrain() {
+  double bestMs = 0;
+  int ok = 0;
+  for (const Measurement& m : measured_) {
+    if (m.latencyMs <= 0) continue;
+    ++ok;
+    if (bestMs == 0 || m.latencyMs < bestMs) bestMs = m.latencyMs;
+  }
+  if (ok < options_.minSamplesToTrain) return;
+  FeatureRows rows;
+  std::vector<float> scores;
+  for (const Measurement& m : measured_) {
+    rows.push_back(m.individual.features);
+    scores.push_back(m.latencyMs > 0 ? static_cast<float>(bestMs / m.latencyMs) : 0.0f);
+  }
+  model_->fit(rows, scores);
+}
+
+} // namespace tessera::tune

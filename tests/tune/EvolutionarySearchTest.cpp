@@ -1,0 +1,119 @@
+// Evolutionary search: deterministic for a seed, and a candidate that fails to build or crashes is
+// a failed trial it learns from, never the end of the tuning run.
+#include "TuneTestSupport.h"
+
+#include "tune/CostModel.h"
+#include "tune/EvolutionarySearch.h"
+#include "tune/Features.h"
+#include "tune/Schedule.h"
+
+#include "support/Error.h"
+
+#include <gtest/gtest.h>
+
+namespace tessera::tune {
+namespace {
+
+EvolutionaryOptions smallOptions() {
+  EvolutionaryOptions options;
+  options.population = 48;
+  options.initMinUnmeasured = 16;
+  options.generations = 2;
+  return options;
+}
+
+// A made-up latency that the features can explain: vectorised, register-tiled kernels are fast.
+// Every seventh candidate "crashes".
+TrialOutcome syntheticOutcome(const Compute& compute, const Trace& trace, int index) {
+  const LoopNest nest = replaySchedule(compute, trace).nest();
+  TrialOutcome outcome{trace, TrialStatus::Ok, 0};
+  if (index % 7 == 6) {
+    outcome.status = TrialStatus::Crashed;
+    return outcome;
+  }
+  double width = 0;
+  for (const Loop& loop : nest.loops)
+    if (loop.annotation == LoopAnnotation::Vectorized) width = static_cast<double>(loop.extent);
+  outcome.latencyMs = 10.0 / (1.0 + width) + (nest.registerTileAt >= 0 ? 0.5 : 2.0);
+  return outcome;
+}
+
+// Three rounds of proposals, each answered with the synthetic outcomes.
+std::vector<Trace> proposals(uint64_t seed) {
+  const Compute compute = computeOf(parseWorkload("matmul:64x64x64,relu"));
+  MultiLevelTilingSpace space;
+  EvolutionaryOptions options = smallOptions();
+  options.minSamplesToTrain = 4;
+  EvolutionarySearch search(compute, space, makeXGBoostModel(seed), options, seed);
+  std::vector<Trace> all;
+  int index = 0;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<Trace> batch = search.nextBatch(8);
+    EXPECT_EQ(batch.size(), 8u);
+    std::vector<TrialOutcome> outcomes;
+    for (const Trace& trace : batch) outcomes.push_back(syntheticOutcome(compute, trace, index++));
+    search.notify(outcomes);
+    all.insert(all.end(), batch.begin(), batch.end());
+  }
+  EXPECT_TRUE(search.model().trained());
+  return all;
+}
+
+TEST(EvolutionarySearch, DeterministicForASeed) {
+  SKIP_WITHOUT_XGBOOST();
+  const std::vector<Trace> first = proposals(5);
+  EXPECT_EQ(first, proposals(5));
+  EXPECT_NE(first, proposals(6));
+}
+
+TEST(EvolutionarySearch, NeverProposesAKernelTwice) {
+  SKIP_WITHOUT_XGBOOST();
+  const Compute compute = computeOf(parseWorkload("matmul:64x64x64,relu"));
+  std::set<std::string> nests;
+  for (const Trace& trace : proposals(7)) nests.insert(replaySchedule(compute, trace).nest().toString());
+  EXPECT_EQ(nests.size(), 24u);
+}
+
+TEST(EvolutionarySearch, FailedCandidatesAreRecordedTrials) {
+  SKIP_WITHOUT_XGBOOST();
+  CpuTuneSettings settings = test::quickSettings();
+  settings.search = "evolutionary";
+  settings.evolutionary = smallOptions();
+  settings.evolutionary.minSamplesToTrain = 2;
+  auto context = makeCpuTuneContext(parseWorkload("matmul:16x16x16,relu"), settings);
+  context->builder = std::make_unique<test::BreakingBuilder>(std::move(context->builder));
+  TuningDatabase database(":memory:");
+  context->database = &database;
+  TuneOptions options;
+  options.trials = 12;
+  options.batchSize = 4;
+  TuneResult result = tune(*context, options);
+  EXPECT_EQ(result.trials, 12);
+  EXPECT_EQ(result.failed, 6);
+  EXPECT_EQ(result.verified, 6);
+  ASSERT_TRUE(result.best.has_value());
+  int compileErrors = 0;
+  for (const TuningRecord& record : database.records()) {
+    EXPECT_EQ(record.search, "evolutionary");
+    compileErrors += record.status == TrialStatus::CompileError;
+  }
+  EXPECT_EQ(compileErrors, 6);
+  // The search went on past the failures with a model trained on them.
+  auto& search = dynamic_cast<EvolutionarySearch&>(*context->strategy);
+  EXPECT_TRUE(search.model().trained());
+}
+
+TEST(EvolutionarySearch, UnavailableWithoutXGBoostSaysSo) {
+  if (xgboostAvailable()) GTEST_SKIP() << "this build has XGBoost";
+  CpuTuneSettings settings = test::quickSettings();
+  settings.search = "evolutionary";
+  try {
+    makeCpuTuneContext(parseWorkload("matmul:8x8x8"), settings);
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("libxgboost-dev"), std::string::npos) << error.what();
+  }
+}
+
+} // namespace
+} // namespace tessera::tune
