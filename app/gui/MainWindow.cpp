@@ -286,8 +286,10 @@ void MainWindow::buildDocks() {
   agentDock_ = new QDockWidget(tr("Agent decision"), this);
   agentDock_->setObjectName(QStringLiteral("agentDecisionDock"));
   agentDock_->setWidget(agentDecision_);
-  addDockWidget(Qt::RightDockWidgetArea, agentDock_);
-  tabifyDockWidget(propertiesDock, agentDock_);
+  // Beside Candidates and Rules: that column is tall enough for all ten candidates.
+  addDockWidget(Qt::LeftDockWidgetArea, agentDock_);
+  tabifyDockWidget(candidatesDock, agentDock_);
+  candidatesDock->raise(); // until a run has agent decisions to show
   connect(liveRun_, &views::LiveRun::stateChanged, agentDecision_, &views::AgentDecisionPanel::showState);
   connect(liveRun_, &views::LiveRun::reset, agentDecision_, &views::AgentDecisionPanel::clear);
   connect(liveRun_, &views::LiveRun::reset, this, [this] { agentDockRaised_ = false; });
@@ -335,6 +337,7 @@ void MainWindow::buildDocks() {
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
   resizeDocks({logDock}, {130}, Qt::Vertical);
   resizeDocks({candidatesDock}, {290}, Qt::Horizontal);
+  candidatesDock->raise(); // the agent's dock comes forward when a run has decisions
 }
 
 void MainWindow::buildActions() {

@@ -37,6 +37,7 @@ QVariant AgentDecisionModel::data(const QModelIndex& index, int role) const {
   const bool chosen = index.row() == decision_->chosen;
   const bool stop = candidate.rule == kAgentStopAction;
   if (role == ChosenRole) return chosen;
+  if (role == ProbabilityRole) return candidate.probability;
   if (role == Qt::FontRole && chosen) {
     QFont bold;
     bold.setBold(true);
@@ -57,7 +58,7 @@ QVariant AgentDecisionModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
   case Chosen: return chosen ? QStringLiteral("▶") : QString();
   case Rule: return stop ? tr("stop") : QString::fromStdString(candidate.rule);
-  case Probability: return QStringLiteral("%1 %").arg(100.0 * candidate.probability, 0, 'f', 1);
+  case Probability: return QStringLiteral("%1 %").arg(100.0 * candidate.probability, 0, 'f', 2);
   case CostDelta:
     if (stop) return QStringLiteral("—");
     return QStringLiteral("%1%2 ms").arg(candidate.costDeltaMs > 0 ? QStringLiteral("+") : QString()).arg(candidate.costDeltaMs, 0, 'f', 4);

@@ -16,6 +16,8 @@ public:
   enum Column { Chosen, Rule, Probability, CostDelta, Location, ColumnCount };
   // Qt::UserRole on any column: true for the row of the candidate the agent took.
   static constexpr int ChosenRole = Qt::UserRole + 1;
+  // Qt::UserRole + 2: the candidate's probability as a number (the bar behind the p column).
+  static constexpr int ProbabilityRole = Qt::UserRole + 2;
 
   explicit AgentDecisionModel(QObject* parent = nullptr);
 

@@ -3,13 +3,37 @@
 #include "live/AgentDecisionModel.h"
 #include "replay/ReplayState.h"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QPainter>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace tessera::views {
+
+namespace {
+
+// A bar as long as the probability behind the p column's text: how sure the agent was reads at a
+// glance, and how far ahead the first candidate is.
+class ProbabilityBar : public QStyledItemDelegate {
+public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    const double p = index.data(AgentDecisionModel::ProbabilityRole).toDouble();
+    QRectF bar = QRectF(option.rect).adjusted(2, 3, -2, -3);
+    bar.setWidth(bar.width() * std::clamp(p, 0.0, 1.0));
+    QColor colour = option.palette.color(QPalette::Highlight);
+    colour.setAlpha(90);
+    painter->fillRect(bar, colour);
+    QStyledItemDelegate::paint(painter, option, index);
+  }
+};
+
+} // namespace
 
 AgentDecisionPanel::AgentDecisionPanel(QWidget* parent) : QWidget(parent) {
   model_ = new AgentDecisionModel(this);
@@ -24,6 +48,7 @@ AgentDecisionPanel::AgentDecisionPanel(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->hide();
   table_->setWordWrap(false);
   table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setItemDelegateForColumn(AgentDecisionModel::Probability, new ProbabilityBar(table_));
   QHeaderView* header = table_->horizontalHeader();
   header->setSectionResizeMode(QHeaderView::ResizeToContents);
   header->setSectionResizeMode(AgentDecisionModel::Rule, QHeaderView::Stretch);

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -71,7 +72,10 @@ TrainingCurvesPanel::TrainingCurvesPanel(QWidget* parent) : QWidget(parent) {
     chart_->setCurves({});
     error_->hide();
   });
-  connect(smoothing_, &QSpinBox::valueChanged, chart_, &TrainingCurveChart::setSmoothing);
+  connect(smoothing_, &QSpinBox::valueChanged, this, [this](int episodes) {
+    smoothingChosen_ = true;
+    chart_->setSmoothing(episodes);
+  });
 }
 
 QString TrainingCurvesPanel::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
@@ -103,6 +107,15 @@ void TrainingCurvesPanel::showLoaded(std::vector<TrainingCurve> curves, const QS
     auto same = std::find_if(shown.begin(), shown.end(), [&](const TrainingCurve& c) { return c.path == curve.path; });
     if (same != shown.end()) *same = std::move(curve);
     else shown.push_back(std::move(curve));
+  }
+  // Episodes take the models in turn: a window of whole rounds weighs every model alike, so
+  // the line shows learning rather than which model came up (unless a person chose a window).
+  if (!smoothingChosen_) {
+    size_t models = 1;
+    for (const TrainingCurve& curve : shown) models = std::max(models, curve.models.size());
+    const QSignalBlocker quiet(smoothing_);
+    smoothing_->setValue(static_cast<int>(std::min<size_t>(models * 3, 200)));
+    chart_->setSmoothing(smoothing_->value());
   }
   chart_->setCurves(std::move(shown));
   error_->setVisible(!errors.isEmpty());

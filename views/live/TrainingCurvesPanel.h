@@ -48,6 +48,7 @@ private:
   QSpinBox* smoothing_;
   QLabel* error_;
   int loading_ = 0;
+  bool smoothingChosen_ = false; // by a person; else whole rounds of the reports' models
   int generation_ = 0; // a replacing load supersedes the loads before it
 };
 

@@ -102,7 +102,7 @@ TEST(AgentDecisionPanel, ShowsThePublishedCandidatesWithTheChosenOneMarked) {
     EXPECT_EQ(model->index(row, AgentDecisionModel::Rule).data(AgentDecisionModel::ChosenRole).toBool(), row == 1);
     EXPECT_EQ(model->index(row, AgentDecisionModel::Chosen).data().toString().isEmpty(), row != 1);
   }
-  EXPECT_EQ(model->index(0, AgentDecisionModel::Probability).data().toString(), "55.0 %");
+  EXPECT_EQ(model->index(0, AgentDecisionModel::Probability).data().toString(), "55.00 %");
   EXPECT_EQ(model->index(1, AgentDecisionModel::CostDelta).data().toString(), "+0.0030 ms");
   EXPECT_EQ(model->index(1, AgentDecisionModel::Location).data().toString(), "9, 10, 11");
   EXPECT_TRUE(model->index(1, AgentDecisionModel::Rule).data(Qt::FontRole).value<QFont>().bold());
