@@ -299,6 +299,11 @@ void MainWindow::buildDocks() {
     agentDock_->raise();
   });
   connect(agentDecision_, &views::AgentDecisionPanel::opsHighlighted, this, &MainWindow::markAgentOps);
+  // A replayed run can arrive before its model is laid out: mark its ops once they are drawn.
+  connect(graphView_->graphScene(), &views::GraphScene::layoutFinished, this, [this] {
+    if (agentOpsMarked_ && candidatesController_ && !candidatesController_->hasShownCandidate())
+      graphView_->graphScene()->setSearchMatches(agentOps_);
+  });
   propertiesDock->raise();
   logDock->raise();
   connect(replay_, &ReplayDocks::storedRunShown, this, [this](qint64 runId, const QString& error) {
@@ -723,6 +728,7 @@ void MainWindow::markAgentOps(const std::vector<NodeId>& originalOps, bool focus
   if (originalOps.empty() && !agentOpsMarked_) return; // leave a person's search marks alone
   graphView_->graphScene()->setSearchMatches(originalOps);
   agentOpsMarked_ = !originalOps.empty();
+  agentOps_ = originalOps;
   if (!focus || originalOps.empty()) return;
   tabs_->setCurrentIndex(GraphTab);
   graphView_->focusNodes(originalOps);

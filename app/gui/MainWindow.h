@@ -202,6 +202,7 @@ private:
   QDockWidget* agentDock_ = nullptr;
   bool agentDockRaised_ = false; // raised once per log that holds agent decisions
   bool agentOpsMarked_ = false;  // the graph view's marks are an agent's rewrite
+  std::vector<NodeId> agentOps_; // those marks
   views::TrainingCurvesPanel* training_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 
