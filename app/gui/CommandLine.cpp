@@ -10,7 +10,7 @@ namespace tessera::gui {
 
 const QStringList& viewNames() {
   static const QStringList names = {QStringLiteral("graph"), QStringLiteral("egraph"), QStringLiteral("mcts"),
-                                    QStringLiteral("compare")};
+                                    QStringLiteral("compare"), QStringLiteral("training")};
   return names;
 }
 
@@ -21,14 +21,21 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An ONNX model or a .tsession file"), QStringLiteral("[MODEL.onnx | SESSION.tsession]"));
-  QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (greedy, taso, eqsat or mcts) once the model or session is open"), QStringLiteral("STRATEGY"));
-  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts or compare"), QStringLiteral("VIEW"), QStringLiteral("graph"));
+  QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (greedy, taso, eqsat, mcts or xrlflow) once the model or session is open"), QStringLiteral("STRATEGY"));
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare or training"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
   QCommandLineOption nodeLimit(QStringLiteral("node-limit"), QStringLiteral("E-node limit of the run (ops for taso and greedy); 0: the strategy's default"), QStringLiteral("N"));
   QCommandLineOption multi(QStringLiteral("k-multi"), QStringLiteral("Iterations that apply multi-pattern rules (eqsat)"), QStringLiteral("K"));
   QCommandLineOption param(QStringLiteral("param"), QStringLiteral("Strategy parameter NAME=VALUE (repeatable), e.g. tensat=1"), QStringLiteral("NAME=VALUE"));
-  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param});
+  QCommandLineOption trainingReport(QStringLiteral("training-report"),
+                                    QStringLiteral("An RL training report (tessera-cli rl train --json) for the Training view, "
+                                                   "instead of the shipped agent's (repeatable)"),
+                                    QStringLiteral("JSON"));
+  QCommandLineOption pace(QStringLiteral("pace"),
+                          QStringLiteral("Least milliseconds between two steps of the run (the run panel's teaching pace; 0: full speed)"),
+                          QStringLiteral("MS"));
+  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace});
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -43,7 +50,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   if (!positional.isEmpty()) result.file = positional.front();
   result.run = parser.value(run);
   if (!result.run.isEmpty() && !isKnownStrategy(result.run.toStdString())) {
-    result.error = QStringLiteral("unknown strategy '%1' (expected greedy, taso, eqsat or mcts)").arg(result.run);
+    result.error = QStringLiteral("unknown strategy '%1' (expected greedy, taso, eqsat, mcts or xrlflow)").arg(result.run);
     return result;
   }
   result.view = parser.value(view);
@@ -51,6 +58,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
     result.error = QStringLiteral("unknown view '%1' (expected %2)").arg(result.view, viewNames().join(QStringLiteral(", ")));
     return result;
   }
+  result.trainingReports = parser.values(trainingReport);
   result.screenshot = parser.value(screenshot);
   bool ok = false;
   result.afterSeconds = parser.value(after).toDouble(&ok);
@@ -73,6 +81,14 @@ CommandLine parseCommandLine(const QStringList& arguments) {
       return result;
     }
     result.multiIterations = k;
+  }
+  if (parser.isSet(pace)) {
+    const int ms = parser.value(pace).toInt(&ok);
+    if (!ok || ms < 0) {
+      result.error = QStringLiteral("--pace needs a number of milliseconds, got '%1'").arg(parser.value(pace));
+      return result;
+    }
+    result.paceMs = ms;
   }
   std::vector<std::string> pairs;
   for (const QString& pair : parser.values(param)) pairs.push_back(pair.toStdString());

@@ -1,6 +1,6 @@
 // The GUI's command line, as DESIGN.md fixes it:
-//   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare}]
-//           [--screenshot PNG --after SECONDS]
+//   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare,training}]
+//           [--screenshot PNG --after SECONDS] [--training-report JSON]... [--pace MS]
 // and, for the run, the CLI's own options: [--node-limit N] [--k-multi K] [--param NAME=VALUE]...
 #pragma once
 
@@ -25,10 +25,12 @@ struct CommandLine {
   std::optional<size_t> nodeLimit;
   std::optional<int> multiIterations;
   std::map<std::string, std::string> parameters;
+  QStringList trainingReports; // shown in the Training view instead of the shipped agent's report
+  std::optional<int> paceMs;   // the run panel's pace (nearest listed)
   QString error;        // set when the arguments cannot be used; then exit with status 2
 };
 
-const QStringList& viewNames(); // graph, egraph, mcts, compare
+const QStringList& viewNames(); // graph, egraph, mcts, compare, training
 
 // `arguments` includes the program name, as QCoreApplication::arguments() gives it.
 CommandLine parseCommandLine(const QStringList& arguments);

@@ -20,6 +20,8 @@
 #include "GraphView.h"
 #include "PropertiesPanel.h"
 #include "ViewExport.h"
+#include "live/AgentDecisionModel.h"
+#include "live/AgentDecisionPanel.h"
 #include "live/EGraphView.h"
 #include "live/LiveRun.h"
 #include "live/MctsTreeView.h"
@@ -27,6 +29,8 @@
 #include "live/RulePanel.h"
 #include "live/TeachingGuide.h"
 #include "live/TimelineWidget.h"
+#include "live/TrainingCurveChart.h"
+#include "live/TrainingCurvesPanel.h"
 
 #include "rewrite/DefaultRules.h"
 
@@ -61,7 +65,7 @@ namespace tessera::gui {
 
 namespace {
 
-enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab };
+enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab };
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -85,7 +89,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   mctsView_ = new views::MctsTreeView(tabs_);
   tabs_->insertTab(EGraphTab, egraphView_, tr("E-graph"));
   tabs_->insertTab(MctsTab, mctsView_, tr("MCTS"));
+  training_ = new views::TrainingCurvesPanel(tabs_);
+  tabs_->insertTab(TrainingTab, training_, tr("Training"));
   setCentralWidget(tabs_);
+  connect(training_, &views::TrainingCurvesPanel::loaded, this, [this](const QStringList& errors) {
+    for (const QString& error : errors) log(tr("training report not shown: %1").arg(error));
+  });
+  if (const QString shipped = shippedTrainingReportPath(); !shipped.isEmpty()) training_->loadReports({shipped}, /*replace=*/true);
 
   runner_ = new SearchRunner(this);
   // The live views follow the runner's batches through one hub; a new run starts a new log.
@@ -270,6 +280,30 @@ void MainWindow::buildDocks() {
   replay_ = new ReplayDocks(this, liveRun_);
   tabifyDockWidget(logDock, replay_->timelineDock());
   tabifyDockWidget(propertiesDock, replay_->provenanceDock());
+
+  // An RL agent's decisions follow the live views' moment, like the provenance panel.
+  agentDecision_ = new views::AgentDecisionPanel(this);
+  agentDock_ = new QDockWidget(tr("Agent decision"), this);
+  agentDock_->setObjectName(QStringLiteral("agentDecisionDock"));
+  agentDock_->setWidget(agentDecision_);
+  // Beside Candidates and Rules: that column is tall enough for all ten candidates.
+  addDockWidget(Qt::LeftDockWidgetArea, agentDock_);
+  tabifyDockWidget(candidatesDock, agentDock_);
+  candidatesDock->raise(); // until a run has agent decisions to show
+  connect(liveRun_, &views::LiveRun::stateChanged, agentDecision_, &views::AgentDecisionPanel::showState);
+  connect(liveRun_, &views::LiveRun::reset, agentDecision_, &views::AgentDecisionPanel::clear);
+  connect(liveRun_, &views::LiveRun::reset, this, [this] { agentDockRaised_ = false; });
+  connect(liveRun_, &views::LiveRun::stateChanged, this, [this](const ReplayState& state) {
+    if (agentDockRaised_ || state.agentDecisions.empty()) return;
+    agentDockRaised_ = true; // once: the user may switch to another dock while the run goes on
+    agentDock_->raise();
+  });
+  connect(agentDecision_, &views::AgentDecisionPanel::opsHighlighted, this, &MainWindow::markAgentOps);
+  // A replayed run can arrive before its model is laid out: mark its ops once they are drawn.
+  connect(graphView_->graphScene(), &views::GraphScene::layoutFinished, this, [this] {
+    if (agentOpsMarked_ && candidatesController_ && !candidatesController_->hasShownCandidate())
+      graphView_->graphScene()->setSearchMatches(agentOps_);
+  });
   propertiesDock->raise();
   logDock->raise();
   connect(replay_, &ReplayDocks::storedRunShown, this, [this](qint64 runId, const QString& error) {
@@ -308,6 +342,7 @@ void MainWindow::buildDocks() {
   resizeDocks({runDock, propertiesDock}, {330, 420}, Qt::Vertical);
   resizeDocks({logDock}, {130}, Qt::Vertical);
   resizeDocks({candidatesDock}, {290}, Qt::Horizontal);
+  candidatesDock->raise(); // the agent's dock comes forward when a run has decisions
 }
 
 void MainWindow::buildActions() {
@@ -349,6 +384,11 @@ void MainWindow::buildMenus() {
   file->addAction(exportOnnxAction_);
   file->addAction(exportPngAction_);
   file->addAction(exportSvgAction_);
+  file->addSeparator();
+  file->addAction(tr("Add &Training Reports…"), this, [this] {
+    tabs_->setCurrentIndex(TrainingTab);
+    training_->chooseReports();
+  });
   file->addSeparator();
   file->addAction(quitAction_);
 
@@ -682,8 +722,28 @@ views::GraphView* MainWindow::activeGraphView() const {
   }
 }
 
+void MainWindow::markAgentOps(const std::vector<NodeId>& originalOps, bool focus) {
+  // The ops are the model's: on a candidate shown in the graph view they would mark other ops.
+  if (candidatesController_->hasShownCandidate()) return;
+  if (originalOps.empty() && !agentOpsMarked_) return; // leave a person's search marks alone
+  graphView_->graphScene()->setSearchMatches(originalOps);
+  agentOpsMarked_ = !originalOps.empty();
+  agentOps_ = originalOps;
+  if (!focus || originalOps.empty()) return;
+  tabs_->setCurrentIndex(GraphTab);
+  graphView_->focusNodes(originalOps);
+}
+
+QString MainWindow::shippedTrainingReportPath() {
+  const QString path = QStringLiteral(TESSERA_AGENTS_DIR "/xrlflow-training.json");
+  return QFileInfo::exists(path) ? path : QString();
+}
+
+void MainWindow::showTrainingReports(const QStringList& paths) { training_->loadReports(paths, /*replace=*/true); }
+
 void MainWindow::showView(const QString& name) {
-  if (name == QLatin1String("compare")) tabs_->setCurrentIndex(CompareTab);
+  if (name == QLatin1String("training")) tabs_->setCurrentIndex(TrainingTab);
+  else if (name == QLatin1String("compare")) tabs_->setCurrentIndex(CompareTab);
   else if (name == QLatin1String("egraph")) tabs_->setCurrentIndex(EGraphTab);
   else if (name == QLatin1String("mcts")) tabs_->setCurrentIndex(MctsTab);
   else tabs_->setCurrentIndex(GraphTab);
@@ -694,6 +754,7 @@ QString MainWindow::currentViewName() const {
   case CompareTab: return QStringLiteral("compare");
   case EGraphTab: return QStringLiteral("egraph");
   case MctsTab: return QStringLiteral("mcts");
+  case TrainingTab: return QStringLiteral("training");
   default: return QStringLiteral("graph");
   }
 }
@@ -721,6 +782,8 @@ QMap<QString, int> MainWindow::itemsShown() const {
   items[QStringLiteral("egraph")] = static_cast<int>(egraphView_->shownChips());
   items[QStringLiteral("mcts")] = static_cast<int>(mctsView_->shownNodes());
   items[QStringLiteral("rules")] = rulePanel_->model()->rowCount();
+  items[QStringLiteral("agent_decision")] = agentDecision_->model()->rowCount();
+  items[QStringLiteral("training")] = training_->chart()->seriesCount();
   return items;
 }
 

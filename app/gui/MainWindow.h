@@ -21,12 +21,14 @@ class QPlainTextEdit;
 class QTabWidget;
 
 namespace tessera::views {
+class AgentDecisionPanel;
 class CompareWidget;
 class EGraphView;
 class LiveRun;
 class MctsTreeView;
 class RulePanel;
 class GraphView;
+class TrainingCurvesPanel;
 class PropertiesPanel;
 } // namespace tessera::views
 
@@ -73,8 +75,12 @@ public:
   bool startRun(const QString& strategy);
   // Starts `strategy` as soon as the model being opened is ready.
   void runWhenLoaded(const QString& strategy) { runOnLoad_ = strategy; }
-  // graph, egraph, mcts or compare.
+  // graph, egraph, mcts, compare or training.
   void showView(const QString& name);
+  // The Training view shows these reports (tessera-cli rl train --json) instead of what it shows.
+  void showTrainingReports(const QStringList& paths);
+  // The shipped X-RLflow agent's training report, the Training view's default; empty when absent.
+  static QString shippedTrainingReportPath();
   QString currentViewName() const;
 
   bool isBusy() const; // loading, laying out, running, or a session or candidate operation in flight
@@ -106,6 +112,9 @@ public:
   views::MctsTreeView* mctsView() const { return mctsView_; }
   views::RulePanel* rulePanel() const { return rulePanel_; }
   QDockWidget* guideDock() const { return guideDock_; }
+  QDockWidget* agentDecisionDock() const { return agentDock_; }
+  views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
+  views::TrainingCurvesPanel* trainingPanel() const { return training_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
   SessionController* sessionController() const { return sessionController_; }
@@ -157,6 +166,8 @@ private:
   void log(const QString& line);
   void updateStatus();
   views::GraphView* activeGraphView() const;
+  // Marks ops of the model's graph (an agent's rewrite) in the graph view while it shows the model.
+  void markAgentOps(const std::vector<NodeId>& originalOps, bool focus);
 
   MainWindowOptions options_;
   SessionController* sessionController_ = nullptr;
@@ -187,6 +198,12 @@ private:
   ReplayDocks* replay_ = nullptr;
   QTextBrowser* guide_ = nullptr;
   QDockWidget* guideDock_ = nullptr;
+  views::AgentDecisionPanel* agentDecision_ = nullptr;
+  QDockWidget* agentDock_ = nullptr;
+  bool agentDockRaised_ = false; // raised once per log that holds agent decisions
+  bool agentOpsMarked_ = false;  // the graph view's marks are an agent's rewrite
+  std::vector<NodeId> agentOps_; // those marks
+  views::TrainingCurvesPanel* training_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;

@@ -129,7 +129,7 @@ bool RunController::startRun(const QString& strategy) {
     return false;
   }
   if (!isKnownStrategy(strategy.toStdString())) {
-    emit errorReported(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat or mcts)").arg(strategy));
+    emit errorReported(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat, mcts or xrlflow)").arg(strategy));
     return false;
   }
   if (isBusy()) {

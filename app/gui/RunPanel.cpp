@@ -4,6 +4,7 @@
 
 #include "support/Error.h"
 
+#include <QFileDialog>
 #include <QFutureWatcher>
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cstdlib>
@@ -58,8 +60,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   parameters_->setPlaceholderText(tr("e.g. simulations=64 rebase=0"));
   parameters_->setToolTip(tr("The strategy's own parameters, NAME=VALUE separated by spaces, as tessera-cli's --param takes them "
                              "(mcts: simulations, rollout_depth, rebase, extract_main, extract_final; eqsat: tensat, "
-                             "multi_schedule, match_limit; taso, greedy: budget, alpha)"));
+                             "multi_schedule, match_limit; taso, greedy: budget, alpha; xrlflow: checkpoint=FILE.ckpt, max_steps)"));
   parameters_->setClearButtonEnabled(true);
+  chooseAgent_ = new QToolButton(this);
+  chooseAgent_->setText(tr("Agent…"));
+  chooseAgent_->setToolTip(tr("xrlflow: choose the agent's checkpoint (checkpoint=FILE.ckpt; default: the shipped agent)"));
   timeLimit_ = new QDoubleSpinBox(this);
   timeLimit_->setRange(0.5, 24 * 3600);
   timeLimit_->setDecimals(1);
@@ -119,7 +124,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Time limit"), timeLimit_);
   form->addRow(tr("Extraction"), extract_);
   form->addRow(tr("Seed"), seed_);
-  form->addRow(tr("Parameters"), parameters_);
+  auto* parameterRow = new QHBoxLayout;
+  parameterRow->setContentsMargins(0, 0, 0, 0);
+  parameterRow->addWidget(parameters_, 1);
+  parameterRow->addWidget(chooseAgent_);
+  form->addRow(tr("Parameters"), parameterRow);
   form->addRow(QString(), verify_);
   form->addRow(tr("Pace"), pace_);
   auto* buttons = new QHBoxLayout;
@@ -144,6 +153,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     else emit pauseRequested();
   });
   connect(step_, &QPushButton::clicked, this, &RunPanel::stepRequested);
+  connect(strategy_, &QComboBox::currentIndexChanged, this, [this] { updateButtons(); });
+  connect(chooseAgent_, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose an X-RLflow agent"), QString(), tr("Agent checkpoints (*.ckpt);;All files (*)"));
+    if (!path.isEmpty()) setParameter("checkpoint", path.toStdString());
+  });
   connect(cost_, &QComboBox::currentIndexChanged, this, [this] { emit costModelChanged(cost_->currentData().toString()); });
   connect(pace_, &QComboBox::currentIndexChanged, this, [this] { emit stepIntervalChanged(stepIntervalMs()); });
   updateButtons();
@@ -212,6 +226,17 @@ void RunPanel::setStepIntervalMs(int milliseconds) {
   pace_->setCurrentIndex(nearest);
 }
 
+void RunPanel::setParameter(const std::string& name, const std::string& value) {
+  std::map<std::string, std::string> parameters;
+  try {
+    parameters = settings().search.parameters;
+  } catch (const Error&) {
+    // a malformed field: the new parameter replaces it
+  }
+  parameters[name] = value;
+  parameters_->setText(parameterPairs(parameters).join(QLatin1Char(' ')));
+}
+
 std::string RunPanel::costSpec() const { return cost_->currentData().toString().toStdString(); }
 
 bool RunPanel::selectStrategy(const std::string& name) {
@@ -267,6 +292,8 @@ void RunPanel::updateButtons() {
   step_->setEnabled(running_ && paused_);
   for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, multiIterations_, timeLimit_, extract_, seed_, parameters_, verify_})
     w->setEnabled(!running_);
+  chooseAgent_->setVisible(strategy_->currentData().toString() == QLatin1String("xrlflow"));
+  chooseAgent_->setEnabled(!running_);
 }
 
 void RunPanel::restoreSettings(const QSettings& file) {

@@ -21,6 +21,7 @@ class QProgressBar;
 class QSettings;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 namespace tessera::gui {
 
@@ -42,6 +43,8 @@ public:
   void saveSettings(QSettings& file) const;
   std::string costSpec() const;
   bool selectStrategy(const std::string& name); // false when it is unknown
+  // Sets one NAME=VALUE of the parameters field, keeping the others (the agent's checkpoint=).
+  void setParameter(const std::string& name, const std::string& value);
   // The pace chosen for live runs and replays: the least time between two steps, 0 for full speed.
   int stepIntervalMs() const;
   void setStepIntervalMs(int milliseconds); // the nearest listed pace
@@ -76,6 +79,7 @@ private:
   QSpinBox* iterationLimit_;
   QSpinBox* multiIterations_;
   QLineEdit* parameters_;
+  QToolButton* chooseAgent_; // checkpoint= of the xrlflow strategy
   QDoubleSpinBox* timeLimit_;
   QComboBox* extract_;
   QSpinBox* seed_;

@@ -29,6 +29,9 @@ struct StrategyInfo {
   std::string description;
 };
 const std::vector<StrategyInfo>& strategies();
+// Makes the optional strategies this build has (xrlflow, with libtorch) known to core's
+// makeStrategy; the runner does it before its first run. Registering twice is harmless.
+void registerBuiltStrategies();
 bool isKnownStrategy(const std::string& name);
 
 } // namespace tessera::gui

@@ -10,6 +10,10 @@
 #include "session/Session.h"
 #include "session/SessionRecorder.h"
 
+#if TESSERA_HAVE_TORCH
+#include "xrlflow/XrlflowStrategy.h"
+#endif
+
 #include <QDateTime>
 #include <QMetaObject>
 #include <QThread>
@@ -32,6 +36,7 @@ const std::vector<StrategyInfo>& strategies() {
       {"mcts", "MCTS-guided e-graph construction (PACT'24)"},
       {"taso", "Backtracking search (TASO)"},
       {"greedy", "Greedy sequential rewriting"},
+      {"xrlflow", "X-RLflow: a PPO-trained graph-attention agent (needs libtorch)"},
   };
   return all;
 }
@@ -41,6 +46,12 @@ RunSettings defaultRunSettings() {
   settings.search.iterationLimit = 10;
   settings.search.timeLimitSeconds = 30;
   return settings;
+}
+
+void registerBuiltStrategies() {
+#if TESSERA_HAVE_TORCH
+  registerXrlflowStrategy();
+#endif
 }
 
 bool isKnownStrategy(const std::string& name) {
@@ -131,6 +142,7 @@ private:
 } // namespace
 
 SearchRunner::SearchRunner(QObject* parent) : QObject(parent) {
+  registerBuiltStrategies();
   drainTimer_ = new QTimer(this);
   drainTimer_->setInterval(33);
   connect(drainTimer_, &QTimer::timeout, this, &SearchRunner::drainEvents);

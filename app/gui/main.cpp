@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
   }
 
   window.showView(command.view);
+  if (!command.trainingReports.isEmpty()) window.showTrainingReports(command.trainingReports);
+  if (command.paceMs) window.runPanel()->setStepIntervalMs(*command.paceMs);
   if (command.nodeLimit || command.multiIterations || !command.parameters.empty()) {
     try {
       RunSettings settings = window.runPanel()->settings();

@@ -41,6 +41,7 @@ std::string_view eventKindName(EventKind kind) {
   case EventKind::RunStateChanged: return "run_state_changed";
   case EventKind::UserDecision: return "user_decision";
   case EventKind::EGraphRebased: return "egraph_rebased";
+  case EventKind::AgentDecided: return "agent_decided";
   case EventKind::Count: break;
   }
   return "unknown";

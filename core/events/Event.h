@@ -98,6 +98,33 @@ struct EGraphRebased {
   std::vector<SeedOrigin> seed;
 };
 
+// One rewrite an RL agent could take, as it saw it when deciding.
+struct AgentCandidate {
+  std::string rule;               // the rule's name; kAgentStopAction for stop
+  std::vector<uint32_t> location; // ids of the current graph's ops the rule matched (empty for stop)
+  // Those of `location` that are still the model's own ops, as ids of the original graph (ids of
+  // the current graph change with every rewrite; the original's are what a view of the model shows).
+  std::vector<uint32_t> originalOps;
+  double costDeltaMs = 0;         // the rewritten graph's cost minus the current graph's
+  double probability = 0;         // under the agent's policy
+  friend bool operator==(const AgentCandidate&, const AgentCandidate&) = default;
+};
+
+inline constexpr std::string_view kAgentStopAction = "stop";
+// A decision carries at most this many candidates: logs stay small when a state lists 64 rewrites.
+inline constexpr size_t kAgentDecisionTopN = 10;
+
+// An RL agent (X-RLflow) chose its action at `step`: its value estimate of the state and its most
+// probable candidates, most probable first, always holding the one it took (`chosen` indexes
+// `candidates`; a chosen candidate outside the top N takes the last place).
+struct AgentDecided {
+  int step = 0;
+  double value = 0;
+  uint32_t listed = 0; // candidates the agent chose among, stop included, before the cap
+  std::vector<AgentCandidate> candidates;
+  int chosen = 0;
+};
+
 enum class RunState { Started, Paused, Resumed, Stopped, Finished };
 std::string_view runStateName(RunState state);
 
@@ -118,7 +145,7 @@ struct UserDecision {
 
 using EventPayload = std::variant<ENodeAdded, ClassesMerged, RuleApplied, MctsNodeCreated, MctsNodeVisited, MctsBackedUp,
                                   StepCommitted, CandidateExtracted, BestCostChanged, RunStateChanged, UserDecision,
-                                  EGraphRebased>;
+                                  EGraphRebased, AgentDecided>;
 
 // The payload's index in EventPayload, stored in the session's event log.
 enum class EventKind : uint8_t {
@@ -134,6 +161,7 @@ enum class EventKind : uint8_t {
   RunStateChanged,
   UserDecision,
   EGraphRebased,
+  AgentDecided,
   Count
 };
 std::string_view eventKindName(EventKind kind); // "enode_added", "classes_merged", ...

@@ -61,6 +61,7 @@ void ReplayState::apply(const Event& event) {
                    if (!e.reason.empty()) stopReason = e.reason;
                  },
                  [&](const EGraphRebased& e) { egraph.rebase(e.seed); },
+                 [&](const AgentDecided& e) { agentDecisions.push_back(e); },
                  [&](const UserDecision& e) {
                    decisions.push_back(RecordedDecision{e, sequence});
                    switch (e.kind) {

@@ -51,6 +51,7 @@ struct ReplayState {
   std::map<std::string, RuleStatistics> rules;
   std::vector<CommittedStep> steps;
   std::vector<RecordedDecision> decisions;
+  std::vector<AgentDecided> agentDecisions; // an RL agent's decisions, in step order
   std::set<std::string> pinned;
   std::set<std::string> vetoed;
   std::optional<RunState> runState;

@@ -71,6 +71,21 @@ json encode(const EGraphRebased& e) {
   return {{"s", e.step}, {"r", rules}, {"rs", steps}};
 }
 
+// Candidates as parallel arrays, like a rebase's seed: short keys, one list per field.
+json encode(const AgentDecided& e) {
+  json rules = json::array(), locations = json::array(), originals = json::array(), deltas = json::array(),
+       probabilities = json::array();
+  for (const AgentCandidate& c : e.candidates) {
+    rules.push_back(c.rule);
+    locations.push_back(c.location);
+    originals.push_back(c.originalOps);
+    deltas.push_back(encodeDouble(c.costDeltaMs));
+    probabilities.push_back(encodeDouble(c.probability));
+  }
+  return {{"s", e.step}, {"v", encodeDouble(e.value)}, {"n", e.listed}, {"r", rules},
+          {"loc", locations}, {"o", originals}, {"d", deltas}, {"p", probabilities}, {"ch", e.chosen}};
+}
+
 template <typename T>
 T field(const json& object, const char* key) {
   return object.at(key).get<T>();
@@ -118,6 +133,21 @@ EventPayload decode(EventKind kind, const json& j) {
     const auto steps = field<std::vector<int>>(j, "rs");
     if (rules.size() != steps.size()) throw Error("seed rules and steps differ in length");
     for (size_t i = 0; i < rules.size(); ++i) e.seed.push_back({rules[i], steps[i]});
+    return e;
+  }
+  case EventKind::AgentDecided: {
+    AgentDecided e{field<int>(j, "s"), decodeDouble(j.at("v")), field<uint32_t>(j, "n"), {}, field<int>(j, "ch")};
+    const auto rules = field<std::vector<std::string>>(j, "r");
+    const auto locations = field<std::vector<std::vector<uint32_t>>>(j, "loc");
+    const auto originals = field<std::vector<std::vector<uint32_t>>>(j, "o");
+    const json& deltas = j.at("d");
+    const json& probabilities = j.at("p");
+    if (locations.size() != rules.size() || originals.size() != rules.size() || deltas.size() != rules.size() || probabilities.size() != rules.size())
+      throw Error("agent decision: candidate fields differ in length");
+    for (size_t i = 0; i < rules.size(); ++i)
+      e.candidates.push_back({rules[i], locations[i], originals[i], decodeDouble(deltas[i]), decodeDouble(probabilities[i])});
+    if (e.chosen < 0 || static_cast<size_t>(e.chosen) >= e.candidates.size())
+      throw Error("agent decision: chosen candidate " + std::to_string(e.chosen) + " is not listed");
     return e;
   }
   case EventKind::Count: break;

@@ -1,5 +1,6 @@
 #include "xrlflow/XrlflowStrategy.h"
 
+#include "rl/DecisionSummary.h"
 #include "rl/RewriteEnvironment.h"
 #include "search/RunProtocol.h"
 #include "support/Error.h"
@@ -60,6 +61,7 @@ public:
     options.allowed = [&input](const Rule& rule) { return !input.control.vetoed().count(rule.name()); };
     RewriteEnvironment environment(input.rules, input.cost, options);
     environment.reset(input.original);
+    const OriginalOps originalOps(input.original);
 
     std::optional<StopReason> stop;
     std::vector<std::string> path, bestPath;
@@ -77,6 +79,8 @@ public:
       }
       AgentDecision decision = agent.decide(environment.observation(), /*explore=*/false);
       const size_t action = argmaxAction(decision, environment, input.control.pinned());
+      if (input.events.wants(EventKind::AgentDecided))
+        input.events.publish(summarizeDecision(step, decision.value, decision.probabilities, action, environment, originalOps));
       if (action == environment.stopAction()) {
         publishStep(input, step, "stop", decision, environment);
         environment.step(action);

@@ -108,6 +108,47 @@ TEST_F(XrlflowStrategyTest, RewritesFollowingTheRunProtocolAndVerifies) {
   for (const Candidate& candidate : result.candidates) EXPECT_EQ(candidate.origins.size(), candidate.graph.size());
 }
 
+// Each step's decision is published before its commit: the candidates most probable first, capped,
+// the taken one marked and named as the step commits it, its ops found in the model when they are its own.
+TEST_F(XrlflowStrategyTest, PublishesEachDecisionWithTheCandidateItTook) {
+  Graph original = smallModel();
+  // Ops are found again by name (an imported model's are named); this one's are not, yet.
+  for (NodeId id = 0; id < original.size(); ++id)
+    if (original.node(id).name.empty()) original.mutableNode(id).name = "op" + std::to_string(id);
+  Run r = run(original, {});
+  const auto decisions = eventsOf<AgentDecided>(r.events);
+  const auto steps = eventsOf<StepCommitted>(r.events);
+  ASSERT_FALSE(steps.empty());
+  ASSERT_EQ(decisions.size(), steps.size());
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    const AgentDecided& decision = decisions[i];
+    EXPECT_EQ(decision.step, steps[i].step);
+    EXPECT_DOUBLE_EQ(decision.value, steps[i].meanValue);
+    ASSERT_FALSE(decision.candidates.empty());
+    EXPECT_LE(decision.candidates.size(), kAgentDecisionTopN);
+    EXPECT_LE(decision.candidates.size(), decision.listed);
+    ASSERT_GE(decision.chosen, 0);
+    ASSERT_LT(static_cast<size_t>(decision.chosen), decision.candidates.size());
+    EXPECT_EQ(decision.candidates[decision.chosen].rule, steps[i].action);
+    double sum = 0;
+    for (size_t c = 0; c < decision.candidates.size(); ++c) {
+      const AgentCandidate& candidate = decision.candidates[c];
+      sum += candidate.probability;
+      // Most probable first, but for a taken action from outside the top N, which is last.
+      if (c > 0 && static_cast<int>(c) != decision.chosen) {
+        EXPECT_GE(decision.candidates[c - 1].probability, candidate.probability) << "most probable first";
+      }
+      EXPECT_EQ(candidate.rule == kAgentStopAction, candidate.location.empty());
+      EXPECT_LE(candidate.originalOps.size(), candidate.location.size());
+      for (uint32_t op : candidate.originalOps) EXPECT_LT(op, original.size());
+    }
+    EXPECT_LE(sum, 1.0 + 1e-4);
+  }
+  // At the first step the graph is the model: every node of every location is the model's own.
+  for (const AgentCandidate& candidate : decisions.front().candidates)
+    EXPECT_EQ(candidate.originalOps.size(), candidate.location.size()) << candidate.rule;
+}
+
 TEST_F(XrlflowStrategyTest, RepeatedRunsAreIdentical) {
   Run a = run(smallModel(), {}), b = run(smallModel(), {});
   EXPECT_EQ(a.result.bestCostMs, b.result.bestCostMs);

@@ -59,6 +59,7 @@ std::vector<Event> eventsOfEveryKind() {
       RunStateChanged{RunState::Finished, "node_limit"},
       UserDecision{DecisionKind::Veto, "matmul-assoc", 6},
       EGraphRebased{9, {{"", -1}, {"fuse-conv-relu", 3}, {"tensat-m05", 7}}},
+      AgentDecided{4, -0.125, 37, {{"fuse-conv-relu", {12, 13}, {12}, -0.0625, 0.75}, {"stop", {}, {}, 0, 0.2}, {"matmul-assoc", {4000000000u, 2, 9}, {1, 2, 3}, 1e-300, 0.05}}, 2},
   };
   std::vector<Event> events;
   for (EventPayload& payload : payloads) events.push_back({events.size(), 0.001 * static_cast<double>(events.size()), payload});
@@ -112,6 +113,9 @@ bool samePayload(const BestCostChanged& a, const BestCostChanged& b) {
 bool samePayload(const RunStateChanged& a, const RunStateChanged& b) { return a.state == b.state && a.reason == b.reason; }
 bool samePayload(const UserDecision& a, const UserDecision& b) { return a.kind == b.kind && a.rule == b.rule && a.step == b.step; }
 bool samePayload(const EGraphRebased& a, const EGraphRebased& b) { return a.step == b.step && a.seed == b.seed; }
+bool samePayload(const AgentDecided& a, const AgentDecided& b) {
+  return a.step == b.step && sameDouble(a.value, b.value) && a.listed == b.listed && a.candidates == b.candidates && a.chosen == b.chosen;
+}
 
 } // namespace
 

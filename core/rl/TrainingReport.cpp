@@ -1,0 +1,61 @@
+#include "rl/TrainingReport.h"
+
+#include "support/Error.h"
+#include "support/ReadFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace tessera {
+
+namespace {
+
+// A report of 100,000 episodes is about 10 MB; anything far larger is not a report.
+constexpr uintmax_t kMaxReportBytes = 256u << 20;
+
+EpisodeReward readEpisode(const nlohmann::json& entry, size_t index) {
+  if (!entry.is_object()) throw Error("curve entry " + std::to_string(index) + " is not an object");
+  const auto reward = entry.find("reward");
+  if (reward == entry.end() || !reward->is_number())
+    throw Error("curve entry " + std::to_string(index) + " has no numeric 'reward'");
+  EpisodeReward episode;
+  episode.reward = reward->get<double>();
+  if (!std::isfinite(episode.reward)) throw Error("curve entry " + std::to_string(index) + " has a reward that is not finite");
+  const auto number = entry.find("episode");
+  episode.episode = number != entry.end() && number->is_number_integer() ? number->get<int>() : static_cast<int>(index) + 1;
+  if (const auto model = entry.find("model"); model != entry.end() && model->is_string()) episode.model = model->get<std::string>();
+  return episode;
+}
+
+} // namespace
+
+TrainingCurve readTrainingCurve(const std::string& path) {
+  try {
+    const std::string text = readFileBytes(path, kMaxReportBytes);
+    const nlohmann::json report = nlohmann::json::parse(text);
+    if (!report.is_object()) throw Error("not a training report (expected a JSON object)");
+    const auto curve = report.find("curve");
+    if (curve == report.end() || !curve->is_array())
+      throw Error("not a training report: no 'curve' list (write one with tessera-cli rl train --json)");
+    if (curve->empty()) throw Error("the training curve has no episodes");
+    TrainingCurve result;
+    result.path = path;
+    result.agent = report.value("agent", std::string());
+    result.cost = report.value("cost", std::string());
+    if (const auto seed = report.find("seed"); seed != report.end() && seed->is_number_unsigned()) result.seed = seed->get<uint64_t>();
+    if (const auto models = report.find("models"); models != report.end() && models->is_array())
+      for (const auto& model : *models)
+        if (model.is_string()) result.models.push_back(model.get<std::string>());
+    for (size_t i = 0; i < curve->size(); ++i) result.episodes.push_back(readEpisode((*curve)[i], i));
+    return result;
+  } catch (const nlohmann::json::exception& e) {
+    throw errorInFile(path, std::string("not valid JSON: ") + e.what());
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    if (message.rfind(path + ":", 0) == 0) throw;
+    throw errorInFile(path, message);
+  }
+}
+
+} // namespace tessera

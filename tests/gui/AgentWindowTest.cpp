@@ -1,0 +1,108 @@
+// X-RLflow in the explorer (offscreen): the agent in the run panel with its checkpoint recorded,
+// its decisions in the Agent decision dock and the session, and the Training view's default report.
+#include "MainWindow.h"
+#include "RunPanel.h"
+#include "SessionDocument.h"
+#include "TestModels.h"
+
+#include "GraphScene.h"
+#include "GraphView.h"
+#include "live/AgentDecisionModel.h"
+#include "live/AgentDecisionPanel.h"
+#include "live/TrainingCurveChart.h"
+#include "live/TrainingCurvesPanel.h"
+
+#include "onnx/OnnxExport.h"
+#include "rl/TrainingReport.h"
+#include "session/Session.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace tessera;
+using namespace tessera::gui;
+using tessera::testing::waitUntil;
+
+namespace {
+
+MainWindowOptions recordingOptions(const QTemporaryDir& dir) {
+  MainWindowOptions options;
+  options.persistSettings = false;
+  options.interactiveErrors = false;
+  options.sessionDirectory = dir.path();
+  return options;
+}
+
+} // namespace
+
+TEST(AgentWindow, TheRunPanelListsTheAgentAndSetsItsCheckpoint) {
+  QTemporaryDir dir;
+  MainWindow window(recordingOptions(dir));
+  RunPanel* panel = window.runPanel();
+  ASSERT_TRUE(panel->selectStrategy("xrlflow"));
+  panel->setParameter("max_steps", "20");
+  panel->setParameter("checkpoint", "/agents/mine.ckpt");
+  const RunSettings settings = panel->settings();
+  EXPECT_EQ(settings.strategy, "xrlflow");
+  EXPECT_EQ(settings.search.parameters.at("checkpoint"), "/agents/mine.ckpt");
+  EXPECT_EQ(settings.search.parameters.at("max_steps"), "20") << "setting one parameter keeps the others";
+}
+
+TEST(AgentWindow, TheTrainingViewShowsTheShippedAgentsReport) {
+  const QString shipped = MainWindow::shippedTrainingReportPath();
+  ASSERT_FALSE(shipped.isEmpty()) << "resources/agents/xrlflow-training.json is missing";
+  const TrainingCurve curve = readTrainingCurve(shipped.toStdString());
+  QTemporaryDir dir;
+  MainWindow window(recordingOptions(dir));
+  window.showView("training");
+  EXPECT_EQ(window.currentViewName(), "training");
+  views::TrainingCurveChart* chart = window.trainingPanel()->chart();
+  ASSERT_TRUE(waitUntil([&] { return chart->seriesCount() == 1; }, 10000));
+  EXPECT_EQ(chart->pointCount(0), static_cast<int>(curve.episodes.size()));
+  EXPECT_EQ(window.itemsShown()["training"], 1);
+}
+
+#if TESSERA_HAVE_TORCH
+TEST(AgentWindow, AnXrlflowRunShowsEachDecisionAndRecordsIt) {
+  QTemporaryDir dir;
+  const QString model = dir.filePath("branches.onnx");
+  onnx_io::exportOnnxFile(tessera::testing::branchesGraph(), model.toStdString());
+  MainWindow window(recordingOptions(dir));
+  window.show();
+  const std::string checkpoint = TESSERA_SOURCE_DIR "/resources/agents/xrlflow.ckpt";
+  window.runPanel()->setParameter("checkpoint", checkpoint);
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded("xrlflow");
+  window.openPath(model);
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(120000)) << window.lastError().toStdString();
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+
+  // The dock shows the last decision, the one taken marked, and came forward by itself.
+  views::AgentDecisionModel* shown = window.agentDecisionPanel()->model();
+  ASSERT_GT(shown->rowCount(), 0);
+  const int chosen = shown->chosenRow();
+  ASSERT_GE(chosen, 0);
+  EXPECT_TRUE(shown->index(chosen, views::AgentDecisionModel::Rule).data(views::AgentDecisionModel::ChosenRole).toBool());
+  EXPECT_FALSE(window.agentDecisionDock()->visibleRegion().isEmpty()) << "raised over the docks it shares a place with";
+  EXPECT_GT(window.itemsShown()["agent_decision"], 0);
+
+  // The session holds the run with its checkpoint and a decision per committed step.
+  ASSERT_TRUE(window.session());
+  Session& session = window.session()->session();
+  const std::vector<RunRecord> runs = session.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].info.strategy, "xrlflow");
+  EXPECT_EQ(runs[0].info.parameters.at("checkpoint"), checkpoint);
+  const std::vector<Event> events = session.events(runs[0].id);
+  const auto count = [&](EventKind kind) { return std::count_if(events.begin(), events.end(), [&](const Event& e) { return e.kind() == kind; }); };
+  EXPECT_GT(count(EventKind::AgentDecided), 0);
+  EXPECT_EQ(count(EventKind::AgentDecided), count(EventKind::StepCommitted));
+}
+#endif
