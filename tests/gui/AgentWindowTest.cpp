@@ -1,6 +1,7 @@
 // X-RLflow in the explorer (offscreen): the agent in the run panel with its checkpoint recorded,
 // its decisions in the Agent decision dock and the session, and the Training view's default report.
 #include "MainWindow.h"
+#include "TestWindowOptions.h"
 #include "RunPanel.h"
 #include "SessionDocument.h"
 #include "TestModels.h"
@@ -30,13 +31,7 @@ using tessera::testing::waitUntil;
 
 namespace {
 
-MainWindowOptions recordingOptions(const QTemporaryDir& dir) {
-  MainWindowOptions options;
-  options.persistSettings = false;
-  options.interactiveErrors = false;
-  options.sessionDirectory = dir.path();
-  return options;
-}
+MainWindowOptions recordingOptions(const QTemporaryDir& dir) { return testWindowOptions(dir.path()); }
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // usable, a run fills the compare tab; and the command line. Sessions: SessionWindowTest.
 #include "CommandLine.h"
 #include "MainWindow.h"
+#include "TestWindowOptions.h"
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "TestModels.h"
@@ -44,12 +45,7 @@ using tessera::testing::waitUntil;
 
 namespace {
 
-MainWindowOptions quietOptions() {
-  MainWindowOptions options;
-  options.persistSettings = false;
-  options.interactiveErrors = false;
-  return options;
-}
+MainWindowOptions quietOptions() { return testWindowOptions(); }
 
 // The branches model written into `dir`; runs in a window with recordingOptions(dir) are recorded
 // there, not in the user's data directory.
@@ -59,11 +55,7 @@ QString writeBranchesModel(const QTemporaryDir& dir) {
   return path;
 }
 
-MainWindowOptions recordingOptions(const QTemporaryDir& dir) {
-  MainWindowOptions options = quietOptions();
-  options.sessionDirectory = dir.path();
-  return options;
-}
+MainWindowOptions recordingOptions(const QTemporaryDir& dir) { return testWindowOptions(dir.path()); }
 
 } // namespace
 

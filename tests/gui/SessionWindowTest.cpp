@@ -5,6 +5,7 @@
 // the session runs off the UI thread, and New Session / Save Session As report a bad path.
 #include "CandidatesPanel.h"
 #include "MainWindow.h"
+#include "TestWindowOptions.h"
 #include "SearchRunner.h"
 #include "SessionController.h"
 #include "SessionDocument.h"
@@ -43,13 +44,7 @@ using tessera::testing::waitUntil;
 
 namespace {
 
-MainWindowOptions quietOptions(const QString& sessionDirectory) {
-  MainWindowOptions options;
-  options.persistSettings = false;
-  options.interactiveErrors = false;
-  options.sessionDirectory = sessionDirectory;
-  return options;
-}
+MainWindowOptions quietOptions(const QString& sessionDirectory) { return testWindowOptions(sessionDirectory); }
 
 // A session holding `count` candidates of one run: variants of branchesGraph whose costs differ.
 void writeSession(const std::string& path, int count) {

@@ -3,6 +3,7 @@
 // the other runs' best-cost curves overlaid, and explains a rewritten node of a candidate.
 #include "CandidatesPanel.h"
 #include "MainWindow.h"
+#include "TestWindowOptions.h"
 #include "ReplayDocks.h"
 #include "SessionDocument.h"
 #include "TestModels.h"
@@ -47,11 +48,7 @@ TEST(TeachingWindow, OpensACopyShowsTheGuideReplaysARunAndExplainsARewrite) {
   const QByteArray bundledHash = fileHash(bundled);
 
   QTemporaryDir dir;
-  MainWindowOptions options;
-  options.persistSettings = false;
-  options.interactiveErrors = false;
-  options.sessionDirectory = dir.path();
-  MainWindow window(options);
+  MainWindow window(testWindowOptions(dir.path()));
   window.show();
   QSignalSpy opened(&window, &MainWindow::modelOpened);
   QSignalSpy sessionOpened(&window, &MainWindow::sessionOpened);
