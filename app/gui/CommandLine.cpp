@@ -74,22 +74,19 @@ CommandLine parseCommandLine(const QStringList& arguments) {
     }
     result.nodeLimit = static_cast<size_t>(limit);
   }
-  if (parser.isSet(multi)) {
-    const int k = parser.value(multi).toInt(&ok);
-    if (!ok || k < 0) {
-      result.error = QStringLiteral("--k-multi needs a number of iterations, got '%1'").arg(parser.value(multi));
-      return result;
+  // An option given as a count (0 or more) of `unit`; false, with result.error set, when it is not.
+  auto readCount = [&](const QCommandLineOption& option, const QString& unit, std::optional<int>& target) {
+    if (!parser.isSet(option)) return true;
+    const int count = parser.value(option).toInt(&ok);
+    if (!ok || count < 0) {
+      result.error = QStringLiteral("--%1 needs a number of %2, got '%3'").arg(option.names().constFirst(), unit, parser.value(option));
+      return false;
     }
-    result.multiIterations = k;
-  }
-  if (parser.isSet(pace)) {
-    const int ms = parser.value(pace).toInt(&ok);
-    if (!ok || ms < 0) {
-      result.error = QStringLiteral("--pace needs a number of milliseconds, got '%1'").arg(parser.value(pace));
-      return result;
-    }
-    result.paceMs = ms;
-  }
+    target = count;
+    return true;
+  };
+  if (!readCount(multi, QStringLiteral("iterations"), result.multiIterations)) return result;
+  if (!readCount(pace, QStringLiteral("milliseconds"), result.paceMs)) return result;
   std::vector<std::string> pairs;
   for (const QString& pair : parser.values(param)) pairs.push_back(pair.toStdString());
   try {
