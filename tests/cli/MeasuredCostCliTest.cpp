@@ -25,10 +25,13 @@ namespace {
 const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
 
 // A cost cache of the test's own (tessera-cli reads TESSERA_COST_CACHE), so what a run measures
-// is its own and nothing of the user's is touched.
+// is its own and nothing of the user's is touched. One CPU thread, named: otherwise each run picks
+// its threads from the load average, and two runs of one test under CI's load can key their
+// timings and calibration to different devices ("1 thread" against "2 threads").
 std::string useFreshCostCache(const std::string& dir) {
   const std::string cache = dir + "/costs.sqlite";
   setenv("TESSERA_COST_CACHE", cache.c_str(), 1);
+  setenv("OMP_NUM_THREADS", "1", 1);
   return cache;
 }
 
