@@ -43,6 +43,7 @@ struct BenchOptions {
   double timeLimitSeconds = 60;
   size_t nodeLimit = 0;
   std::string extract = "dag";
+  int multiIterations = 1; // eqsat: TENSAT's k_multi (its run script sweeps 0, 1 and 2)
   uint64_t seed = 1;
   int seeds = 1; // runs per model and strategy, seeds seed..seed+seeds-1
   std::vector<std::string> parameters; // STRATEGY.NAME=VALUE
@@ -297,6 +298,7 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
     search.seed = seed;
     search.timeLimitSeconds = options.timeLimitSeconds;
     search.extractMethod = options.extract;
+    search.multiIterations = options.multiIterations;
     if (strategyName == "eqsat" || strategyName == "mcts") search.nodeLimit = options.nodeLimit;
     search.parameters = parametersFor(strategyName, options.parameters);
     std::unique_ptr<Strategy> strategy = makeStrategy(strategyName);
@@ -372,9 +374,9 @@ int runBench(const BenchOptions& options) {
       rows.push_back(combineSeeds(runs));
     }
   }
-  std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, seed %llu", cost->spec().c_str(),
+  std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, k_multi %d, seed %llu", cost->spec().c_str(),
               options.timeLimitSeconds, options.nodeLimit ? std::to_string(options.nodeLimit).c_str() : "strategy default",
-              options.extract.c_str(), static_cast<unsigned long long>(options.seed));
+              options.extract.c_str(), options.multiIterations, static_cast<unsigned long long>(options.seed));
   if (options.seeds > 1) std::printf("..%llu (%d seeds)", static_cast<unsigned long long>(options.seed + options.seeds - 1), options.seeds);
   for (const std::string& parameter : options.parameters) std::printf(", %s", parameter.c_str());
   std::printf("\n");
@@ -412,6 +414,9 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   command->add_option("--extract", options->extract, "Final extraction of e-graph strategies")
       ->check(CLI::IsMember({"tree", "ocf", "dag", "ilp"}))
+      ->capture_default_str();
+  command->add_option("--k-multi", options->multiIterations, "Iterations that apply multi-pattern rules (eqsat)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed of every run (the first seed with --seeds)")->capture_default_str();
   command->add_option("--seeds", options->seeds, "Runs per model and strategy, with seeds seed, seed+1, ...: mean and spread")

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 using tessera::test::makeTempDir;
 using tessera::test::runCli;
@@ -84,6 +85,27 @@ TEST(SearchCli, BenchWritesOneRowPerModelAndStrategy) {
   EXPECT_EQ(rows[0]["model"], "squeezenet");
   EXPECT_EQ(rows[2]["model"], "vgg19");
   expectCleanError(runCli("bench --models no-such-model"), "no-such-model");
+}
+
+// --k-multi: TENSAT's iterations of multi-pattern rules, as its run script sweeps them. On NasRNN
+// the second iteration merges the matmuls the first one created, so the e-graph grows.
+TEST(SearchCli, BenchKMultiSetsTheMultiPatternIterationsOfEqsat) {
+  std::string dir = makeTempDir("bench-kmulti");
+  std::map<int, int64_t> enodes;
+  for (int k : {1, 2}) {
+    const std::string json = dir + "/k" + std::to_string(k) + ".json";
+    auto result = runCli("bench --models nasrnn --strategies eqsat --k-multi " + std::to_string(k) + " --time-limit 20 --json " + json);
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_NE(result.output.find("k_multi " + std::to_string(k)), std::string::npos) << result.output;
+    const nlohmann::json rows = readJson(json);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_TRUE(rows[0]["verified"].get<bool>()) << rows[0].dump();
+    enodes[k] = rows[0]["enodes"].get<int64_t>();
+  }
+  EXPECT_GT(enodes[2], enodes[1]);
+  tessera::test::CliResult refused = runCli("bench --models nasrnn --strategies eqsat --k-multi -1");
+  EXPECT_NE(refused.exitCode, 0);
+  EXPECT_NE(refused.output.find("--k-multi"), std::string::npos) << refused.output;
 }
 
 // --seeds N: one row per model and strategy with the mean, the spread and each seed's speedup;
