@@ -25,6 +25,8 @@ constexpr double kFloorMs = 0.001;
 OrtProfiler::OrtProfiler(const OrtInstall& install, std::string device) : worker_(install), device_(std::move(device)) {}
 
 bool OrtProfiler::canMeasure(const OpSignature& signature) {
+  const std::vector<OpSignature> parts = timedAs(signature);
+  if (parts.size() > 1) return std::all_of(parts.begin(), parts.end(), [&](const OpSignature& part) { return canMeasure(part); });
   const std::string key = signature.key();
   if (auto it = loaded_.find(key); it != loaded_.end()) return !it->second.empty();
   std::string& path = loaded_[key];
@@ -66,6 +68,11 @@ double OrtProfiler::timeModelMs(const std::string& path) {
 
 double OrtProfiler::measureMs(const OpSignature& signature) {
   if (!canMeasure(signature)) throw Error("measured:ort cannot time " + signature.key());
+  if (const std::vector<OpSignature> parts = timedAs(signature); parts.size() > 1) {
+    double ms = 0;
+    for (const OpSignature& part : parts) ms += measureMs(part);
+    return ms;
+  }
   auto it = loaded_.find(signature.key());
   const std::string path = it->second;
   loaded_.erase(it); // measured once; the cost cache remembers the result

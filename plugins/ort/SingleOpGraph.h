@@ -8,9 +8,17 @@
 #include "cost/OpSignature.h"
 #include "ir/Graph.h"
 
+#include <vector>
+
 namespace tessera::ort {
 
 // Throws tessera::Error when the signature's op cannot be rebuilt with these types and attributes.
 Graph singleOpGraph(const OpSignature& signature);
+
+// The ops ONNX Runtime is timed on for a signature. A Conv with Tessera's fused activation is
+// written as Conv then the activation, the same two nodes an unfused graph has, and ORT fuses both
+// alike at load: pricing it as those two apart keeps a fusion ORT makes anyway from looking like a
+// gain. Every other signature is timed as itself.
+std::vector<OpSignature> timedAs(const OpSignature& signature);
 
 } // namespace tessera::ort

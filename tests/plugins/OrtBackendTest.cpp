@@ -7,6 +7,7 @@
 #include "OrtInstall.h"
 #include "OrtProfiler.h"
 #include "SampleExecution.h"
+#include "SingleOpGraph.h"
 
 #include "interp/TestData.h"
 #include "support/Error.h"
@@ -125,6 +126,32 @@ TEST(OrtProfiler, TimesOneOpModelsAndRefusesWhatItCannotBuild) {
   const OpSignature inconsistent{OpKind::Relu, {f32({4})}, {f32({5})}, {}};
   EXPECT_FALSE(profiler.canMeasure(inconsistent));
   EXPECT_THROW(profiler.measureMs(inconsistent), Error);
+}
+
+// ORT fuses Conv then Relu at load whether or not Tessera fused them (the export writes both the
+// same), so a fused conv is timed as its conv and its activation apart, as an unfused graph is.
+TEST(OrtProfiler, AFusedConvIsTimedAsTheConvAndActivationItIsWrittenAs) {
+  const OpSignature conv{OpKind::Conv, {f32({1, 16, 28, 28}), f32({32, 16, 3, 3})}, {f32({1, 32, 28, 28})}, {{"pads", Ints{1, 1, 1, 1}}}};
+  OpSignature fused = conv;
+  fused.attrs.set("activation", int64_t{2});
+  const std::vector<OpSignature> parts = ort::timedAs(fused);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].key(), conv.key());
+  EXPECT_EQ(parts[1].kind, OpKind::Relu);
+  EXPECT_EQ(parts[1].inputs, conv.outputs);
+  EXPECT_EQ(parts[1].outputs, conv.outputs);
+  fused.attrs.set("activation", int64_t{1});
+  EXPECT_EQ(ort::timedAs(fused).at(1).kind, OpKind::Sigmoid);
+  ASSERT_EQ(ort::timedAs(conv).size(), 1u);
+  EXPECT_EQ(ort::timedAs(conv)[0].key(), conv.key());
+  // Other ops keep their activation: the one-op model runs it as the whole graph would.
+  const OpSignature matmul{OpKind::MatMul, {f32({8, 16}), f32({16, 4})}, {f32({8, 4})}, {{"activation", int64_t{2}}}};
+  EXPECT_EQ(ort::timedAs(matmul).size(), 1u);
+
+  REQUIRE_ORT(install);
+  ort::OrtProfiler profiler(install, "ort:test");
+  ASSERT_TRUE(profiler.canMeasure(fused));
+  EXPECT_GT(profiler.measureMs(fused), 0.0);
 }
 
 TEST(OrtProfiler, CalibratesARooflineInOnnxRuntime) {
