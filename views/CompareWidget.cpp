@@ -2,6 +2,7 @@
 
 #include "GraphScene.h"
 #include "GraphView.h"
+#include "MeasuredLatencyBar.h"
 #include "NodeItem.h"
 #include "NodePropertiesModel.h"
 #include "OpCountDiffModel.h"
@@ -48,6 +49,7 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   summary_->setTextFormat(Qt::RichText);
   summary_->setWordWrap(true);
   summary_->setContentsMargins(6, 4, 6, 4);
+  measured_ = new MeasuredLatencyBar(this);
   sync_ = new QCheckBox(tr("Synchronise navigation"), this);
   sync_->setChecked(true);
 
@@ -128,6 +130,7 @@ CompareWidget::CompareWidget(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
   layout->addLayout(header);
+  layout->addWidget(measured_);
   layout->addWidget(vertical, 1);
 
   connect(before_, &GraphView::viewportChanged, this, [this] { syncView(true); });
@@ -170,6 +173,18 @@ void CompareWidget::setGraphs(GraphSnapshot before, GraphSnapshot after, const s
   fillRules();
   updateTitles();
   updateSummary();
+  measured_->reset(timingBackend_, noTimingBecause_);
+}
+
+void CompareWidget::setTimingBackend(const QString& backend, const QString& why) {
+  timingBackend_ = backend;
+  noTimingBecause_ = why;
+  if (hasGraphs() && !measured_->hasMeasurement()) measured_->reset(backend, why);
+}
+
+void CompareWidget::setMeasured(const EndToEndComparison& comparison) {
+  const Theme& theme = before_->graphScene()->style().theme;
+  measured_->setMeasured(comparison, theme.added, theme.removed);
 }
 
 std::vector<std::pair<QString, int>> CompareWidget::ruleRows() const {
@@ -239,6 +254,7 @@ void CompareWidget::clear() {
   beforeTitle_->setText(tr("<b>Before</b>"));
   afterTitle_->setText(tr("<b>After</b>"));
   summary_->setText(tr("Nothing to compare yet."));
+  measured_->reset({}, tr("nothing to compare"));
 }
 
 bool CompareWidget::hasGraphs() const { return before_->graphScene()->snapshot().graph && after_->graphScene()->snapshot().graph; }
@@ -264,7 +280,7 @@ void CompareWidget::updateSummary() {
   const Theme& theme = before_->graphScene()->style().theme;
   double speedup = a.totalMs > 0 ? (a.totalMs - b.totalMs) / a.totalMs * 100 : 0;
   QColor deltaColor = speedup > 0 ? theme.added : speedup < 0 ? theme.removed : theme.text;
-  QString text = tr("%1 → %2 ms &nbsp;speedup <b><span style='color:%3'>%4 %</span></b>"
+  QString text = tr("predicted %1 → %2 ms &nbsp;speedup <b><span style='color:%3'>%4 %</span></b>"
                     " &nbsp;·&nbsp; %5 → %6 ops &nbsp;·&nbsp; %7 &nbsp; %8 &nbsp; %9")
                      .arg(a.totalMs, 0, 'f', 4)
                      .arg(b.totalMs, 0, 'f', 4)

@@ -8,6 +8,8 @@
 #include "GraphDiff.h"
 #include "GraphSnapshot.h"
 
+#include "cost/EndToEndComparison.h"
+
 #include <QWidget>
 
 #include <map>
@@ -23,6 +25,7 @@ class QTableView;
 namespace tessera::views {
 
 class GraphView;
+class MeasuredLatencyBar;
 class OpCountDiffModel;
 class RegionDeltaModel;
 
@@ -41,6 +44,11 @@ public:
                  std::vector<NodeOrigin> afterOrigins);
   // Same graphs, priced by another cost model.
   void setCosts(const GraphSnapshot& before, const GraphSnapshot& after);
+  // Where "Time end to end" would run ("cpu"); empty, with why, when nowhere. Kept across graphs.
+  void setTimingBackend(const QString& backend, const QString& why = {});
+  // The two graphs on screen timed end to end (the before graph as the original).
+  void setMeasured(const EndToEndComparison& comparison);
+  MeasuredLatencyBar* measuredBar() const { return measured_; }
   void clear();
   bool hasGraphs() const;
 
@@ -76,6 +84,8 @@ private:
   QLabel* beforeTitle_;
   QLabel* afterTitle_;
   QLabel* summary_;
+  MeasuredLatencyBar* measured_;
+  QString timingBackend_, noTimingBecause_;
   QCheckBox* sync_;
   QTableView* table_;
   QTreeWidget* rules_;

@@ -17,26 +17,13 @@ std::string requireMeasuredBackend(const std::string& costSpec, const std::strin
 }
 
 EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs) {
-  EndToEndOptions options;
-  // A GPU run takes microseconds to milliseconds: TASO's 100 warm-up runs, and many pairs.
-  if (backend == "cuda") {
-    options.warmup = 100;
-    options.minPairs = 30;
-    options.maxPairs = 200;
-  }
+  EndToEndOptions options = defaultEndToEndOptions(backend);
   if (warmup >= 0) options.warmup = warmup;
   if (maxPairs >= 0) {
     options.maxPairs = std::max(maxPairs, 2);
     options.minPairs = std::min(options.minPairs, options.maxPairs);
   }
   return options;
-}
-
-std::string describeSpeedup(const EndToEndComparison& comparison) {
-  char text[160];
-  std::snprintf(text, sizeof text, "%+.2f %% [%+.2f, %+.2f] (%.0f %% interval, %d pairs)", comparison.speedup.pct,
-                comparison.speedup.lowPct, comparison.speedup.highPct, comparison.speedup.confidence * 100, comparison.pairs);
-  return text;
 }
 
 void addEndToEndKeys(const EndToEndComparison& comparison, nlohmann::json& report) {

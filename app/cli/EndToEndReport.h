@@ -15,12 +15,9 @@ namespace tessera::cli {
 // `what` ("--e2e", "costs calibrate") needs one.
 std::string requireMeasuredBackend(const std::string& costSpec, const std::string& what);
 
-// Warm-up and pair counts for the backend's device (a whole CPU run takes far longer than a GPU
-// one), with the user's `warmup` and `maxPairs` in their place when not negative.
+// The backend's default protocol (defaultEndToEndOptions), with the user's `warmup` and
+// `maxPairs` in their place when not negative.
 EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs);
-
-// "+12.30 % [8.10, 15.02] (95 % interval, 14 pairs)".
-std::string describeSpeedup(const EndToEndComparison& comparison);
 
 // Adds e2e_original_ms, e2e_optimized_ms, e2e_speedup_pct, e2e_speedup_ci_pct ([low, high]),
 // e2e_confidence, e2e_runs (timed pairs), e2e_warmup, e2e_device and e2e_method to `report`.

@@ -66,7 +66,7 @@ void printEndToEnd(const EndToEndCheck& check) {
     return;
   }
   const EndToEndComparison& e2e = *outcome.comparison;
-  std::printf("end to end      %s on %s, %.3f ms -> %.3f ms (medians)\n", describeSpeedup(e2e).c_str(), e2e.device.c_str(),
+  std::printf("end to end      %s on %s, %.3f ms -> %.3f ms (medians)\n", e2e.describeSpeedup().c_str(), e2e.device.c_str(),
               e2e.originalMs, e2e.candidateMs);
   if (outcome.keptOriginal)
     std::printf("                the candidate is not faster (predicted %.2f %%): returning the ORIGINAL model\n",

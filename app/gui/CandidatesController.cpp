@@ -2,6 +2,7 @@
 
 #include "CandidatesPanel.h"
 #include "CostModels.h"
+#include "EndToEndTiming.h"
 #include "RunPanel.h"
 #include "SessionController.h"
 
@@ -9,6 +10,7 @@
 #include "CompareWidget.h"
 #include "GraphScene.h"
 #include "GraphView.h"
+#include "MeasuredLatencyBar.h"
 #include "PropertiesPanel.h"
 
 #include "onnx/OnnxExport.h"
@@ -24,7 +26,9 @@ CandidatesController::CandidatesController(SessionController* session, Candidate
                                            views::GraphView* graphView, views::CompareWidget* compare,
                                            views::PropertiesPanel* properties, QObject* parent)
     : QObject(parent), session_(session), panel_(panel), runPanel_(runPanel), graphView_(graphView), compare_(compare),
-      properties_(properties) {}
+      properties_(properties) {
+  connect(compare_->measuredBar(), &views::MeasuredLatencyBar::measureRequested, this, &CandidatesController::timeCompared);
+}
 
 void CandidatesController::setOriginal(views::GraphSnapshot original) {
   ++candidateGeneration_; // a candidate of the previous model still loading must not replace this one
@@ -36,7 +40,59 @@ void CandidatesController::setOriginal(views::GraphSnapshot original) {
   shownOrigins_.clear();
   graphView_->graphScene()->setSnapshot(original_);
   compare_->clear();
+  showTimingBackend();
   showProperties(original_, -1);
+}
+
+void CandidatesController::showTimingBackend() {
+  const TimingBackend backend = timingBackendFor(original_.costSpec);
+  compare_->setTimingBackend(QString::fromStdString(backend.name), QString::fromStdString(backend.why));
+}
+
+void CandidatesController::timeCompared() {
+  const views::GraphSnapshot& before = compare_->beforeView()->graphScene()->snapshot();
+  const views::GraphSnapshot& after = compare_->afterView()->graphScene()->snapshot();
+  const std::string backend = timingBackendFor(original_.costSpec).name;
+  if (!before.graph || !after.graph || backend.empty() || timing_) return;
+  // Seconds of runs on the device: on a worker, so the window stays usable. The result is shown
+  // only if the same two graphs are still compared.
+  struct Timed {
+    std::optional<EndToEndComparison> comparison;
+    QString error;
+  };
+  timing_ = true;
+  compare_->measuredBar()->setMeasuring();
+  emit statusMessage(tr("Timing both graphs end to end on %1…").arg(QString::fromStdString(backend)), 0);
+  auto* watcher = new QFutureWatcher<Timed>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, original = before.graph, candidate = after.graph] {
+    watcher->deleteLater();
+    timing_ = false;
+    const Timed timed = watcher->result();
+    if (compare_->beforeView()->graphScene()->snapshot().graph != original || compare_->afterView()->graphScene()->snapshot().graph != candidate)
+      return; // other graphs are compared now; their bar was reset when they came
+    if (!timed.comparison) {
+      compare_->measuredBar()->setFailed(timed.error);
+      emit logged(tr("end-to-end timing failed: %1").arg(timed.error));
+      return;
+    }
+    compare_->setMeasured(*timed.comparison);
+    emit statusMessage(tr("Timed end to end: %1").arg(QString::fromStdString(timed.comparison->describeSpeedup())), 5000);
+    emit logged(tr("end to end on %1: %2 ms -> %3 ms, %4")
+                    .arg(QString::fromStdString(timed.comparison->device))
+                    .arg(timed.comparison->originalMs, 0, 'f', 4)
+                    .arg(timed.comparison->candidateMs, 0, 'f', 4)
+                    .arg(QString::fromStdString(timed.comparison->describeSpeedup())));
+    emit endToEndTimed();
+  });
+  watcher->setFuture(QtConcurrent::run([backend, original = before.graph, candidate = after.graph] {
+    Timed timed;
+    try {
+      timed.comparison = timeEndToEnd(backend, *original, *candidate);
+    } catch (const std::exception& error) {
+      timed.error = QString::fromUtf8(error.what());
+    }
+    return timed;
+  }));
 }
 
 void CandidatesController::showBest(views::GraphSnapshot best, const std::map<std::string, size_t>& rulesApplied,
@@ -170,6 +226,7 @@ void CandidatesController::onCostModelChanged(const QString& spec) {
     if (best_.graph) compare_->setCosts(originalAsBefore(), best_);
     std::optional<NodeId> selected = graphView_->graphScene()->selectedNode();
     showProperties(shown, selected ? static_cast<qint64>(*selected) : -1);
+    showTimingBackend();
     if (std::string note = fallbackNote(spec.toStdString()); !note.empty()) emit logged(QString::fromStdString(note));
     emit logged(tr("cost model %1: %2 ms").arg(QString::fromStdString(original_.costSpec)).arg(original_.totalMs, 0, 'f', 4));
     emit costsChanged();

@@ -45,6 +45,9 @@ public:
   void compareCandidates(qint64 left, qint64 right);
   // Reprices every graph on screen with `spec` on a worker.
   void onCostModelChanged(const QString& spec);
+  // Times the two graphs of the compare view end to end on a worker ("Time end to end"): the
+  // device's medians and speedup appear beside the cost model's prediction.
+  void timeCompared();
   // Writes the candidate selected in the dock (else the run's best) as ONNX; empty on success, else why not.
   QString exportCandidate(const QString& path);
 
@@ -55,13 +58,14 @@ public:
   // The node's origin in the shown candidate; nullptr when no candidate is shown or it has none.
   const NodeOrigin* originOf(qint64 node) const;
   size_t graphsLoaded() const { return graphsLoaded_; }
-  bool isBusy() const { return loading_ || repricing_; }
+  bool isBusy() const { return loading_ || repricing_ || timing_; }
 
 signals:
   void candidateShown(qint64 candidateId);
   void originalShown();
   void compareShown();
   void costsChanged(); // every graph on screen is priced by the new cost model
+  void endToEndTimed(); // the compare view shows what the device measured
   void logged(const QString& line);
   void statusMessage(const QString& text, int timeoutMs);
   void failed(const QString& title, const QString& message);
@@ -74,6 +78,8 @@ private:
   void showCandidate(LoadedCandidate loaded);
   void showProperties(const views::GraphSnapshot& snapshot, qint64 node);
   views::GraphSnapshot originalAsBefore() const;
+  // Tells the compare view where "Time end to end" runs for the current cost model.
+  void showTimingBackend();
 
   SessionController* session_;
   CandidatesPanel* panel_;
@@ -91,6 +97,7 @@ private:
   int repriceGeneration_ = 0;   // the newest cost-model change; older pricings are dropped
   bool loading_ = false;
   bool repricing_ = false;
+  bool timing_ = false;
   size_t graphsLoaded_ = 0;
 };
 

@@ -8,12 +8,29 @@
 
 namespace tessera {
 
+EndToEndOptions defaultEndToEndOptions(const std::string& backend) {
+  EndToEndOptions options;
+  if (backend == "cuda") {
+    options.warmup = 100;
+    options.minPairs = 30;
+    options.maxPairs = 200;
+  }
+  return options;
+}
+
 std::string EndToEndComparison::method() const {
   char text[256];
   std::snprintf(text, sizeof text,
                 "%d interleaved pairs after %d warm-up runs each; speedup = 1 - median of paired time ratios, "
                 "%.0f %% percentile bootstrap interval over pairs",
                 pairs, warmup, speedup.confidence * 100);
+  return text;
+}
+
+std::string EndToEndComparison::describeSpeedup() const {
+  char text[160];
+  std::snprintf(text, sizeof text, "%+.2f %% [%+.2f, %+.2f] (%.0f %% interval, %d pairs)", speedup.pct, speedup.lowPct,
+                speedup.highPct, speedup.confidence * 100, pairs);
   return text;
 }
 

@@ -22,6 +22,10 @@ struct EndToEndOptions {
   uint64_t seed = 1;              // of the bootstrap
 };
 
+// The protocol suited to a backend's device ("cpu", "cuda", "ort"): a whole CPU run takes far
+// longer than a GPU one, which gets TASO's 100 warm-up runs and many pairs.
+EndToEndOptions defaultEndToEndOptions(const std::string& backend);
+
 struct EndToEndComparison {
   double originalMs = 0;  // median of the original's timed runs
   double candidateMs = 0; // median of the candidate's
@@ -34,6 +38,8 @@ struct EndToEndComparison {
   bool candidateFaster() const { return speedup.lowPct > 0; }
   // How the figures were obtained, for reports.
   std::string method() const;
+  // "+4.59 % [+3.10, +6.33] (95 % interval, 10 pairs)".
+  std::string describeSpeedup() const;
 };
 
 // Throws tessera::Error when either graph cannot run on the executor or options are unusable

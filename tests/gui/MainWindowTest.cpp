@@ -11,6 +11,7 @@
 #include "CompareWidget.h"
 #include "GraphScene.h"
 #include "GraphView.h"
+#include "MeasuredLatencyBar.h"
 #include "NodePropertiesModel.h"
 #include "live/EGraphView.h"
 #include "live/LiveRun.h"
@@ -112,6 +113,44 @@ TEST(MainWindow, ARunFillsTheCompareTab) {
   EXPECT_EQ(window.itemsShown()["compare"], window.compareWidget()->beforeView()->graphScene()->visibleNodeCount() +
                                                 window.compareWidget()->afterView()->graphScene()->visibleNodeCount());
   EXPECT_FALSE(window.startRun("annealing")) << "unknown strategies are refused";
+}
+
+// The compare view puts what the device measured beside what the cost model predicted: "Time end
+// to end" runs both graphs on the CPU backend on a worker, and new graphs drop the old figures.
+TEST(MainWindow, TimingTheComparedGraphsShowsTheMeasuredLatencyBesideThePrediction) {
+  if (!TESSERA_HAVE_CPU_PLUGIN) GTEST_SKIP() << "this build has no CPU plugin (oneDNN was not found at configure time)";
+  QTemporaryDir dir;
+  QString path = writeBranchesModel(dir);
+  MainWindow window(recordingOptions(dir));
+  window.show();
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded("eqsat");
+  window.openPath(path);
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+
+  views::MeasuredLatencyBar* bar = window.compareWidget()->measuredBar();
+  EXPECT_FALSE(bar->hasMeasurement());
+  EXPECT_TRUE(bar->text().contains("not yet")) << bar->text().toStdString();
+  EXPECT_TRUE(bar->text().contains("cpu")) << "an analytic prediction is checked on the CPU backend";
+  ASSERT_TRUE(bar->measureButton()->isEnabled());
+  bar->measureButton()->click();
+  EXPECT_FALSE(bar->measureButton()->isEnabled()) << "one timing at a time";
+  EXPECT_TRUE(window.isBusy());
+  ASSERT_TRUE(waitUntil([&] { return bar->hasMeasurement(); }, 120000)) << bar->text().toStdString();
+  const std::string line = bar->text().toStdString();
+  EXPECT_NE(line.find("measured "), std::string::npos) << line;
+  EXPECT_NE(line.find("interval"), std::string::npos) << line;
+  EXPECT_NE(line.find("end to end on cpu:"), std::string::npos) << line;
+  EXPECT_TRUE(bar->measureButton()->isEnabled());
+
+  // Other graphs compared: the measurement belonged to the old pair.
+  window.compareWidget()->setGraphs(window.compareWidget()->afterView()->graphScene()->snapshot(),
+                                    window.compareWidget()->beforeView()->graphScene()->snapshot(), {});
+  EXPECT_FALSE(bar->hasMeasurement());
+  EXPECT_TRUE(bar->text().contains("not yet")) << bar->text().toStdString();
 }
 
 // A second run in the same window starts from a clean e-graph and tree: its picture is exactly

@@ -1,0 +1,25 @@
+// Where and how the explorer times two graphs end to end ("Time end to end" in the compare view).
+// The device follows the cost model: measured:<backend> times on that backend; any other model on
+// the CPU backend, so an analytic prediction can be checked against a real run too.
+#pragma once
+
+#include "cost/EndToEndComparison.h"
+#include "ir/Graph.h"
+
+#include <string>
+
+namespace tessera::gui {
+
+struct TimingBackend {
+  std::string name; // "cpu", "cuda", "ort"; empty when this build cannot time graphs
+  std::string why;  // why name is empty
+};
+
+TimingBackend timingBackendFor(const std::string& costSpec);
+
+// Times `candidate` against `original` with the backend's default protocol (interleaved pairs).
+// Loads the backend plugins on a first use: call it off the UI thread. Throws tessera::Error
+// saying why the backend cannot run here or which graph it cannot run.
+EndToEndComparison timeEndToEnd(const std::string& backend, const Graph& original, const Graph& candidate);
+
+} // namespace tessera::gui
