@@ -68,6 +68,9 @@ void printEndToEnd(const EndToEndCheck& check) {
   const EndToEndComparison& e2e = *outcome.comparison;
   std::printf("end to end      %s on %s, %.3f ms -> %.3f ms (medians)\n", e2e.describeSpeedup().c_str(), e2e.device.c_str(),
               e2e.originalMs, e2e.candidateMs);
+  if (outcome.screening)
+    std::printf("                (a first comparison found %s; the one above, on fresh pairs, decides)\n",
+                outcome.screening->describeSpeedup().c_str());
   if (outcome.keptOriginal)
     std::printf("                the candidate is not faster (predicted %.2f %%): returning the ORIGINAL model\n",
                 outcome.candidateSpeedupPct);
@@ -128,6 +131,10 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
   report["candidate_speedup_pct"] = e2e.outcome->candidateSpeedupPct;
   report["e2e_returned_speedup_pct"] = e2e.outcome->returnedSpeedupPct();
   if (e2e.outcome->comparison) addEndToEndKeys(*e2e.outcome->comparison, report);
+  if (const auto& first = e2e.outcome->screening) {
+    report["e2e_screening_speedup_pct"] = first->speedup.pct;
+    report["e2e_screening_ci_pct"] = {first->speedup.lowPct, first->speedup.highPct};
+  }
   return report;
 }
 

@@ -107,9 +107,37 @@ TEST(DoNoHarm, AFasterCandidateIsKept) {
   EXPECT_FALSE(outcome.keptOriginal);
   EXPECT_GT(outcome.comparison->speedup.lowPct, 0.0);
   EXPECT_NEAR(outcome.comparison->speedup.pct, 20.0, 4.0);
+  // Found faster, then confirmed by a second comparison of its own pairs, which gives the figures.
+  ASSERT_TRUE(outcome.screening);
+  EXPECT_GT(outcome.screening->speedup.lowPct, 0.0);
+  const size_t runsPerComparison = 2 * static_cast<size_t>(EndToEndOptions{}.warmup + outcome.screening->pairs);
+  EXPECT_EQ(executor.runs.size(), runsPerComparison + 2 * static_cast<size_t>(EndToEndOptions{}.warmup + outcome.comparison->pairs));
   EXPECT_EQ(result.best.opCount(), 1u);
   EXPECT_EQ(result.speedupPct, 10.0);
   EXPECT_EQ(result.bestCandidate, 0);
+}
+
+// A first comparison that stops on a lucky stretch does not decide alone: when a second,
+// independent one does not find the candidate faster, the original is returned.
+TEST(DoNoHarm, AFirstLookThatASecondComparisonDoesNotConfirmGivesBackTheOriginal) {
+  const Graph original = chain(2), candidate = chain(1);
+  int prepared = 0; // graphs prepared for timing, two per comparison
+  ScriptedExecutor executor(
+      [&prepared](size_t ops) {
+        ++prepared;
+        return prepared <= 2 && ops == 1 ? 8.0 : 10.0; // the candidate is faster only during the first comparison
+      },
+      0.02);
+  SearchResult result = resultWith(candidate);
+  DoNoHarmOutcome outcome = keepOriginalUnlessFaster(original, result, executor);
+
+  ASSERT_TRUE(outcome.screening);
+  EXPECT_GT(outcome.screening->speedup.lowPct, 0.0);
+  ASSERT_TRUE(outcome.comparison);
+  EXPECT_LE(outcome.comparison->speedup.lowPct, 0.0);
+  EXPECT_TRUE(outcome.keptOriginal);
+  EXPECT_EQ(result.best.opCount(), 2u);
+  EXPECT_EQ(outcome.returnedSpeedupPct(), 0.0);
 }
 
 // Not faster beyond the noise is not faster: the original is returned.
