@@ -58,6 +58,19 @@ QString writeBranchesModel(const QTemporaryDir& dir) {
 
 MainWindowOptions recordingOptions(const QTemporaryDir& dir) { return testWindowOptions(dir.path()); }
 
+// Opens `path` in `window` with a `strategy` run queued, and waits until the run has finished and
+// the window is idle again.
+::testing::AssertionResult openAndRun(MainWindow& window, const QString& path, const char* strategy) {
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded(strategy);
+  window.openPath(path);
+  if (!opened.wait(10000)) return ::testing::AssertionFailure() << "the model did not open: " << window.lastError().toStdString();
+  if (finished.count() == 0 && !finished.wait(60000)) return ::testing::AssertionFailure() << "the " << strategy << " run did not finish";
+  if (!waitUntil([&] { return !window.isBusy(); }, 30000)) return ::testing::AssertionFailure() << "the window stayed busy";
+  return ::testing::AssertionSuccess();
+}
+
 } // namespace
 
 TEST(MainWindow, CorruptModelReportsAnErrorAndKeepsTheWindowUsable) {
@@ -97,13 +110,7 @@ TEST(MainWindow, ARunFillsTheCompareTab) {
   QString path = writeBranchesModel(dir);
   MainWindow window(recordingOptions(dir));
   window.show();
-  QSignalSpy opened(&window, &MainWindow::modelOpened);
-  QSignalSpy finished(&window, &MainWindow::runFinished);
-  window.runWhenLoaded("eqsat");
-  window.openPath(path);
-  ASSERT_TRUE(opened.wait(10000));
-  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
-  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  ASSERT_TRUE(openAndRun(window, path, "eqsat"));
   EXPECT_EQ(window.currentViewName(), "compare");
   ASSERT_TRUE(window.lastOutcome());
   EXPECT_LT(window.lastOutcome()->result.bestCostMs, window.lastOutcome()->result.originalCostMs);
@@ -123,13 +130,7 @@ TEST(MainWindow, TimingTheComparedGraphsShowsTheMeasuredLatencyBesideThePredicti
   QString path = writeBranchesModel(dir);
   MainWindow window(recordingOptions(dir));
   window.show();
-  QSignalSpy opened(&window, &MainWindow::modelOpened);
-  QSignalSpy finished(&window, &MainWindow::runFinished);
-  window.runWhenLoaded("eqsat");
-  window.openPath(path);
-  ASSERT_TRUE(opened.wait(10000));
-  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
-  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  ASSERT_TRUE(openAndRun(window, path, "eqsat"));
 
   views::MeasuredLatencyBar* bar = window.compareWidget()->measuredBar();
   EXPECT_FALSE(bar->hasMeasurement());
