@@ -78,10 +78,13 @@ SessionDocument::LoadedCandidate SessionDocument::loadCandidate(Session& session
 
 void SessionDocument::saveAs(const QString& path) {
   if (QFileInfo::exists(path)) throw errorInFile(path.toStdString(), "already exists; choose a new file name");
-  // VACUUM INTO writes one consistent file with the WAL folded in, while this connection stays open.
-  sql::Statement copy(session_.database(), "VACUUM INTO ?");
-  copy.bind(1, path.toStdString());
-  copy.run();
+  {
+    // VACUUM INTO writes one consistent file with the WAL folded in, while this connection stays
+    // open. The statement is finalized here, before the connection it ran on closes below.
+    sql::Statement copy(session_.database(), "VACUUM INTO ?");
+    copy.bind(1, path.toStdString());
+    copy.run();
+  }
   session_ = Session::open(path.toStdString());
 }
 

@@ -30,7 +30,9 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
   }
 }
 
-Database::~Database() { sqlite3_close(db_); }
+// close_v2: a statement still alive (a bug elsewhere) makes the connection wait for its
+// finalization instead of leaving it open for good, as sqlite3_close would.
+Database::~Database() { sqlite3_close_v2(db_); }
 
 void Database::fail(const std::string& what) const { throw errorInFile(path_, what + ": " + sqlite3_errmsg(db_)); }
 
