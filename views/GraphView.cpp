@@ -78,6 +78,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new GraphS
     updateOverlays();
   });
   connect(this, &GraphView::viewportChanged, miniMap_, qOverload<>(&QWidget::update));
+  // Placed before it is first shown: a word-wrapped label shown with no size of its own lays its
+  // text out to find one (a few ms per view at start-up), only to be placed right after.
+  placeOverlays();
   setPlaceholderText(tr("Open an ONNX model (Ctrl+O) or drop one here"));
 }
 

@@ -13,6 +13,7 @@
 #include "SessionController.h"
 #include "TeachingSample.h"
 #include "ThemeController.h"
+#include "TrainingPage.h"
 
 #include "CandidateTableModel.h"
 #include "CompareWidget.h"
@@ -29,7 +30,6 @@
 #include "live/RulePanel.h"
 #include "live/TeachingGuide.h"
 #include "live/TimelineWidget.h"
-#include "live/TrainingCurveChart.h"
 #include "live/TrainingCurvesPanel.h"
 
 #include "rewrite/DefaultRules.h"
@@ -46,6 +46,7 @@
 #include <QFontDatabase>
 #include <QFutureWatcher>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -89,13 +90,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   mctsView_ = new views::MctsTreeView(tabs_);
   tabs_->insertTab(EGraphTab, egraphView_, tr("E-graph"));
   tabs_->insertTab(MctsTab, mctsView_, tr("MCTS"));
-  training_ = new views::TrainingCurvesPanel(tabs_);
+  const QString shipped = shippedTrainingReportPath();
+  training_ = new TrainingPage(shipped.isEmpty() ? QStringList() : QStringList{shipped}, tabs_);
   tabs_->insertTab(TrainingTab, training_, tr("Training"));
   setCentralWidget(tabs_);
-  connect(training_, &views::TrainingCurvesPanel::loaded, this, [this](const QStringList& errors) {
+  connect(training_, &TrainingPage::loaded, this, [this](const QStringList& errors) {
     for (const QString& error : errors) log(tr("training report not shown: %1").arg(error));
   });
-  if (const QString shipped = shippedTrainingReportPath(); !shipped.isEmpty()) training_->loadReports({shipped}, /*replace=*/true);
+  connect(tabs_, &QTabWidget::currentChanged, training_, [this](int tab) {
+    if (tab == TrainingTab) training_->panel();
+  });
 
   runner_ = new SearchRunner(this);
   // The live views follow the runner's batches through one hub; a new run starts a new log.
@@ -354,7 +358,6 @@ void MainWindow::buildActions() {
     return a;
   };
   openAction_ = action(tr("&Open Model…"), QKeySequence::Open, [this] { openDialog(); });
-  openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
   exportOnnxAction_ = action(tr("&Export Candidate as ONNX…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportCandidateDialog(); });
   newSessionAction_ = action(tr("&New Session…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), [this] { newSessionDialog(); });
   saveSessionAsAction_ = action(tr("Save Session &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), [this] { saveSessionAsDialog(); });
@@ -375,6 +378,11 @@ void MainWindow::buildActions() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  // Open's icon is only seen in this menu (the toolbar shows text): it is looked up and its files
+  // read when the menu first opens, not in the window's first frame.
+  connect(file, &QMenu::aboutToShow, this, [this] {
+    if (openAction_->icon().isNull()) openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+  });
   recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), options_.persistSettings, this);
   connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openPath);
   file->addSeparator();
@@ -387,7 +395,7 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("Add &Training Reports…"), this, [this] {
     tabs_->setCurrentIndex(TrainingTab);
-    training_->chooseReports();
+    training_->panel()->chooseReports();
   });
   file->addSeparator();
   file->addAction(quitAction_);
@@ -739,7 +747,9 @@ QString MainWindow::shippedTrainingReportPath() {
   return QFileInfo::exists(path) ? path : QString();
 }
 
-void MainWindow::showTrainingReports(const QStringList& paths) { training_->loadReports(paths, /*replace=*/true); }
+void MainWindow::showTrainingReports(const QStringList& paths) { training_->showReports(paths); }
+
+views::TrainingCurvesPanel* MainWindow::trainingPanel() const { return training_->isBuilt() ? training_->panel() : nullptr; }
 
 void MainWindow::showView(const QString& name) {
   if (name == QLatin1String("training")) tabs_->setCurrentIndex(TrainingTab);
@@ -769,7 +779,7 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() ||
+  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() || training_->isLoading() ||
          graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }
@@ -783,7 +793,7 @@ QMap<QString, int> MainWindow::itemsShown() const {
   items[QStringLiteral("mcts")] = static_cast<int>(mctsView_->shownNodes());
   items[QStringLiteral("rules")] = rulePanel_->model()->rowCount();
   items[QStringLiteral("agent_decision")] = agentDecision_->model()->rowCount();
-  items[QStringLiteral("training")] = training_->chart()->seriesCount();
+  items[QStringLiteral("training")] = training_->curvesShown();
   return items;
 }
 

@@ -39,6 +39,7 @@ class CandidatesPanel;
 class GraphViewActions;
 class RecentFiles;
 class ThemeController;
+class TrainingPage;
 class ReplayDocks;
 class RunController;
 class RunPanel;
@@ -77,13 +78,14 @@ public:
   void runWhenLoaded(const QString& strategy) { runOnLoad_ = strategy; }
   // graph, egraph, mcts, compare or training.
   void showView(const QString& name);
-  // The Training view shows these reports (tessera-cli rl train --json) instead of what it shows.
+  // The Training view shows these reports (tessera-cli rl train --json) instead of what it shows
+  // (read when the view is first chosen).
   void showTrainingReports(const QStringList& paths);
   // The shipped X-RLflow agent's training report, the Training view's default; empty when absent.
   static QString shippedTrainingReportPath();
   QString currentViewName() const;
 
-  bool isBusy() const; // loading, laying out, running, or a session or candidate operation in flight
+  bool isBusy() const; // loading, laying out, running, reading training reports, or a session or candidate operation in flight
   // Help ▸ Teaching Sample: opens the bundled phase_ordering.tsession and shows its guide.
   void openTeachingSample();
   // The bundled teaching session, empty when this installation has none.
@@ -114,7 +116,7 @@ public:
   QDockWidget* guideDock() const { return guideDock_; }
   QDockWidget* agentDecisionDock() const { return agentDock_; }
   views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
-  views::TrainingCurvesPanel* trainingPanel() const { return training_; }
+  views::TrainingCurvesPanel* trainingPanel() const; // nullptr until the Training tab is first chosen
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
   SessionController* sessionController() const { return sessionController_; }
@@ -203,7 +205,7 @@ private:
   bool agentDockRaised_ = false; // raised once per log that holds agent decisions
   bool agentOpsMarked_ = false;  // the graph view's marks are an agent's rewrite
   std::vector<NodeId> agentOps_; // those marks
-  views::TrainingCurvesPanel* training_ = nullptr;
+  TrainingPage* training_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;

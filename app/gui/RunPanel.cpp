@@ -2,6 +2,8 @@
 
 #include "CostModels.h"
 
+#include "ClearButton.h"
+
 #include "support/Error.h"
 
 #include <QFileDialog>
@@ -61,7 +63,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   parameters_->setToolTip(tr("The strategy's own parameters, NAME=VALUE separated by spaces, as tessera-cli's --param takes them "
                              "(mcts: simulations, rollout_depth, rebase, extract_main, extract_final; eqsat: tensat, "
                              "multi_schedule, match_limit; taso, greedy: budget, alpha; xrlflow: checkpoint=FILE.ckpt, max_steps)"));
-  parameters_->setClearButtonEnabled(true);
+  views::addClearButtonOnFirstText(parameters_);
   chooseAgent_ = new QToolButton(this);
   chooseAgent_->setText(tr("Agent…"));
   chooseAgent_->setToolTip(tr("xrlflow: choose the agent's checkpoint (checkpoint=FILE.ckpt; default: the shipped agent)"));

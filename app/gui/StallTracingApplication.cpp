@@ -41,6 +41,7 @@ QByteArray describe(const QObject* object) {
 StallTracingApplication::StallTracingApplication(int& argc, char** argv)
     : QApplication(argc, argv), thresholdMs_(thresholdFromEnvironment()) {
   startup_.start();
+  sinceStart_.start();
 }
 
 void StallTracingApplication::traceStartup(const char* step) {
@@ -72,7 +73,8 @@ bool StallTracingApplication::notify(QObject* receiver, QEvent* event) {
     return handled;
   }
   if (ms < thresholdMs_) return handled;
-  std::fprintf(stderr, "tessera: UI thread busy %.1f ms with %s to %s\n", ms, type ? type : "an event", who.constData());
+  std::fprintf(stderr, "tessera: UI thread busy %.1f ms with %s to %s, until %.0f ms after start\n", ms, type ? type : "an event",
+               who.constData(), sinceStart_.nsecsElapsed() / 1e6);
   std::sort(paints_.begin(), paints_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < std::min<size_t>(paints_.size(), 4); ++i)
     std::fprintf(stderr, "tessera:   of which %.1f ms painting %s\n", paints_[i].first, paints_[i].second.constData());

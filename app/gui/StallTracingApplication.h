@@ -23,6 +23,7 @@ public:
 private:
   double thresholdMs_ = 0; // 0: not tracing
   QElapsedTimer startup_;
+  QElapsedTimer sinceStart_; // stamps each stall: start-up's, a run's, or the one max_ui_stall_at_ms names
   int depth_ = 0; // nested notify calls: the outermost is the stall
   std::vector<std::pair<double, QByteArray>> paints_; // within the outermost event: ms, widget
 };

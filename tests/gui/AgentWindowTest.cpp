@@ -1,5 +1,5 @@
 // X-RLflow in the explorer (offscreen): the agent in the run panel with its checkpoint recorded,
-// its decisions in the Agent decision dock and the session, and the Training view's default report.
+// its decisions in the Agent decision dock and the session, and the Training view's reports.
 #include "MainWindow.h"
 #include "TestWindowOptions.h"
 #include "RunPanel.h"
@@ -18,6 +18,7 @@
 #include "session/Session.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -59,6 +60,37 @@ TEST(AgentWindow, TheTrainingViewShowsTheShippedAgentsReport) {
   views::TrainingCurveChart* chart = window.trainingPanel()->chart();
   ASSERT_TRUE(waitUntil([&] { return chart->seriesCount() == 1; }, 10000));
   EXPECT_EQ(chart->pointCount(0), static_cast<int>(curve.episodes.size()));
+  EXPECT_EQ(window.itemsShown()["training"], 1);
+}
+
+// The Training view is made when first chosen (it was a tenth of the window's start-up); reports
+// asked for before then (--training-report) are the ones it shows, and the bad ones are named.
+TEST(AgentWindow, TrainingReportsAskedForBeforeTheViewIsMadeAreTheOnesItShows) {
+  QTemporaryDir dir;
+  const QString good = dir.filePath("good.json");
+  const QString broken = dir.filePath("broken.json");
+  QFile goodFile(good), brokenFile(broken);
+  ASSERT_TRUE(goodFile.open(QIODevice::WriteOnly) && brokenFile.open(QIODevice::WriteOnly));
+  goodFile.write(R"({"agent":"xrlflow","seed":7,"curve":[{"episode":1,"reward":0.5},{"episode":2,"reward":1.5},{"episode":3,"reward":2.0}]})");
+  brokenFile.write(R"({"curve": [ {"reward": 1}, )");
+  goodFile.close();
+  brokenFile.close();
+
+  MainWindow window(recordingOptions(dir));
+  window.show();
+  EXPECT_FALSE(window.trainingPanel()) << "made when the Training view is first chosen, not with the window";
+  window.showTrainingReports({good, broken});
+  EXPECT_FALSE(window.trainingPanel());
+  EXPECT_EQ(window.itemsShown()["training"], 0);
+
+  window.showView("training");
+  ASSERT_TRUE(window.trainingPanel());
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 10000)) << "reading the reports counts as busy";
+  views::TrainingCurveChart* chart = window.trainingPanel()->chart();
+  ASSERT_EQ(chart->seriesCount(), 1) << "the good report only, instead of the shipped agent's";
+  EXPECT_TRUE(chart->seriesName(0).contains("good.json")) << chart->seriesName(0).toStdString();
+  EXPECT_EQ(chart->pointCount(0), 3);
+  EXPECT_TRUE(window.trainingPanel()->errorText().contains("broken.json")) << window.trainingPanel()->errorText().toStdString();
   EXPECT_EQ(window.itemsShown()["training"], 1);
 }
 

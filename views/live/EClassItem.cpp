@@ -1,5 +1,6 @@
 #include "EClassItem.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -97,12 +98,19 @@ void EClassItem::paintSummary(QPainter* painter, double lod) {
   font.setBold(true);
   // About 11 px on screen, never taller than the box.
   font.setPixelSize(std::max(1, static_cast<int>(std::min(11.0 / lod, inner.height() * 0.62))));
+  const QString more = chips_.size() > 1 ? QStringLiteral(" +%1").arg(chips_.size() - 1) : QString();
+  const double room = inner.width() - 4;
+  // A long operator (AveragePool at Fit's scale) is set smaller, down to 9 px on screen, before it
+  // is cut; the count of the other e-nodes is never cut.
+  if (const double wide = QFontMetricsF(font).horizontalAdvance(lead->op + more); wide > room) {
+    const double fitting = font.pixelSize() * room / wide;
+    font.setPixelSize(std::max(1, static_cast<int>(std::max(fitting, std::min(9.0 / lod, static_cast<double>(font.pixelSize()))))));
+  }
   painter->setFont(font);
-  QColor text = textColorOn(color);
-  painter->setPen(text);
-  QString label = lead->op;
-  if (chips_.size() > 1) label += QStringLiteral(" +%1").arg(chips_.size() - 1);
-  painter->drawText(inner, Qt::AlignCenter, painter->fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(inner.width())));
+  painter->setPen(textColorOn(color));
+  const QFontMetricsF metrics(font);
+  const QString op = metrics.elidedText(lead->op, Qt::ElideRight, std::max(0.0, room - metrics.horizontalAdvance(more)));
+  painter->drawText(inner, Qt::AlignCenter, op + more);
 }
 
 QRectF EClassItem::boundingRect() const { return QRectF(QPointF(-3, -3), size_ + QSizeF(6, 6)); }

@@ -1,5 +1,7 @@
 #include "RulePanel.h"
 
+#include "ClearButton.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -66,7 +68,7 @@ RulePanel::RulePanel(std::vector<RuleInfo> rules, QWidget* parent) : QWidget(par
 
   filter_ = new QLineEdit(this);
   filter_->setPlaceholderText(tr("Filter rules by name or label"));
-  filter_->setClearButtonEnabled(true);
+  addClearButtonOnFirstText(filter_);
   pause_ = new QPushButton(tr("Pause"), this);
   resume_ = new QPushButton(tr("Resume"), this);
   step_ = new QPushButton(tr("Step"), this);
