@@ -42,6 +42,10 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   for (const StrategyInfo& s : strategies())
     strategy_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.description)),
                        QString::fromStdString(s.name));
+  // Sized by a few words, not by the longest description (which widened the window past a 1600 px
+  // screen); the open list still shows every entry in full.
+  strategy_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  strategy_->setMinimumContentsLength(24);
   cost_ = new QComboBox(this);
   addCostChoices(analyticCostChoices());
   cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
