@@ -2,6 +2,7 @@
 // inputs opset 17 expects, and Tessera-only forms are spelled with standard ops (a fused
 // activation as a following op, ScalarMul as Mul, Gelu as its erf/tanh formula, Enlarge as Pad,
 // MergeGroups and the batchnorm folds as ops over the original weights).
+#include "ir/FusedActivation.h"
 #include "onnx/ExportWriter.h"
 #include "onnx/TensorConversion.h"
 #include "support/Error.h"
@@ -66,14 +67,12 @@ onnx::NodeProto& writeWithActivation(ExportWriter& w, const Node& node, NodeId i
   const std::string& output = w.nameOf({id, 0});
   auto activation = static_cast<Activation>(node.attrs.getInt("activation", 0));
   if (activation == Activation::None) return w.addNode(opType, inputNames(w, node), {output}, node.name);
-  const char* activationOp = activation == Activation::Relu      ? "Relu"
-                             : activation == Activation::Sigmoid ? "Sigmoid"
-                             : activation == Activation::Tanh    ? "Tanh"
-                                                                 : nullptr;
-  if (!activationOp) fail(node, "unknown activation " + std::to_string(node.attrs.getInt("activation", 0)));
+  const std::optional<OpKind> activationKind = activationOp(activation);
+  if (!activationKind) fail(node, "unknown activation " + std::to_string(node.attrs.getInt("activation", 0)));
+  const std::string activationType(opInfo(*activationKind).onnxName);
   std::string preActivation = w.fresh(node.name + "_preact");
   onnx::NodeProto& op = w.addNode(opType, inputNames(w, node), {preActivation}, node.name);
-  w.addNode(activationOp, {preActivation}, {output}, node.name + "_" + activationOp);
+  w.addNode(activationType, {preActivation}, {output}, node.name + "_" + activationType);
   return op;
 }
 

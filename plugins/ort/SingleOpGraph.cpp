@@ -1,6 +1,7 @@
 #include "SingleOpGraph.h"
 
 #include "interp/TestData.h"
+#include "ir/FusedActivation.h"
 #include "support/Error.h"
 
 namespace tessera::ort {
@@ -58,17 +59,13 @@ Graph singleOpGraph(const OpSignature& signature) {
 }
 
 std::vector<OpSignature> timedAs(const OpSignature& signature) {
-  const auto activation = static_cast<Activation>(signature.attrs.getInt("activation", 0));
-  if (signature.kind != OpKind::Conv || activation == Activation::None || signature.outputs.size() != 1) return {signature};
+  // An activation outside the encoding stays on the conv: singleOpGraph refuses it by name.
+  const std::optional<OpKind> activation = activationOp(static_cast<Activation>(signature.attrs.getInt("activation", 0)));
+  if (signature.kind != OpKind::Conv || !activation || signature.outputs.size() != 1) return {signature};
   OpSignature conv = signature;
   conv.attrs.erase("activation");
-  const OpKind activationKind = activation == Activation::Relu      ? OpKind::Relu
-                                : activation == Activation::Sigmoid ? OpKind::Sigmoid
-                                : activation == Activation::Tanh    ? OpKind::Tanh
-                                                                    : OpKind::Opaque;
-  if (activationKind == OpKind::Opaque) return {signature}; // singleOpGraph refuses it by name
   const TensorType& output = signature.outputs[0];
-  return {conv, OpSignature{activationKind, {output}, {output}, {}}};
+  return {conv, OpSignature{*activation, {output}, {output}, {}}};
 }
 
 } // namespace tessera::ort

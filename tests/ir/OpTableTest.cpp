@@ -1,3 +1,4 @@
+#include "ir/FusedActivation.h"
 #include "ir/Op.h"
 #include "support/SplitText.h"
 
@@ -48,6 +49,15 @@ TEST(OpTable, OnnxAttributeNamesAreTheTableColumnsWords) {
   using Names = std::vector<std::string_view>;
   EXPECT_EQ(onnxAttributeNames(OpKind::Gemm), (Names{"alpha", "beta", "transA", "transB"}));
   EXPECT_TRUE(onnxAttributeNames(OpKind::Relu).empty());
+}
+
+// Tessera's fused activation encoding (NONE=0 SIGMOID=1 RELU=2 TANH=3) names the op it fuses.
+TEST(OpTable, AFusedActivationNamesItsOp) {
+  EXPECT_EQ(activationOp(Activation::Relu), OpKind::Relu);
+  EXPECT_EQ(activationOp(Activation::Sigmoid), OpKind::Sigmoid);
+  EXPECT_EQ(activationOp(Activation::Tanh), OpKind::Tanh);
+  EXPECT_FALSE(activationOp(Activation::None));
+  EXPECT_FALSE(activationOp(static_cast<Activation>(7)));
 }
 
 TEST(SplitText, KeepsEmptyPiecesAndWordsLeaveThemOut) {
