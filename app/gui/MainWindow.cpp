@@ -305,7 +305,7 @@ void MainWindow::buildDocks() {
   connect(agentDecision_, &views::AgentDecisionPanel::opsHighlighted, this, &MainWindow::markAgentOps);
   // A replayed run can arrive before its model is laid out: mark its ops once they are drawn.
   connect(graphView_->graphScene(), &views::GraphScene::layoutFinished, this, [this] {
-    if (agentOpsMarked_ && candidatesController_ && !candidatesController_->hasShownCandidate())
+    if (!agentOps_.empty() && candidatesController_ && !candidatesController_->hasShownCandidate())
       graphView_->graphScene()->setSearchMatches(agentOps_);
   });
   propertiesDock->raise();
@@ -733,9 +733,8 @@ views::GraphView* MainWindow::activeGraphView() const {
 void MainWindow::markAgentOps(const std::vector<NodeId>& originalOps, bool focus) {
   // The ops are the model's: on a candidate shown in the graph view they would mark other ops.
   if (candidatesController_->hasShownCandidate()) return;
-  if (originalOps.empty() && !agentOpsMarked_) return; // leave a person's search marks alone
+  if (originalOps.empty() && agentOps_.empty()) return; // leave a person's search marks alone
   graphView_->graphScene()->setSearchMatches(originalOps);
-  agentOpsMarked_ = !originalOps.empty();
   agentOps_ = originalOps;
   if (!focus || originalOps.empty()) return;
   tabs_->setCurrentIndex(GraphTab);

@@ -203,8 +203,7 @@ private:
   views::AgentDecisionPanel* agentDecision_ = nullptr;
   QDockWidget* agentDock_ = nullptr;
   bool agentDockRaised_ = false; // raised once per log that holds agent decisions
-  bool agentOpsMarked_ = false;  // the graph view's marks are an agent's rewrite
-  std::vector<NodeId> agentOps_; // those marks
+  std::vector<NodeId> agentOps_; // the graph view's marks when they are an agent's rewrite
   TrainingPage* training_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 
