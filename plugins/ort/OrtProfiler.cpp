@@ -25,9 +25,9 @@ constexpr double kFloorMs = 0.001;
 OrtProfiler::OrtProfiler(const OrtInstall& install, std::string device) : worker_(install), device_(std::move(device)) {}
 
 bool OrtProfiler::canMeasure(const OpSignature& signature) {
-  const std::vector<OpSignature> parts = timedAs(signature);
-  if (parts.size() > 1) return std::all_of(parts.begin(), parts.end(), [&](const OpSignature& part) { return canMeasure(part); });
   const std::string key = signature.key();
+  if (const std::vector<OpSignature> parts = timedAs(signature); parts.size() != 1 || parts[0].key() != key)
+    return std::all_of(parts.begin(), parts.end(), [&](const OpSignature& part) { return canMeasure(part); });
   if (auto it = loaded_.find(key); it != loaded_.end()) return !it->second.empty();
   std::string& path = loaded_[key];
   // Measured costs are float32 timings; ops Tessera cannot rebuild or write as ONNX are estimated.
@@ -68,7 +68,7 @@ double OrtProfiler::timeModelMs(const std::string& path) {
 
 double OrtProfiler::measureMs(const OpSignature& signature) {
   if (!canMeasure(signature)) throw Error("measured:ort cannot time " + signature.key());
-  if (const std::vector<OpSignature> parts = timedAs(signature); parts.size() > 1) {
+  if (const std::vector<OpSignature> parts = timedAs(signature); parts.size() != 1 || parts[0].key() != signature.key()) {
     double ms = 0;
     for (const OpSignature& part : parts) ms += measureMs(part);
     return ms;

@@ -4,6 +4,8 @@
 #include "ir/FusedActivation.h"
 #include "support/Error.h"
 
+#include <optional>
+
 namespace tessera::ort {
 
 namespace {
@@ -58,7 +60,37 @@ Graph singleOpGraph(const OpSignature& signature) {
   return graph;
 }
 
+namespace {
+
+// The Slice that copies the window of the input one output of a Split is (the first output of
+// that size: windows of one size cost the same wherever they lie).
+std::optional<OpSignature> splitOutputAsSlice(const OpSignature& signature) {
+  const std::vector<int64_t> sizes = signature.attrs.getInts("split");
+  if (signature.kind != OpKind::Split || signature.inputs.size() != 1 || signature.outputs.size() != 1 || sizes.size() < 2) return std::nullopt;
+  const TensorType& input = signature.inputs[0];
+  const int64_t rank = static_cast<int64_t>(input.shape.size());
+  int64_t axis = signature.attrs.getInt("axis", 0);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank || signature.outputs[0].shape.size() != input.shape.size()) return std::nullopt;
+  const int64_t size = signature.outputs[0].shape[static_cast<size_t>(axis)];
+  int64_t start = 0;
+  for (int64_t part : sizes) {
+    if (part == size) {
+      Attributes window;
+      window.set("starts", std::vector<int64_t>{start});
+      window.set("ends", std::vector<int64_t>{start + size});
+      window.set("axes", std::vector<int64_t>{axis});
+      return OpSignature{OpKind::Slice, signature.inputs, signature.outputs, std::move(window)};
+    }
+    start += part;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 std::vector<OpSignature> timedAs(const OpSignature& signature) {
+  if (std::optional<OpSignature> slice = splitOutputAsSlice(signature)) return {*slice};
   // An activation outside the encoding stays on the conv: singleOpGraph refuses it by name.
   const std::optional<OpKind> activation = activationOp(static_cast<Activation>(signature.attrs.getInt("activation", 0)));
   if (signature.kind != OpKind::Conv || !activation || signature.outputs.size() != 1) return {signature};

@@ -18,7 +18,9 @@ Graph singleOpGraph(const OpSignature& signature);
 // The ops ONNX Runtime is timed on for a signature. A Conv with Tessera's fused activation is
 // written as Conv then the activation, the same two nodes an unfused graph has, and ORT fuses both
 // alike at load: pricing it as those two apart keeps a fusion ORT makes anyway from looking like a
-// gain. Every other signature is timed as itself.
+// gain. An e-graph prices a Split one output at a time (an e-node per port); ORT copies each output,
+// so one output is timed as the Slice that copies that window. Every other signature is timed as
+// itself.
 std::vector<OpSignature> timedAs(const OpSignature& signature);
 
 } // namespace tessera::ort

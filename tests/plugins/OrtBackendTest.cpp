@@ -154,6 +154,34 @@ TEST(OrtProfiler, AFusedConvIsTimedAsTheConvAndActivationItIsWrittenAs) {
   EXPECT_GT(profiler.measureMs(fused), 0.0);
 }
 
+// ORT copies a Split's outputs (it has no views), so a split is timed rather than estimated as free:
+// the merges that end in one would otherwise look cheaper in ORT than they run. The e-graph prices
+// one output at a time; that output is timed as the Slice copying its window.
+TEST(OrtProfiler, TimesASplitAndEachOfItsOutputs) {
+  const TensorType input = f32({1, 96, 28, 28});
+  const OpSignature whole{OpKind::Split, {input}, {f32({1, 32, 28, 28}), f32({1, 64, 28, 28})}, {{"axis", int64_t{1}}, {"split", Ints{32, 64}}}};
+  EXPECT_EQ(ort::timedAs(whole).at(0).key(), whole.key());
+  OpSignature second = whole;
+  second.outputs = {f32({1, 64, 28, 28})};
+  const std::vector<OpSignature> parts = ort::timedAs(second);
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_EQ(parts[0].kind, OpKind::Slice);
+  EXPECT_EQ(parts[0].attrs.getInts("starts"), Ints{32});
+  EXPECT_EQ(parts[0].attrs.getInts("ends"), Ints{96});
+  EXPECT_EQ(parts[0].attrs.getInts("axes"), Ints{1});
+  EXPECT_EQ(parts[0].outputs, second.outputs);
+  OpSignature negativeAxis = second;
+  negativeAxis.attrs.set("axis", int64_t{-3});
+  EXPECT_EQ(ort::timedAs(negativeAxis).at(0).key(), parts[0].key());
+
+  REQUIRE_ORT(install);
+  ort::OrtProfiler profiler(install, "ort:test");
+  ASSERT_TRUE(profiler.canMeasure(whole)) << whole.key();
+  ASSERT_TRUE(profiler.canMeasure(second)) << second.key();
+  EXPECT_GT(profiler.measureMs(whole), 0.0);
+  EXPECT_GT(profiler.measureMs(second), 0.0);
+}
+
 TEST(OrtProfiler, CalibratesARooflineInOnnxRuntime) {
   REQUIRE_ORT(install);
   ort::OrtProfiler profiler(install, "ort:test");
