@@ -25,6 +25,7 @@ MeasuredLatencyBar::MeasuredLatencyBar(QWidget* parent) : QWidget(parent) {
 
 void MeasuredLatencyBar::reset(const QString& backend, const QString& why) {
   measured_ = false;
+  measuring_ = false;
   measure_->setEnabled(!backend.isEmpty());
   line_->setText(backend.isEmpty() ? tr("<i>measured: no device to time on%1</i>").arg(why.isEmpty() ? QString() : ": " + why.toHtmlEscaped())
                                    : tr("<i>measured: not yet — Time end to end runs both graphs on %1</i>").arg(backend.toHtmlEscaped()));
@@ -32,12 +33,14 @@ void MeasuredLatencyBar::reset(const QString& backend, const QString& why) {
 
 void MeasuredLatencyBar::setMeasuring() {
   measured_ = false;
+  measuring_ = true;
   measure_->setEnabled(false);
   line_->setText(tr("<i>measured: timing both graphs end to end…</i>"));
 }
 
 void MeasuredLatencyBar::setMeasured(const EndToEndComparison& c, const QColor& faster, const QColor& slower) {
   measured_ = true;
+  measuring_ = false;
   measure_->setEnabled(true);
   QString speedup = QString::fromStdString(c.describeSpeedup()).toHtmlEscaped();
   if (c.speedup.lowPct > 0 || c.speedup.highPct < 0)
@@ -52,6 +55,7 @@ void MeasuredLatencyBar::setMeasured(const EndToEndComparison& c, const QColor& 
 
 void MeasuredLatencyBar::setFailed(const QString& error) {
   measured_ = false;
+  measuring_ = false;
   measure_->setEnabled(true);
   line_->setText(tr("<i>measured: could not time the graphs: %1</i>").arg(error.toHtmlEscaped()));
 }

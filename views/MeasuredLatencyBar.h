@@ -31,6 +31,7 @@ public:
   QString text() const;
   QPushButton* measureButton() const { return measure_; }
   bool hasMeasurement() const { return measured_; }
+  bool isMeasuring() const { return measuring_; } // since setMeasuring, until reset, measured or failed
 
 signals:
   void measureRequested();
@@ -39,6 +40,7 @@ private:
   QLabel* line_;
   QPushButton* measure_;
   bool measured_ = false;
+  bool measuring_ = false;
 };
 
 } // namespace tessera::views

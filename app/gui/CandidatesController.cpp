@@ -16,9 +16,12 @@
 #include "onnx/OnnxExport.h"
 
 #include <QFutureWatcher>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
+
+#include <utility>
 
 namespace tessera::gui {
 
@@ -53,7 +56,14 @@ void CandidatesController::timeCompared() {
   const views::GraphSnapshot& before = compare_->beforeView()->graphScene()->snapshot();
   const views::GraphSnapshot& after = compare_->afterView()->graphScene()->snapshot();
   const std::string backend = timingBackendFor(original_.costSpec).name;
-  if (!before.graph || !after.graph || backend.empty() || timing_) return;
+  if (!before.graph || !after.graph || backend.empty()) return;
+  if (timing_) {
+    // One device timing at a time (two would time each other): the graphs compared now are timed
+    // when the running timing, of the pair they replaced, ends.
+    timingQueued_ = true;
+    compare_->measuredBar()->setMeasuring();
+    return;
+  }
   // Seconds of runs on the device: on a worker, so the window stays usable. The result is shown
   // only if the same two graphs are still compared.
   struct Timed {
@@ -68,8 +78,11 @@ void CandidatesController::timeCompared() {
     watcher->deleteLater();
     timing_ = false;
     const Timed timed = watcher->result();
+    // A request for graphs compared since runs now, unless yet other graphs have replaced those.
+    if (std::exchange(timingQueued_, false) && compare_->measuredBar()->isMeasuring())
+      QTimer::singleShot(0, this, &CandidatesController::timeCompared);
     if (compare_->beforeView()->graphScene()->snapshot().graph != original || compare_->afterView()->graphScene()->snapshot().graph != candidate)
-      return; // other graphs are compared now; their bar was reset when they came
+      return; // other graphs are compared now; their bar was reset when they came, or shows the queued timing
     if (!timed.comparison) {
       compare_->measuredBar()->setFailed(timed.error);
       emit logged(tr("end-to-end timing failed: %1").arg(timed.error));

@@ -98,6 +98,7 @@ private:
   bool loading_ = false;
   bool repricing_ = false;
   bool timing_ = false;
+  bool timingQueued_ = false; // Time end to end asked for other graphs while timing_
   size_t graphsLoaded_ = 0;
 };
 

@@ -152,6 +152,17 @@ TEST(MainWindow, TimingTheComparedGraphsShowsTheMeasuredLatencyBesideThePredicti
                                     window.compareWidget()->beforeView()->graphScene()->snapshot(), {});
   EXPECT_FALSE(bar->hasMeasurement());
   EXPECT_TRUE(bar->text().contains("not yet")) << bar->text().toStdString();
+
+  // Asked again for other graphs while a timing runs: that request waits for it, then runs.
+  bar->measureButton()->click();
+  ASSERT_TRUE(bar->isMeasuring());
+  window.compareWidget()->setGraphs(window.compareWidget()->afterView()->graphScene()->snapshot(),
+                                    window.compareWidget()->beforeView()->graphScene()->snapshot(), {});
+  ASSERT_TRUE(bar->measureButton()->isEnabled()) << "new graphs can be timed while the old pair's timing runs";
+  bar->measureButton()->click();
+  EXPECT_TRUE(bar->isMeasuring());
+  ASSERT_TRUE(waitUntil([&] { return bar->hasMeasurement(); }, 240000)) << bar->text().toStdString();
+  EXPECT_FALSE(window.isBusy());
 }
 
 // A second run in the same window starts from a clean e-graph and tree: its picture is exactly
