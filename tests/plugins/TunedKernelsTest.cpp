@@ -5,6 +5,7 @@
 #include "CompiledGraph.h"
 #include "CpuDevice.h"
 #include "CpuProfiler.h"
+#include "SampleExecution.h"
 #include "TunedKernels.h"
 
 #include "cost/GraphCost.h"
@@ -16,7 +17,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <filesystem>
 
 #include <unistd.h>
@@ -53,15 +53,6 @@ OpSignature signatureNamed(const Graph& graph, const std::string& name) {
   for (NodeId id = 0; id < graph.size(); ++id)
     if (graph.node(id).name == name) return signatureOf(graph, id);
   throw Error("no node " + name);
-}
-
-void expectClose(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t o = 0; o < got.size(); ++o) {
-    ASSERT_EQ(got[o].type(), want[o].type());
-    for (int64_t i = 0; i < want[o].numel(); ++i)
-      ASSERT_NEAR(got[o].floatAt(i), want[o].floatAt(i), 1e-4 + 1e-4 * std::fabs(want[o].floatAt(i))) << "output " << o << " at " << i;
-  }
 }
 
 std::vector<Tensor> runCompiled(const Graph& graph, const TensorMap& inputs, std::shared_ptr<cpu::TunedKernels> tuned, size_t* tunedOps) {
@@ -149,7 +140,7 @@ TEST_F(TunedKernelsTest, CostIsTheFasterOfTunedKernelAndOneDnnAndTheExecutorFoll
   EXPECT_NE(tuned->chosenKernel(gemm), nullptr);
   EXPECT_EQ(tuned->chosenKernel(conv), nullptr);
   size_t tunedOps = 0;
-  expectClose(runCompiled(graph, inputs, tuned, &tunedOps), reference);
+  test::expectMatchesInterpreter(runCompiled(graph, inputs, tuned, &tunedOps), reference, "tuned kernels");
   EXPECT_EQ(tunedOps, 1u);
 
   // Timed again the other way round: the recorded choice follows, and so does the executor.
@@ -161,7 +152,7 @@ TEST_F(TunedKernelsTest, CostIsTheFasterOfTunedKernelAndOneDnnAndTheExecutorFoll
   }
   EXPECT_EQ(tuned->chosenKernel(gemm), nullptr);
   EXPECT_NE(tuned->chosenKernel(conv), nullptr);
-  expectClose(runCompiled(graph, inputs, tuned, &tunedOps), reference);
+  test::expectMatchesInterpreter(runCompiled(graph, inputs, tuned, &tunedOps), reference, "tuned kernels");
   EXPECT_EQ(tunedOps, 1u);
 
   // Both tuned kernels chosen: the whole graph's heavy ops run tuned and still match.
@@ -171,13 +162,13 @@ TEST_F(TunedKernelsTest, CostIsTheFasterOfTunedKernelAndOneDnnAndTheExecutorFoll
     profiler.measureMs(gemm);
     profiler.measureMs(conv);
   }
-  expectClose(runCompiled(graph, inputs, tuned, &tunedOps), reference);
+  test::expectMatchesInterpreter(runCompiled(graph, inputs, tuned, &tunedOps), reference, "tuned kernels");
   EXPECT_EQ(tunedOps, 2u);
   // Another process (a fresh TunedKernels on the same file) makes the same choice.
-  expectClose(runCompiled(graph, inputs, open(), &tunedOps), reference);
+  test::expectMatchesInterpreter(runCompiled(graph, inputs, open(), &tunedOps), reference, "reopened tuned kernels");
   EXPECT_EQ(tunedOps, 2u);
   // Without tuned kernels nothing changes.
-  expectClose(runCompiled(graph, inputs, nullptr, &tunedOps), reference);
+  test::expectMatchesInterpreter(runCompiled(graph, inputs, nullptr, &tunedOps), reference, "no tuned kernels");
   EXPECT_EQ(tunedOps, 0u);
   EXPECT_TRUE(warnings_.empty()) << warnings_.front();
 }
@@ -259,7 +250,7 @@ TEST_F(TunedKernelsTest, RecordsWhoseKernelCannotBeBuiltAreSkippedWithAWarning) 
   EXPECT_DOUBLE_EQ(profiler.measureMs(gemm), 2.0);
   EXPECT_EQ(tunedCalls, 0);
   size_t tunedOps = 0;
-  expectClose(runCompiled(graph, inputs, tuned, &tunedOps), reference);
+  test::expectMatchesInterpreter(runCompiled(graph, inputs, tuned, &tunedOps), reference, "tuned kernels");
   EXPECT_EQ(tunedOps, 0u);
 
   // A compiler that fails: every kernel is skipped, each with the compiler's complaint.
