@@ -125,8 +125,8 @@ nlohmann::json listTunedKernels() {
     const size_t kernels = database.bestRecords(target).size();
     const std::vector<tune::KernelChoice> choices = database.choices(target);
     const auto faster = static_cast<size_t>(std::count_if(choices.begin(), choices.end(), [](const auto& c) { return c.tunedFaster(); }));
-    std::printf("  %-60s %zu tuned kernels, faster than oneDNN for %zu of %zu op signatures timed\n", target.c_str(), kernels, faster,
-                choices.size());
+    std::printf("  %-60s %zu tuned kernel%s, faster than oneDNN for %zu of %zu op signatures timed\n", target.c_str(), kernels,
+                kernels == 1 ? "" : "s", faster, choices.size());
     report["targets"].push_back({{"target", target}, {"kernels", kernels}, {"signatures_timed", choices.size()}, {"tuned_faster", faster}});
   }
   return report;

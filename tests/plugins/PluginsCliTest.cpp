@@ -145,7 +145,7 @@ TEST_F(PluginsCli, TunedKernelsOfTheDefaultDatabaseAreUsedWithoutFlags) {
 
   const CliResult list = runCli("costs list --json " + dir_ + "/list.json");
   ASSERT_EQ(list.exitCode, 0) << list.output;
-  EXPECT_NE(list.output.find("1 tuned kernels, faster than oneDNN for "), std::string::npos) << list.output;
+  EXPECT_NE(list.output.find("1 tuned kernel, faster than oneDNN for "), std::string::npos) << list.output;
   const nlohmann::json targets = readJson(dir_ + "/list.json")["tuning"]["targets"];
   ASSERT_EQ(targets.size(), 1u) << targets.dump();
   EXPECT_EQ(targets[0]["kernels"], 1);
