@@ -3,7 +3,8 @@
 //                                         cost every distinct op of the models (measuring what the
 //                                         cache lacks) and report measured / cache hits / estimated;
 //                                         --e2e also runs each whole model on the backend's device
-//   costs list                            devices in the cost cache and how many signatures each
+//   costs list                            devices in the cost cache and how many signatures each, and
+//                                         the tuned kernels of the tuning database in use
 //   costs export FILE [--device D]        one device's table as JSON (for table:FILE or import)
 //   costs import FILE                     a table into the cost cache
 //   costs accuracy / calibrate MODEL...   see CostsAccuracyCommand.cpp
@@ -19,6 +20,7 @@
 #include "cost/MeasuredCostModel.h"
 #include "onnx/OnnxImport.h"
 #include "support/Error.h"
+#include "tune/TuningDatabase.h"
 
 #ifdef TESSERA_HAVE_PLUGINS
 #include "PluginHost.h"
@@ -27,9 +29,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <set>
@@ -103,6 +107,31 @@ int runProfile(const CostsOptions& options) {
   return 0;
 }
 
+// The tuned kernels measured:cpu uses (the default tuning database's): per target, how many, and
+// for how many of the op signatures timed both ways the tuned kernel was the faster.
+nlohmann::json listTunedKernels() {
+  const std::string path = tune::defaultTuningDatabasePath();
+  nlohmann::json report{{"database", path}, {"targets", nlohmann::json::array()}};
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    std::printf("tuning database %s: none (no tuned kernels)\n", path.c_str());
+    return report;
+  }
+  const tune::TuningDatabase database(path);
+  std::printf("tuning database %s\n", path.c_str());
+  const std::vector<std::string> targets = database.targets();
+  if (targets.empty()) std::printf("  (no verified kernels)\n");
+  for (const std::string& target : targets) {
+    const size_t kernels = database.bestRecords(target).size();
+    const std::vector<tune::KernelChoice> choices = database.choices(target);
+    const auto faster = static_cast<size_t>(std::count_if(choices.begin(), choices.end(), [](const auto& c) { return c.tunedFaster(); }));
+    std::printf("  %-60s %zu tuned kernel%s, faster than oneDNN for %zu of %zu op signatures timed\n", target.c_str(), kernels,
+                kernels == 1 ? "" : "s", faster, choices.size());
+    report["targets"].push_back({{"target", target}, {"kernels", kernels}, {"signatures_timed", choices.size()}, {"tuned_faster", faster}});
+  }
+  return report;
+}
+
 int runList(const CostsOptions& options) {
   CostCache cache(cachePath(options));
   nlohmann::json report;
@@ -116,6 +145,7 @@ int runList(const CostsOptions& options) {
     std::printf("  %-60s %zu signatures\n", device.c_str(), count);
     report["devices"].push_back({{"device", device}, {"signatures", count}});
   }
+  report["tuning"] = listTunedKernels();
   if (!options.json.empty()) writeJsonReport(report, options.json);
   return 0;
 }

@@ -38,7 +38,7 @@ struct TuneCommandOptions {
   std::string db;
   std::string json;
   std::string records; // JSON lines export
-  int threads = 2;
+  int threads = 0;      // 0: the CPU executor's (executorThreads())
   int batch = 16;
   bool pin = true;
 };
@@ -96,11 +96,16 @@ std::optional<Baseline> oneDnnBaseline(const tune::Workload& workload) {
   for (const std::string& impl : op->implementations()) baseline.what += " " + impl;
   return baseline;
 }
+
+// Kernels are tuned for a thread count; the executor runs them only on the same one.
+int executorThreads() { return cpu::cpuThreads(); }
 #else
 std::optional<Baseline> oneDnnBaseline(const tune::Workload&) {
   reportProgress("tune: no oneDNN baseline (this build has no oneDNN)");
   return std::nullopt;
 }
+
+int executorThreads() { return 2; }
 #endif
 
 // Tunes one workload, prints its summary and returns its report ("verified" false when no
@@ -172,9 +177,9 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   return report;
 }
 
-int runTune(const TuneCommandOptions& options) {
+int runTune(TuneCommandOptions options) {
   if (options.trials < 1) throw Error("--trials must be at least 1");
-  if (options.threads < 1) throw Error("--threads must be at least 1");
+  if (options.threads < 0) throw Error("--threads must be at least 1");
   const bool isModel = options.workload.size() > 5 && options.workload.ends_with(".onnx");
   // Parsed before anything runs, so that a malformed workload or model costs nothing.
   std::optional<tune::Workload> single;
@@ -185,9 +190,13 @@ int runTune(const TuneCommandOptions& options) {
   } else {
     single = tune::parseWorkload(options.workload);
   }
+  if (options.threads == 0) options.threads = executorThreads();
   // Before anything starts OpenMP: oneDNN's team takes the same thread count as the kernels.
   ::setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
-  tune::TuningDatabase database(options.db.empty() ? ":memory:" : options.db);
+  // By default where measured:cpu looks for tuned kernels; ":memory:" keeps nothing.
+  const std::string databasePath = options.db.empty() ? tune::defaultTuningDatabasePath() : options.db;
+  tune::TuningDatabase database(databasePath);
+  reportProgress("tune: records in " + databasePath);
 
   nlohmann::json report;
   bool allVerified = true;
@@ -215,6 +224,7 @@ int runTune(const TuneCommandOptions& options) {
     out << database.exportJsonLines(single ? single->key() : std::string());
     if (!out) throw errorInFile(options.records, "cannot write the tuning records");
   }
+  report["database"] = databasePath;
   if (!options.json.empty()) writeJsonReport(report, options.json);
   if (!allVerified) {
     std::fprintf(stderr, "tessera-cli: error: no candidate of %s passed verification\n", options.workload.c_str());
@@ -238,10 +248,14 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"evolutionary", "random"}))
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed of the search and of the verification inputs")->capture_default_str();
-  command->add_option("--db", options->db, "Tuning database (SQLite) to add the records to (default: in memory)");
+  command->add_option("--db", options->db,
+                      "Tuning database (SQLite) to add the records to (default: $TESSERA_TUNING_DB, else tuning.sqlite beside "
+                      "the cost cache, where measured:cpu finds tuned kernels; :memory: keeps none)");
   command->add_option("--json", options->json, "Also write the report as JSON to this file");
   command->add_option("--records", options->records, "Write this workload's tuning records as JSON lines to this file");
-  command->add_option("--threads", options->threads, "Threads of the kernels and of oneDNN")->capture_default_str();
+  command->add_option("--threads", options->threads,
+                      "Threads of the kernels and of oneDNN (default: the CPU executor's, which runs tuned kernels only on "
+                      "the thread count they were tuned for)");
   command->add_option("--batch", options->batch, "Candidates built together before they are run")->capture_default_str();
   command->add_flag("!--no-pin", options->pin, "Do not pin the kernels' OpenMP threads (OMP_PROC_BIND=close, OMP_PLACES=cores)");
   command->callback([options, &context] { context.exitCode = runTune(*options); });

@@ -1,10 +1,14 @@
 // The tuning database's schema, migrations and queries.
 #include "tune/TuningDatabase.h"
 
+#include "cost/CostCache.h"
 #include "support/Database.h"
 #include "support/Error.h"
 
 #include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
 
 namespace tessera::tune {
 
@@ -39,6 +43,22 @@ CREATE UNIQUE INDEX record_by_hash ON record(workload_id, target, hash);
 CREATE INDEX record_by_latency ON record(workload_id, target, status, latency_ms);
 )SQL";
 
+// Version 2: per op signature, the tuned kernel's time against the library op's, which the CPU
+// backend measured together; keyed by the kernel so a better record is timed afresh.
+constexpr const char* kSchemaV2 = R"SQL(
+CREATE TABLE kernel_choice (
+  target TEXT NOT NULL,
+  signature TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  tuned_ms REAL NOT NULL,
+  library_ms REAL NOT NULL,
+  measured_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (target, signature, hash)
+);
+)SQL";
+
+std::filesystem::path parentOf(const std::string& path) { return std::filesystem::path(path).parent_path(); }
+
 TuningRecord readRecord(sql::Statement& row) {
   TuningRecord r;
   r.workload = row.columnText(0);
@@ -65,10 +85,19 @@ constexpr const char* kSelect =
     "SELECT w.key, r.target, r.trace, r.hash, r.status, r.error, r.latency_ms, r.run_ms, r.gflops, r.max_abs_err, "
     "r.search, r.seed, r.trial, r.build_seconds FROM record r JOIN workload w ON w.id = r.workload_id ";
 
+// The directory first: the default path's may not exist yet.
+std::string withDirectory(const std::string& path) {
+  if (path == ":memory:" || parentOf(path).empty()) return path;
+  std::error_code ec;
+  std::filesystem::create_directories(parentOf(path), ec);
+  if (ec) throw errorInFile(path, "cannot create its directory: " + ec.message());
+  return path;
+}
+
 } // namespace
 
 TuningDatabase::TuningDatabase(const std::string& path)
-    : db_(std::make_unique<sql::Database>(path, sql::Database::Mode::Create)) {
+    : db_(std::make_unique<sql::Database>(withDirectory(path), sql::Database::Mode::Create)) {
   const int64_t applicationId = db_->queryInt("PRAGMA application_id");
   const int64_t version = db_->queryInt("PRAGMA user_version");
   if (version == 0 && applicationId == 0 && db_->queryInt("SELECT count(*) FROM sqlite_master") > 0)
@@ -78,14 +107,25 @@ TuningDatabase::TuningDatabase(const std::string& path)
   if (version > kSchemaVersion)
     throw errorInFile(path, "was written by a newer Tessera (tuning schema " + std::to_string(version) + " > " +
                                 std::to_string(kSchemaVersion) + ")");
-  if (version >= 1) return;
-  sql::Transaction transaction(*db_);
-  if (db_->queryInt("PRAGMA user_version") == 0) {
-    db_->execute(kSchemaV1);
-    db_->execute("PRAGMA application_id=" + std::to_string(kApplicationId));
-    db_->execute("PRAGMA user_version=1");
+  // Each migration with its version bump in one transaction, checked again inside it: another
+  // process may have migrated the file meanwhile.
+  if (version < 1) {
+    sql::Transaction transaction(*db_);
+    if (db_->queryInt("PRAGMA user_version") < 1) {
+      db_->execute(kSchemaV1);
+      db_->execute("PRAGMA application_id=" + std::to_string(kApplicationId));
+      db_->execute("PRAGMA user_version=1");
+    }
+    transaction.commit();
   }
-  transaction.commit();
+  if (version < 2) {
+    sql::Transaction transaction(*db_);
+    if (db_->queryInt("PRAGMA user_version") < 2) {
+      db_->execute(kSchemaV2);
+      db_->execute("PRAGMA user_version=2");
+    }
+    transaction.commit();
+  }
 }
 
 TuningDatabase::~TuningDatabase() = default;
@@ -130,6 +170,59 @@ std::optional<TuningRecord> TuningDatabase::best(const std::string& workload, co
   return readRecord(query);
 }
 
+std::vector<std::string> TuningDatabase::targets() const {
+  sql::Statement query(*db_, "SELECT DISTINCT target FROM record WHERE status = 'ok' ORDER BY target");
+  std::vector<std::string> result;
+  while (query.step()) result.push_back(query.columnText(0));
+  return result;
+}
+
+std::vector<TuningRecord> TuningDatabase::bestRecords(const std::string& target) const {
+  std::vector<TuningRecord> result;
+  sql::Statement workloads(*db_, "SELECT DISTINCT w.key FROM record r JOIN workload w ON w.id = r.workload_id "
+                                 "WHERE r.target = ? AND r.status = 'ok' ORDER BY w.key");
+  workloads.bind(1, target);
+  while (workloads.step())
+    if (std::optional<TuningRecord> record = best(workloads.columnText(0), target)) result.push_back(std::move(*record));
+  return result;
+}
+
+void TuningDatabase::storeChoice(const KernelChoice& c) {
+  sql::Statement(*db_, "INSERT OR REPLACE INTO kernel_choice(target, signature, hash, tuned_ms, library_ms) VALUES (?, ?, ?, ?, ?)")
+      .bind(1, c.target)
+      .bind(2, c.signature)
+      .bind(3, c.hash)
+      .bind(4, c.tunedMs)
+      .bind(5, c.libraryMs)
+      .run();
+}
+
+namespace {
+
+constexpr const char* kSelectChoice = "SELECT target, signature, hash, tuned_ms, library_ms FROM kernel_choice ";
+
+KernelChoice readChoice(sql::Statement& row) {
+  return {row.columnText(0), row.columnText(1), row.columnText(2), row.columnDouble(3), row.columnDouble(4)};
+}
+
+} // namespace
+
+std::optional<KernelChoice> TuningDatabase::choice(const std::string& target, const std::string& signature,
+                                                   const std::string& hash) const {
+  sql::Statement query(*db_, std::string(kSelectChoice) + "WHERE target = ? AND signature = ? AND hash = ?");
+  query.bind(1, target).bind(2, signature).bind(3, hash);
+  if (!query.step()) return std::nullopt;
+  return readChoice(query);
+}
+
+std::vector<KernelChoice> TuningDatabase::choices(const std::string& target) const {
+  sql::Statement query(*db_, std::string(kSelectChoice) + "WHERE ?1 = '' OR target = ?1 ORDER BY signature, target");
+  query.bind(1, target);
+  std::vector<KernelChoice> result;
+  while (query.step()) result.push_back(readChoice(query));
+  return result;
+}
+
 std::string TuningDatabase::exportJsonLines(const std::string& workload) const {
   std::string lines;
   for (const TuningRecord& r : records(workload)) {
@@ -142,6 +235,13 @@ std::string TuningDatabase::exportJsonLines(const std::string& workload) const {
     lines += line.dump() + "\n";
   }
   return lines;
+}
+
+std::string defaultTuningDatabasePath() {
+  if (const char* explicitPath = std::getenv("TESSERA_TUNING_DB"); explicitPath && *explicitPath) return explicitPath;
+  std::filesystem::path directory = parentOf(defaultCostCachePath());
+  if (directory.empty()) directory = "."; // a cost cache named without a directory is in the working one
+  return (directory / "tuning.sqlite").string();
 }
 
 } // namespace tessera::tune

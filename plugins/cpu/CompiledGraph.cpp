@@ -1,6 +1,7 @@
 #include "CompiledGraph.h"
 
 #include "support/Error.h"
+#include "tune/TunedKernel.h"
 
 #include <cstring>
 
@@ -18,7 +19,8 @@ Tensor relabelled(const Tensor& tensor, const TensorType& type) {
 
 } // namespace
 
-CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph) : plan_(graph, "the CPU") {
+CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph, std::shared_ptr<TunedKernels> tuned)
+    : plan_(graph, "the CPU"), tunedKernels_(std::move(tuned)) {
   buffers_.reserve(plan_.bufferCount());
   for (size_t b = 0; b < plan_.bufferCount(); ++b) {
     const size_t owner = plan_.ownerOf(b);
@@ -31,6 +33,13 @@ CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph) : p
     for (size_t value : step.inputs) {
       signature.inputs.push_back(plan_.value(value).type);
       denseFloats = denseFloats && buffer(value).holdsFloats();
+    }
+    const tune::TunedKernel* kernel = denseFloats && tunedKernels_ ? tunedKernels_->chosenKernel(signature) : nullptr;
+    tuned_.push_back(kernel);
+    if (kernel) {
+      ++tunedOps_;
+      ops_.push_back(nullptr);
+      continue;
     }
     std::unique_ptr<DnnlOp> op = denseFloats ? DnnlOp::lower(engine, signature, DnnlOp::Purpose::Execute) : nullptr;
     if (op) {
@@ -79,7 +88,7 @@ void CompiledGraph::execute(dnnl::stream& stream) {
     const ExecutionPlan::Step& step = steps[s];
     const Node& node = plan_.graph().node(step.node);
     try {
-      if (!ops_[s]) {
+      if (!ops_[s] && !tuned_[s]) {
         interpret(step);
         continue;
       }
@@ -87,7 +96,8 @@ void CompiledGraph::execute(dnnl::stream& stream) {
       outputs.clear();
       for (size_t value : step.inputs) inputs.push_back(buffer(value).floats().data());
       for (size_t value : step.outputs) outputs.push_back(buffers_[plan_.value(value).buffer].mutableFloats().data());
-      ops_[s]->execute(stream, inputs, outputs);
+      if (tuned_[s]) tuned_[s]->run(inputs, outputs.at(0));
+      else ops_[s]->execute(stream, inputs, outputs);
     } catch (const Error& e) {
       throw Error(describeNode(node) + ": " + e.what());
     } catch (const dnnl::error& e) {

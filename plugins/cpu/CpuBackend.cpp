@@ -25,7 +25,12 @@ std::string CpuBackend::unavailableReason() {
   }
 }
 
-std::string CpuBackend::device() { return cpuDeviceKey(); }
+std::shared_ptr<TunedKernels> CpuBackend::tunedKernels() {
+  std::call_once(tunedOpened_, [this] { tuned_ = TunedKernels::openDefault(); });
+  return tuned_;
+}
+
+std::string CpuBackend::device() { return deviceKeyWithTunedKernels(cpuDeviceKey(), tunedKernels().get()); }
 
 std::optional<DeviceProfile> CpuBackend::fallbackProfile() {
   std::call_once(calibrated_, [this] {
@@ -40,7 +45,7 @@ std::optional<DeviceProfile> CpuBackend::fallbackProfile() {
 
 std::unique_ptr<OpProfiler> CpuBackend::makeProfiler() {
   try {
-    return std::make_unique<CpuProfiler>(cpuDeviceKey());
+    return std::make_unique<CpuProfiler>(device(), tunedKernels());
   } catch (const dnnl::error& e) {
     throw Error(std::string("measured:cpu: oneDNN failed to start: ") + e.what());
   }
@@ -48,7 +53,7 @@ std::unique_ptr<OpProfiler> CpuBackend::makeProfiler() {
 
 std::unique_ptr<GraphExecutor> CpuBackend::makeExecutor() {
   try {
-    return std::make_unique<CpuExecutor>(cpuDeviceKey());
+    return std::make_unique<CpuExecutor>(device(), tunedKernels());
   } catch (const dnnl::error& e) {
     throw Error(std::string("cpu executor: oneDNN failed to start: ") + e.what());
   }

@@ -1,7 +1,9 @@
-// The CPU backend plugin (`measured:cpu`): oneDNN op profiler and whole-graph executor.
+// The CPU backend plugin (`measured:cpu`): oneDNN op profiler and whole-graph executor, with the
+// tuned kernels of the default tuning database where they beat oneDNN.
 #pragma once
 
 #include "BackendInterface.h"
+#include "TunedKernels.h"
 
 #include <QObject>
 
@@ -24,7 +26,12 @@ public:
   std::unique_ptr<GraphExecutor> makeExecutor() override;
 
 private:
+  // The default tuning database's kernels on this machine's executor threads, opened once.
+  std::shared_ptr<TunedKernels> tunedKernels();
+
   std::once_flag calibrated_;
+  std::once_flag tunedOpened_;
+  std::shared_ptr<TunedKernels> tuned_;
   std::optional<DeviceProfile> profile_;
 };
 

@@ -11,11 +11,12 @@
 
 namespace tessera::cpu {
 
-CpuExecutor::CpuExecutor(std::string device) : device_(std::move(device)), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
+CpuExecutor::CpuExecutor(std::string device, std::shared_ptr<TunedKernels> tuned)
+    : device_(std::move(device)), tuned_(std::move(tuned)), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
 
 std::vector<Tensor> CpuExecutor::run(const Graph& graph, const TensorMap& inputs) {
   useCpuThreads();
-  CompiledGraph compiled(engine_, graph);
+  CompiledGraph compiled(engine_, graph, tuned_);
   compiled.feed(inputs);
   compiled.execute(stream_);
   return compiled.outputs();
@@ -25,7 +26,8 @@ namespace {
 
 class CpuTimedGraph final : public TimedGraph {
 public:
-  CpuTimedGraph(const dnnl::engine& engine, dnnl::stream& stream, const Graph& graph) : compiled_(engine, graph), stream_(stream) {
+  CpuTimedGraph(const dnnl::engine& engine, dnnl::stream& stream, const Graph& graph, std::shared_ptr<TunedKernels> tuned)
+      : compiled_(engine, graph, std::move(tuned)), stream_(stream) {
     compiled_.feed(dummyInputs(graph));
   }
 
@@ -45,7 +47,7 @@ private:
 
 std::unique_ptr<TimedGraph> CpuExecutor::prepareTiming(const Graph& graph) {
   useCpuThreads();
-  return std::make_unique<CpuTimedGraph>(engine_, stream_, graph);
+  return std::make_unique<CpuTimedGraph>(engine_, stream_, graph, tuned_);
 }
 
 double CpuExecutor::measureLatencyMs(const Graph& graph, int warmup, int runs) {

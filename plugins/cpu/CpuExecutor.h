@@ -1,5 +1,8 @@
-// Whole-graph execution on the CPU (CompiledGraph) behind the plugin API's GraphExecutor.
+// Whole-graph execution on the CPU (CompiledGraph, with the tuned kernels chosen) behind the
+// plugin API's GraphExecutor.
 #pragma once
+
+#include "TunedKernels.h"
 
 #include "cost/GraphExecutor.h"
 
@@ -9,7 +12,8 @@ namespace tessera::cpu {
 
 class CpuExecutor final : public GraphExecutor {
 public:
-  explicit CpuExecutor(std::string device);
+  // `tuned` may be null (oneDNN and the interpreter only).
+  explicit CpuExecutor(std::string device, std::shared_ptr<TunedKernels> tuned = nullptr);
 
   std::string device() const override { return device_; }
   std::vector<Tensor> run(const Graph& graph, const TensorMap& inputs) override;
@@ -20,6 +24,7 @@ public:
 
 private:
   std::string device_;
+  std::shared_ptr<TunedKernels> tuned_;
   dnnl::engine engine_;
   dnnl::stream stream_;
 };

@@ -5,6 +5,8 @@
 
 #include "support/Error.h"
 
+#include <algorithm>
+
 namespace tessera::cpu {
 
 namespace {
@@ -17,8 +19,14 @@ bool interpretable(const OpSignature& signature) {
 
 } // namespace
 
-CpuProfiler::CpuProfiler(std::string device)
-    : device_(std::move(device)), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
+ProfilerTimers realTimers() {
+  return {[](DnnlOp& op, const OpSignature& signature, dnnl::stream& stream) { return timeOpMs(op, signature, stream); },
+          [](const tune::TunedKernel& kernel, const OpSignature& signature) { return timeTunedKernelMs(kernel, signature); }};
+}
+
+CpuProfiler::CpuProfiler(std::string device, std::shared_ptr<TunedKernels> tuned, ProfilerTimers timers)
+    : device_(std::move(device)), tuned_(std::move(tuned)), timers_(std::move(timers)), engine_(dnnl::engine::kind::cpu, 0),
+      stream_(engine_) {}
 
 bool CpuProfiler::canMeasure(const OpSignature& signature) {
   const std::string key = signature.key();
@@ -52,10 +60,20 @@ double CpuProfiler::measureMs(const OpSignature& signature) {
   auto it = lowered_.find(signature.key());
   Lowered lowered = std::move(it->second);
   lowered_.erase(it); // measured once; the cost cache remembers the result
+  const double library = libraryMs(lowered, signature);
+  const tune::TunedKernel* kernel = tuned_ ? tuned_->kernelFor(signature) : nullptr;
+  if (!kernel) return library;
+  useCpuThreads(); // the kernel's OpenMP team: the thread count it was tuned for
+  const double tunedMs = timers_.tuned(*kernel, signature);
+  tuned_->recordChoice(signature, *kernel, tunedMs, library);
+  return std::min(tunedMs, library);
+}
+
+double CpuProfiler::libraryMs(Lowered& lowered, const OpSignature& signature) {
   if (!lowered.op) return *lowered.interpretedMs;
   useCpuThreads();
   try {
-    return timeOpMs(*lowered.op, signature, stream_);
+    return timers_.library(*lowered.op, signature, stream_);
   } catch (const dnnl::error& e) {
     throw Error("oneDNN failed while timing " + signature.key() + ": " + e.what());
   }

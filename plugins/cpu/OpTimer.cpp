@@ -1,6 +1,7 @@
 #include "OpTimer.h"
 
 #include "interp/Interpreter.h"
+#include "tune/TunedKernel.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,26 +36,46 @@ double timeRuns(Run runOnce, const TimingPlan& plan) {
   return median(times);
 }
 
-} // namespace
-
-double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan) {
+// Dense buffers of the signature's shapes, inputs filled with sampleValues.
+struct SampleBuffers {
   std::vector<std::vector<float>> inputs, outputs;
   std::vector<const float*> inputPointers;
   std::vector<float*> outputPointers;
-  for (size_t i = 0; i < signature.inputs.size(); ++i) {
-    inputs.push_back(sampleValues(signature.inputs[i].numel(), i));
-    if (isParameterInput(signature.kind, i)) op.setConstant(i);
-  }
-  for (const TensorType& type : signature.outputs) outputs.emplace_back(static_cast<size_t>(std::max<int64_t>(type.numel(), 1)));
-  for (const auto& buffer : inputs) inputPointers.push_back(buffer.data());
-  for (auto& buffer : outputs) outputPointers.push_back(buffer.data());
 
-  using Clock = std::chrono::steady_clock;
+  explicit SampleBuffers(const OpSignature& signature) {
+    for (size_t i = 0; i < signature.inputs.size(); ++i) inputs.push_back(sampleValues(signature.inputs[i].numel(), i));
+    for (const TensorType& type : signature.outputs) outputs.emplace_back(static_cast<size_t>(std::max<int64_t>(type.numel(), 1)));
+    for (const auto& buffer : inputs) inputPointers.push_back(buffer.data());
+    for (auto& buffer : outputs) outputPointers.push_back(buffer.data());
+  }
+};
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+} // namespace
+
+double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan) {
+  SampleBuffers buffers(signature);
+  for (size_t i = 0; i < signature.inputs.size(); ++i)
+    if (isParameterInput(signature.kind, i)) op.setConstant(i);
   return timeRuns(
       [&] {
         const auto start = Clock::now();
-        op.execute(stream, inputPointers, outputPointers);
-        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        op.execute(stream, buffers.inputPointers, buffers.outputPointers);
+        return millisecondsSince(start);
+      },
+      plan);
+}
+
+double timeTunedKernelMs(const tune::TunedKernel& kernel, const OpSignature& signature, const TimingPlan& plan) {
+  SampleBuffers buffers(signature);
+  return timeRuns(
+      [&] {
+        const auto start = Clock::now();
+        kernel.run(buffers.inputPointers, buffers.outputPointers.at(0));
+        return millisecondsSince(start);
       },
       plan);
 }
@@ -76,12 +97,11 @@ double timeInterpretedOpMs(const OpSignature& signature, const TimingPlan& plan)
   }
   std::vector<const Tensor*> arguments;
   for (const Tensor& t : inputs) arguments.push_back(&t);
-  using Clock = std::chrono::steady_clock;
   return timeRuns(
       [&] {
         const auto start = Clock::now();
         const std::vector<Tensor> results = evaluateNode(node, arguments);
-        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        return millisecondsSince(start);
       },
       plan);
 }

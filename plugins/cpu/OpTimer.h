@@ -1,8 +1,12 @@
-// Times one op on the CPU as the executor runs it, lowered onto oneDNN or through the reference
-// interpreter: warm-up runs, then timed runs, the median in milliseconds.
+// Times one op on the CPU as the executor runs it, lowered onto oneDNN, as a tuned kernel or
+// through the reference interpreter: warm-up runs, then timed runs, the median in milliseconds.
 #pragma once
 
 #include "DnnlOp.h"
+
+namespace tessera::tune {
+class TunedKernel;
+}
 
 namespace tessera::cpu {
 
@@ -18,6 +22,10 @@ struct TimingPlan {
 // Runs `op` on buffers of the signature's shapes filled with small varied values (no denormals,
 // no zeros that a kernel might skip). Parameter inputs (isParameterInput) are prepared once.
 double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan = {});
+
+// A tuned kernel on the same buffers, with the same warm-up and repeats as timeOpMs, so the two
+// times compare. Precondition: the kernel computes the signature's op.
+double timeTunedKernelMs(const tune::TunedKernel& kernel, const OpSignature& signature, const TimingPlan& plan = {});
 
 // The interpreter's kernel (evaluateNode) on inputs of the signature's types: floats as above,
 // integer inputs (indices) zero. Throws tessera::Error when the interpreter rejects the op.

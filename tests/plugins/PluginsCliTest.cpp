@@ -1,7 +1,10 @@
 // `tessera-cli plugins` and `costs` as a user runs them: what loaded and why not, measuring once
 // per device (a second run measures nothing), moving a table between caches, and falling back to
-// the analytic model with a clear line when a backend is unusable.
+// the analytic model with a clear line when a backend is unusable, and tuned kernels of the
+// default tuning database used by measured:cpu with no flags.
 #include "CliRunner.h"
+
+#include "onnx/OnnxExport.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -110,6 +113,49 @@ TEST_F(PluginsCli, SecondProfileOfAModelMeasuresNothing) {
   EXPECT_EQ(b["cache_hits"], a["measured"]);
   EXPECT_EQ(b["models"][0]["total_ms"], a["models"][0]["total_ms"]); // the cache answers exactly
   EXPECT_NE(second.output.find("0 signatures measured"), std::string::npos) << second.output;
+}
+
+// `tune MODEL` then `costs profile MODEL`: the tuning database beside the (test's) cost cache is
+// where both look, and `plugins` and `costs list` say how many tuned kernels are in use.
+TEST_F(PluginsCli, TunedKernelsOfTheDefaultDatabaseAreUsedWithoutFlags) {
+  SKIP_WITHOUT_CPU_PLUGIN();
+  using namespace tessera;
+  Graph g;
+  const TensorType square{DType::Float32, {16, 16}};
+  const NodeId x = g.addInput("x", square);
+  const NodeId w = g.addWeight("w", Tensor::splat(square, 0.1));
+  g.addOutput({g.addNode(OpKind::MatMul, {{x}, {w}})}, "y");
+  const std::string model = dir_ + "/matmul.onnx";
+  onnx_io::exportOnnxFile(g, model);
+
+  const CliResult tuned = runCli("tune " + model + " --trials 2 --search random --json " + dir_ + "/tune.json");
+  ASSERT_EQ(tuned.exitCode, 0) << tuned.output;
+  EXPECT_EQ(readJson(dir_ + "/tune.json")["database"], dir_ + "/tuning.sqlite");
+  ASSERT_TRUE(std::filesystem::exists(dir_ + "/tuning.sqlite"));
+
+  const CliResult plugins = runCli("plugins");
+  ASSERT_EQ(plugins.exitCode, 0) << plugins.output;
+  EXPECT_NE(plugins.output.find(", 1 tuned kernel "), std::string::npos) << plugins.output;
+
+  const CliResult profile = runCli("costs profile " + model + " --json " + dir_ + "/profile.json");
+  ASSERT_EQ(profile.exitCode, 0) << profile.output;
+  const nlohmann::json report = readJson(dir_ + "/profile.json");
+  EXPECT_NE(report["device"].get<std::string>().find(", 1 tuned kernel "), std::string::npos) << report.dump();
+  EXPECT_EQ(report["measured"], 1);
+
+  const CliResult list = runCli("costs list --json " + dir_ + "/list.json");
+  ASSERT_EQ(list.exitCode, 0) << list.output;
+  EXPECT_NE(list.output.find("1 tuned kernel, faster than oneDNN for "), std::string::npos) << list.output;
+  const nlohmann::json targets = readJson(dir_ + "/list.json")["tuning"]["targets"];
+  ASSERT_EQ(targets.size(), 1u) << targets.dump();
+  EXPECT_EQ(targets[0]["kernels"], 1);
+  EXPECT_EQ(targets[0]["signatures_timed"], 1); // the profile timed the matmul both ways
+
+  // --db :memory: keeps nothing, so the default database is unchanged.
+  const auto before = std::filesystem::last_write_time(dir_ + "/tuning.sqlite");
+  const CliResult inMemory = runCli("tune matmul:8x8x8 --trials 1 --search random --db :memory:");
+  ASSERT_EQ(inMemory.exitCode, 0) << inMemory.output;
+  EXPECT_EQ(std::filesystem::last_write_time(dir_ + "/tuning.sqlite"), before);
 }
 
 TEST_F(PluginsCli, ExportImportAndTableSpecMoveADeviceBetweenMachines) {

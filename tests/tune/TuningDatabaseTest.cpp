@@ -1,5 +1,6 @@
 // The tuning database: records keyed by workload and target, deduplicated by hash, the best
-// verified record, JSON lines, and files it must refuse.
+// verified record (per workload too), JSON lines, kernel choices, the migration from schema 1, and
+// files it must refuse.
 #include "tune/TuningDatabase.h"
 
 #include "support/Database.h"
@@ -107,6 +108,75 @@ TEST(TuningDatabase, RefusesOtherFiles) {
   }
   std::filesystem::remove(foreign);
   std::filesystem::remove(newer);
+}
+
+TEST(TuningDatabase, BestRecordOfEachWorkloadOnATarget) {
+  TuningDatabase db(":memory:");
+  db.add(record("a", TrialStatus::Ok, 2.0));
+  db.add(record("b", TrialStatus::Ok, 1.0));
+  TuningRecord other = record("c", TrialStatus::Ok, 5.0);
+  other.workload = "matmul:4x4x4";
+  db.add(other);
+  TuningRecord failed = record("d", TrialStatus::WrongResult, 0);
+  failed.workload = "matmul:2x2x2";
+  db.add(failed); // no verified record: no tuned kernel
+  TuningRecord elsewhere = record("e", TrialStatus::Ok, 0.1);
+  elsewhere.target = "cpu:test x1";
+  db.add(elsewhere);
+  const std::vector<TuningRecord> best = db.bestRecords("cpu:test x2");
+  ASSERT_EQ(best.size(), 2u);
+  EXPECT_EQ(best[0].workload, "matmul:4x4x4");
+  EXPECT_EQ(best[0].hash, "c");
+  EXPECT_EQ(best[1].workload, "matmul:8x8x8");
+  EXPECT_EQ(best[1].hash, "b");
+  EXPECT_EQ(db.targets(), (std::vector<std::string>{"cpu:test x1", "cpu:test x2"}));
+}
+
+TEST(TuningDatabase, KeepsKernelChoicesPerSignatureAndKernel) {
+  TuningDatabase db(":memory:");
+  db.storeChoice({"cpu:test x2", "MatMul|sig", "a", 1.0, 2.0});
+  db.storeChoice({"cpu:test x2", "MatMul|sig", "b", 3.0, 2.0});
+  db.storeChoice({"cpu:test x2", "MatMul|sig", "a", 2.5, 2.0}); // timed again: replaces
+  std::optional<KernelChoice> a = db.choice("cpu:test x2", "MatMul|sig", "a");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_DOUBLE_EQ(a->tunedMs, 2.5);
+  EXPECT_FALSE(a->tunedFaster());
+  EXPECT_FALSE(db.choice("cpu:test x1", "MatMul|sig", "a").has_value());
+  EXPECT_FALSE(db.choice("cpu:test x2", "Conv|sig", "a").has_value());
+  EXPECT_EQ(db.choices("cpu:test x2").size(), 2u);
+  EXPECT_TRUE(KernelChoice({"t", "s", "h", 1.0, 2.0}).tunedFaster());
+}
+
+TEST(TuningDatabase, MigratesASchemaOneFileKeepingItsRecords) {
+  const std::string path = temporaryFile("tessera-tune-v1");
+  {
+    TuningDatabase db(path);
+    db.add(record("a", TrialStatus::Ok, 2.0));
+  }
+  {
+    sql::Database db(path, sql::Database::Mode::ReadWrite); // back to what version 1 wrote
+    db.execute("DROP TABLE kernel_choice; PRAGMA user_version=1");
+  }
+  {
+    TuningDatabase db(path);
+    EXPECT_EQ(db.records().size(), 1u);
+    db.storeChoice({"cpu:test x2", "MatMul|sig", "a", 1.0, 2.0});
+  }
+  sql::Database raw(path, sql::Database::Mode::ReadOnly);
+  EXPECT_EQ(raw.queryInt("PRAGMA user_version"), TuningDatabase::kSchemaVersion);
+  std::filesystem::remove(path);
+}
+
+TEST(TuningDatabase, CreatesTheDirectoryOfItsFile) {
+  const std::filesystem::path dir = std::filesystem::path(temporaryFile("tessera-tune-dir")).replace_extension("");
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "nested" / "tuning.sqlite").string();
+  {
+    TuningDatabase db(path);
+    db.add(record("a", TrialStatus::Ok, 2.0));
+  }
+  EXPECT_TRUE(std::filesystem::exists(path));
+  std::filesystem::remove_all(dir);
 }
 
 } // namespace

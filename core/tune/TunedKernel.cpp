@@ -1,0 +1,52 @@
+// Loading a tuned kernel into the process.
+#include "tune/TunedKernel.h"
+
+#include "tune/CodegenC.h"
+#include "tune/Tuner.h"
+
+#include "support/Error.h"
+
+#include <dlfcn.h>
+
+namespace tessera::tune {
+
+std::unique_ptr<TunedKernel> TunedKernel::load(const TuningRecord& record, Builder& builder) {
+  const std::string what = "tuned kernel " + record.hash + " of " + record.workload;
+  Candidate candidate;
+  Workload workload;
+  try {
+    workload = parseWorkload(record.workload);
+    candidate = lowerCandidate(computeOf(workload), traceFromJson(record.trace));
+  } catch (const Error& e) {
+    throw Error(what + ": its trace does not replay: " + e.what());
+  }
+  // The record's timing and verification belong to the source it measured, nothing else.
+  if (candidate.hash != record.hash)
+    throw Error(what + ": the trace now generates kernel " + candidate.hash + " (the code generator changed since it was tuned)");
+  BuildResult built = builder.build({{candidate.source, candidate.openmp}}).at(0);
+  if (!built.ok()) throw Error(what + ": " + built.error);
+
+  std::unique_ptr<TunedKernel> kernel(new TunedKernel());
+  kernel->workload_ = workload;
+  kernel->inputs_ = workload.inputShapes().size();
+  kernel->hash_ = record.hash;
+  kernel->library_ = built.library;
+  kernel->handle_ = ::dlopen(built.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!kernel->handle_) throw Error(what + ": dlopen " + built.library + ": " + ::dlerror());
+  kernel->function_ = reinterpret_cast<Function>(::dlsym(kernel->handle_, kKernelSymbol));
+  if (!kernel->function_) throw Error(what + ": " + built.library + " has no " + kKernelSymbol);
+  return kernel;
+}
+
+TunedKernel::~TunedKernel() {
+  if (handle_) ::dlclose(handle_);
+}
+
+void TunedKernel::run(std::span<const float* const> inputs, float* out) const {
+  if (inputs.size() != inputs_)
+    throw Error("tuned kernel of " + workload_.key() + " takes " + std::to_string(inputs_) + " inputs, got " +
+                std::to_string(inputs.size()));
+  function_(inputs.data(), out);
+}
+
+} // namespace tessera::tune
