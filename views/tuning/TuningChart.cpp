@@ -1,5 +1,7 @@
 #include "tuning/TuningChart.h"
 
+#include "AxisEnd.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
@@ -10,7 +12,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 namespace tessera::views {
 
@@ -21,14 +22,6 @@ const QColor kBest(0, 114, 178);
 const QColor kCandidate(86, 180, 233);
 const QColor kFailure(213, 94, 0);
 const QColor kBaseline(0, 158, 115);
-
-// The first of 1, 2, 5 x 10^k at or above `value` (> 0).
-double niceCeiling(double value) {
-  const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-  for (double step : {1.0, 2.0, 5.0})
-    if (value <= step * magnitude) return step * magnitude;
-  return 10 * magnitude;
-}
 
 } // namespace
 
@@ -133,17 +126,17 @@ int TuningChart::bestLinePoints() const { return static_cast<int>(bestLine_->cou
 
 void TuningChart::rescale() {
   const double lastTrial = std::max({trials_, plannedTrials_, 1});
-  trialAxis_->setRange(0, niceCeiling(lastTrial));
+  trialAxis_->setRange(0, axisEndAtOrAbove(lastTrial));
   trialAxis_->setTickType(QValueAxis::TicksDynamic);
   trialAxis_->setTickAnchor(0);
-  trialAxis_->setTickInterval(std::max(1.0, niceCeiling(lastTrial / 8)));
+  trialAxis_->setTickInterval(std::max(1.0, axisEndAtOrAbove(lastTrial / 8)));
   if (baseline_) {
     baselineLine_->clear();
     baselineLine_->append(0, *baseline_);
     baselineLine_->append(trialAxis_->max(), *baseline_);
   }
   const double top = std::max({highest_, baseline_.value_or(0), 1.0});
-  gflopsAxis_->setRange(0, niceCeiling(top * 1.08));
+  gflopsAxis_->setRange(0, axisEndAtOrAbove(top * 1.08));
   gflopsAxis_->setTickCount(6);
 }
 
