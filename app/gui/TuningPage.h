@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tune/TuningDatabase.h"
+#include "tune/Workload.h"
 
 #include <QElapsedTimer>
 #include <QString>
