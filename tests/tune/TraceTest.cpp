@@ -85,8 +85,9 @@ TEST(Trace, TextShowsEveryInstructionWithItsDecisions) {
       for (size_t d = 0; d < instruction.decision.size(); ++d) decision += (d ? ", " : "") + std::to_string(instruction.decision[d]);
       EXPECT_NE(lines[i].find("-> " + decision + "]"), std::string::npos) << lines[i];
     }
-    if (instruction.kind == InstructionKind::Split)
+    if (instruction.kind == InstructionKind::Split) {
       EXPECT_NE(lines[i].find(instruction.inputs.front() + " = ["), std::string::npos) << "the factors' value: " << lines[i];
+    }
   }
 }
 
