@@ -1,6 +1,7 @@
 #include "AxisEnd.h"
 
 #include <cmath>
+#include <initializer_list>
 
 namespace tessera::views {
 
