@@ -63,12 +63,12 @@ void TuningPage::build() {
   if (isBuilt()) return;
   runner_ = new TuningRunner(this);
 
-  // The run's settings, as `tessera-cli tune` takes them.
-  auto* settings = new QHBoxLayout;
+  // The run's settings, as `tessera-cli tune` takes them. The page shares the window with the
+  // docks (about 760 px of a 1600 px window), so the settings take two rows and every long label wraps.
   workload_ = new QLineEdit(QStringLiteral("matmul:256x256x256"), this);
   workload_->setToolTip(tr("matmul:MxNxK, bmm:BxMxNxK or conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP], each optionally followed by ,bias "
                            "and/or ,relu"));
-  workload_->setMinimumWidth(workload_->fontMetrics().horizontalAdvance(QStringLiteral("conv2d:1x64x56x56,64x64x3x3,s1,p1,bias")) + 24);
+  workload_->setPlaceholderText(tr("matmul:MxNxK or conv2d:NxCxHxW,OxCxKhxKw,sS,pP"));
   trials_ = new QSpinBox(this);
   trials_->setRange(1, 100000);
   trials_->setValue(64);
@@ -86,85 +86,102 @@ void TuningPage::build() {
   start_ = new QPushButton(tr("Start"), this);
   stop_ = new QPushButton(tr("Stop"), this);
   stop_->setEnabled(false);
-  settings->addWidget(new QLabel(tr("Workload"), this));
-  settings->addWidget(workload_, 1);
+  auto* workloadRow = new QHBoxLayout;
+  workloadRow->addWidget(new QLabel(tr("Workload"), this));
+  workloadRow->addWidget(workload_, 1);
+  workloadRow->addWidget(start_);
+  workloadRow->addWidget(stop_);
+
+  picker_ = new QComboBox(this);
+  picker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  picker_->setEnabled(false);
+  picker_->setToolTip(tr("The workload whose stored records the chart and the table show"));
+  auto* open = new QPushButton(tr("Open Database…"), this);
+  auto* settingsRow = new QHBoxLayout;
   for (auto [text, field] : {std::pair<QString, QWidget*>{tr("Trials"), trials_}, {tr("Search"), search_}, {tr("Seed"), seed_},
                              {tr("Threads"), threads_}}) {
-    settings->addSpacing(8);
-    settings->addWidget(new QLabel(text, this));
-    settings->addWidget(field);
+    settingsRow->addWidget(new QLabel(text, this));
+    settingsRow->addWidget(field);
+    settingsRow->addSpacing(6);
   }
-  settings->addSpacing(8);
-  settings->addWidget(start_);
-  settings->addWidget(stop_);
+  settingsRow->addStretch(1);
 
   error_ = new QLabel(this);
   error_->setStyleSheet(QStringLiteral("color: #d55e00; font-weight: bold"));
   error_->setWordWrap(true);
   error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   error_->hide();
-
-  auto* stored = new QHBoxLayout;
   database_ = new QLabel(tr("Tuning database: none (a run's records are kept in memory)"), this);
+  database_->setWordWrap(true);
   database_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  picker_ = new QComboBox(this);
-  picker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  picker_->setEnabled(false);
-  picker_->setToolTip(tr("The workload whose stored records the chart and the table show"));
-  auto* open = new QPushButton(tr("Open Database…"), this);
-  stored->addWidget(database_, 1);
-  stored->addWidget(new QLabel(tr("Records of"), this));
-  stored->addWidget(picker_);
-  stored->addWidget(open);
-
+  auto* databaseRow = new QHBoxLayout;
+  databaseRow->addWidget(database_, 1);
+  databaseRow->addWidget(new QLabel(tr("Records of"), this));
+  databaseRow->addWidget(picker_);
+  databaseRow->addWidget(open);
   progress_ = new QLabel(tr("Not tuned yet: choose a workload and Start."), this);
+  progress_->setWordWrap(true);
   QFont progressFont = progress_->font();
-  progressFont.setPointSizeF(progressFont.pointSizeF() * 1.1);
+  progressFont.setBold(true);
   progress_->setFont(progressFont);
 
   chart_ = new views::TuningChart(this);
-  chart_->setMinimumHeight(260);
+  chart_->setMinimumSize(320, 240);
   records_ = new views::TuningRecordModel(this);
   table_ = new QTableView(this);
   table_->setModel(records_);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setWordWrap(false);
-  for (int column : {views::TuningRecordModel::Trial, views::TuningRecordModel::Latency, views::TuningRecordModel::Gflops})
-    table_->setColumnWidth(column, table_->fontMetrics().horizontalAdvance(QStringLiteral("Latency (ms)")) + 20);
-  table_->setColumnWidth(views::TuningRecordModel::Outcome, table_->fontMetrics().horizontalAdvance(QStringLiteral("failed run (timeout)")) + 20);
+  table_->resizeColumnsToContents(); // the headers' widths
+  table_->setColumnWidth(views::TuningRecordModel::Outcome, table_->fontMetrics().horizontalAdvance(QStringLiteral("failed build")) + 16);
 
   caption_ = heading(tr("Best candidate"), this);
+  caption_->setWordWrap(true);
   trace_ = codeView(this);
   trace_->setPlaceholderText(tr("The trace of the best candidate: its instructions and the decisions they sampled"));
   loopNest_ = codeView(this);
   loopNest_->setPlaceholderText(tr("The loop nest the trace produces"));
 
-  auto* left = new QSplitter(Qt::Vertical, this);
-  left->addWidget(chart_);
-  left->addWidget(table_);
-  left->setStretchFactor(0, 3);
-  left->setStretchFactor(1, 2);
-  auto* right = new QWidget(this);
-  auto* rightLayout = new QVBoxLayout(right);
-  rightLayout->setContentsMargins(0, 0, 0, 0);
-  rightLayout->addWidget(caption_);
-  rightLayout->addWidget(heading(tr("Trace (instructions and sampled decisions)"), right));
-  rightLayout->addWidget(trace_, 1);
-  rightLayout->addWidget(heading(tr("Loop nest"), right));
-  rightLayout->addWidget(loopNest_, 1);
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(left);
-  split->addWidget(right);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  // Two rows: the chart and the table; then the trace and the loop nest of the candidate shown.
+  auto* top = new QSplitter(Qt::Horizontal, this);
+  top->addWidget(chart_);
+  top->addWidget(table_);
+  top->setStretchFactor(0, 5);
+  top->setStretchFactor(1, 4);
+  auto codePane = [this](const QString& title, QPlainTextEdit* view) {
+    auto* pane = new QWidget(this);
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(heading(title, pane));
+    layout->addWidget(view, 1);
+    return pane;
+  };
+  auto* code = new QSplitter(Qt::Horizontal, this);
+  code->addWidget(codePane(tr("Trace: instructions and sampled decisions"), trace_));
+  code->addWidget(codePane(tr("Loop nest"), loopNest_));
+  code->setStretchFactor(0, 11);
+  code->setStretchFactor(1, 9);
+  auto* bottom = new QWidget(this);
+  auto* bottomLayout = new QVBoxLayout(bottom);
+  bottomLayout->setContentsMargins(0, 4, 0, 0);
+  bottomLayout->addWidget(caption_);
+  bottomLayout->addWidget(code, 1);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(top);
+  split->addWidget(bottom);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
 
   auto* page = static_cast<QVBoxLayout*>(layout());
-  page->addLayout(settings);
+  page->addLayout(workloadRow);
+  page->addLayout(settingsRow);
   page->addWidget(error_);
-  page->addLayout(stored);
+  page->addLayout(databaseRow);
   page->addWidget(progress_);
   page->addWidget(split, 1);
 
@@ -190,6 +207,7 @@ void TuningPage::build() {
     baselineGflops_ = gflops;
     chart_->setBaseline(gflops);
     chart_->setToolTip(tr("oneDNN: %1").arg(what));
+    updateProgress();
   });
   connect(runner_, &TuningRunner::baselineUnavailable, this, [this](const QString& why) {
     chart_->setToolTip(tr("No oneDNN baseline: %1").arg(why));

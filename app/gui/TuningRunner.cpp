@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <utility>
 
 namespace tessera::gui {
@@ -31,7 +32,9 @@ bool TuningRunner::start(const TuningRequest& request) {
     thread_ = nullptr;
     emit runningChanged(false);
   });
-  thread_->start(QThread::LowPriority); // the compiler and the kernels' children do the work; the UI stays ahead
+  // Normal priority: the kernels' child processes and oneDNN's OpenMP team inherit this thread's
+  // scheduling, and what they time should be the machine's speed, not a deprioritised thread's.
+  thread_->start();
   emit runningChanged(true);
   return true;
 }
@@ -46,12 +49,24 @@ void TuningRunner::run(const TuningRequest& request) {
   auto post = [this](auto&& call) { QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection); };
   workerThread_ = std::this_thread::get_id();
   try {
-    post([this] { emit status(tr("measuring oneDNN's baseline…")); });
-    std::string why;
-    if (auto baseline = tuning::measureOneDnnBaseline(request.workload, request.threads, why))
+    // oneDNN is timed before the run, for the chart's line as it goes, and again after it, as
+    // `tessera-cli tune` times it; the faster of the two is the baseline. One timing alone can be
+    // far off: a 64^3 matmul measured 0.05 GFLOP/s instead of 85 while the window was starting,
+    // its two OpenMP threads waiting on each other's core.
+    std::optional<double> bestBaseline;
+    auto measureBaseline = [&] {
+      std::string why;
+      auto baseline = tuning::measureOneDnnBaseline(request.workload, request.threads, why);
+      if (!baseline) {
+        post([this, why = QString::fromStdString(why)] { emit baselineUnavailable(why); });
+        return;
+      }
+      if (bestBaseline && *bestBaseline >= baseline->gflops) return;
+      bestBaseline = baseline->gflops;
       post([this, gflops = baseline->gflops, what = QString::fromStdString(baseline->what)] { emit baselineMeasured(gflops, what); });
-    else
-      post([this, why = QString::fromStdString(why)] { emit baselineUnavailable(why); });
+    };
+    post([this] { emit status(tr("timing oneDNN's baseline…")); });
+    measureBaseline();
 
     tune::CpuTuneSettings settings;
     settings.seed = request.seed;
@@ -72,6 +87,7 @@ void TuningRunner::run(const TuningRequest& request) {
       post([this, record = tune::recordOf(*context, options, *p.last, p.trial), trial = p.trial, trials = p.trials,
             best = p.bestGflops] { emit trialMeasured(record, trial, trials, best); });
     });
+    if (bestBaseline) measureBaseline();
     post([this, reason = QString::fromStdString(result.stopReason), trials = result.trials, failedTrials = result.failed,
           seconds = result.seconds] { emit finished(reason, trials, failedTrials, seconds); });
   } catch (const std::exception& e) {

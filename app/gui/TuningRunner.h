@@ -1,6 +1,6 @@
 // Runs the kernel tuner (core/tune) for the Tuning view on a thread of its own and reports back on
-// the UI thread: the oneDNN baseline first, then every measured candidate as its record, then why
-// the run ended. A run takes minutes of compiling and timing, so it never borrows the shared
+// the UI thread: the oneDNN baseline first, then every measured candidate as its record, then the
+// baseline again and why the run ended. A run takes minutes of compiling and timing, so it never borrows the shared
 // thread pool that opens models and sessions.
 #pragma once
 
@@ -46,6 +46,7 @@ public:
 signals:
   void runningChanged(bool running);
   void status(const QString& line); // what the run is doing before its first trial arrives
+  // Before the run and again after it when faster (the faster timing is the baseline).
   void baselineMeasured(double gflops, const QString& what);
   void baselineUnavailable(const QString& why);
   // `bestGflops`: the best verified candidate so far, this one included.

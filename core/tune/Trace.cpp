@@ -144,10 +144,9 @@ std::string traceToText(const Trace& trace) {
     case InstructionKind::SamplePerfectTile: {
       const std::string decision = "[" + joined(instruction.decision) + "]";
       values[instruction.output] = decision;
-      line = instruction.output + " = SamplePerfectTile(" + loop + ", parts " +
-             (instruction.attrs.empty() ? std::string("?") : std::to_string(instruction.attrs[0])) +
-             (instruction.attrs.size() > 1 ? ", innermost <= " + std::to_string(instruction.attrs[1]) : std::string()) + ") -> " +
-             decision;
+      line = instruction.output + " = " + decision + " by SamplePerfectTile(" + loop + ", " +
+             (instruction.attrs.empty() ? std::string("?") : std::to_string(instruction.attrs[0])) + " parts" +
+             (instruction.attrs.size() > 1 ? ", innermost <= " + std::to_string(instruction.attrs[1]) : std::string()) + ")";
       break;
     }
     case InstructionKind::SampleCategorical: {
@@ -156,7 +155,7 @@ std::string traceToText(const Trace& trace) {
           static_cast<size_t>(instruction.decision[0]) < instruction.attrs.size())
         decision = std::to_string(instruction.attrs[static_cast<size_t>(instruction.decision[0])]);
       values[instruction.output] = decision;
-      line = instruction.output + " = SampleCategorical(" + joined(instruction.attrs) + ") -> " + decision;
+      line = instruction.output + " = " + decision + " by SampleCategorical(" + joined(instruction.attrs) + ")";
       break;
     }
     case InstructionKind::Split: line = "Split(" + loop + ", " + input(instruction, "factors") + ")"; break;

@@ -83,7 +83,7 @@ TEST(Trace, TextShowsEveryInstructionWithItsDecisions) {
     if (instruction.kind == InstructionKind::SamplePerfectTile) {
       std::string decision = "[";
       for (size_t d = 0; d < instruction.decision.size(); ++d) decision += (d ? ", " : "") + std::to_string(instruction.decision[d]);
-      EXPECT_NE(lines[i].find("-> " + decision + "]"), std::string::npos) << lines[i];
+      EXPECT_EQ(lines[i].rfind(instruction.output + " = " + decision + "] by ", 0), 0u) << lines[i];
     }
     if (instruction.kind == InstructionKind::Split) {
       EXPECT_NE(lines[i].find(instruction.inputs.front() + " = ["), std::string::npos) << "the factors' value: " << lines[i];

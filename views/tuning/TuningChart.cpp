@@ -5,13 +5,13 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 namespace tessera::views {
@@ -36,7 +36,7 @@ TuningChart::TuningChart(QWidget* parent) : QWidget(parent) {
   chart_->legend()->setAlignment(Qt::AlignBottom);
   chart_->setMargins(QMargins(6, 6, 6, 6));
   trialAxis_ = new QValueAxis;
-  trialAxis_->setTitleText(tr("trial (measured candidates, in order)"));
+  trialAxis_->setTitleText(tr("trial"));
   trialAxis_->setLabelFormat(QStringLiteral("%d"));
   gflopsAxis_ = new QValueAxis;
   gflopsAxis_->setTitleText(tr("GFLOP/s"));
@@ -45,18 +45,18 @@ TuningChart::TuningChart(QWidget* parent) : QWidget(parent) {
   chart_->addAxis(gflopsAxis_, Qt::AlignLeft);
 
   candidates_ = new QScatterSeries;
-  candidates_->setName(tr("verified candidate"));
+  candidates_->setName(tr("verified"));
   candidates_->setMarkerSize(7);
   candidates_->setColor(kCandidate);
   candidates_->setBorderColor(kCandidate.darker(130));
   failures_ = new QScatterSeries;
-  failures_->setName(tr("failed candidate"));
+  failures_->setName(tr("failed"));
   failures_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
   failures_->setMarkerSize(6);
   failures_->setColor(kFailure);
   failures_->setBorderColor(kFailure);
   bestLine_ = new QLineSeries;
-  bestLine_->setName(tr("best so far"));
+  bestLine_->setName(tr("best"));
   QPen bestPen(kBest);
   bestPen.setWidthF(2.5);
   bestLine_->setPen(bestPen);
@@ -65,6 +65,9 @@ TuningChart::TuningChart(QWidget* parent) : QWidget(parent) {
   baselinePen.setWidthF(2.0);
   baselinePen.setStyle(Qt::DashLine);
   baselineLine_->setPen(baselinePen);
+  // Short names: the chart shares a narrow page. (Markers shown and hidden as data came and went
+  // were drawn on top of each other, so every entry stays listed.)
+  baselineLine_->setName(tr("oneDNN"));
   for (QAbstractSeries* series : std::initializer_list<QAbstractSeries*>{candidates_, failures_, bestLine_, baselineLine_}) {
     chart_->addSeries(series);
     series->attachAxis(trialAxis_);
@@ -115,9 +118,6 @@ void TuningChart::addTrial(double gflops) {
 void TuningChart::setBaseline(std::optional<double> gflops) {
   baseline_ = gflops;
   baselineLine_->clear();
-  baselineLine_->setName(gflops ? tr("oneDNN %1 GFLOP/s (same threads)").arg(*gflops, 0, 'f', 1) : QString());
-  // The legend lists the baseline only when there is one.
-  for (QLegendMarker* marker : chart_->legend()->markers(baselineLine_)) marker->setVisible(gflops.has_value());
   rescale();
 }
 
@@ -126,19 +126,22 @@ int TuningChart::verifiedPoints() const { return static_cast<int>(candidates_->c
 int TuningChart::bestLinePoints() const { return static_cast<int>(bestLine_->count()); }
 
 void TuningChart::rescale() {
-  const double lastTrial = std::max({trials_, plannedTrials_, 1});
-  trialAxis_->setRange(0, axisEndAtOrAbove(lastTrial));
-  trialAxis_->setTickType(QValueAxis::TicksDynamic);
-  trialAxis_->setTickAnchor(0);
-  trialAxis_->setTickInterval(std::max(1.0, axisEndAtOrAbove(lastTrial / 8)));
+  // Ticks a round step apart (1, 2 or 5 x 10^k, about `ticks` of them) and the axis ending on the
+  // first tick at or above the data: 0..30 for 26 trials, 0..120 for 106 GFLOP/s.
+  auto fit = [](QValueAxis* axis, double top, double ticks, double smallestStep) {
+    const double step = std::max(smallestStep, axisEndAtOrAbove(top / ticks));
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setRange(0, std::ceil(top / step) * step);
+  };
+  fit(trialAxis_, std::max({trials_, plannedTrials_, 1}), 8, 1);
+  fit(gflopsAxis_, std::max({highest_, baseline_.value_or(0), 1.0}) * 1.05, 6, 0);
   if (baseline_) {
     baselineLine_->clear();
     baselineLine_->append(0, *baseline_);
     baselineLine_->append(trialAxis_->max(), *baseline_);
   }
-  const double top = std::max({highest_, baseline_.value_or(0), 1.0});
-  gflopsAxis_->setRange(0, axisEndAtOrAbove(top * 1.08));
-  gflopsAxis_->setTickCount(6);
 }
 
 } // namespace tessera::views

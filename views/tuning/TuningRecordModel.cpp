@@ -13,8 +13,8 @@ QString trialOutcomeLabel(TrialStatus status) {
   case TrialStatus::Ok: return QObject::tr("ok");
   case TrialStatus::CompileError: return QObject::tr("failed build");
   case TrialStatus::WrongResult: return QObject::tr("wrong result");
-  case TrialStatus::Crashed: return QObject::tr("failed run (crashed)");
-  case TrialStatus::Timeout: return QObject::tr("failed run (timeout)");
+  case TrialStatus::Crashed:
+  case TrialStatus::Timeout:
   case TrialStatus::RuntimeError: return QObject::tr("failed run");
   }
   return QObject::tr("unknown");
@@ -76,6 +76,7 @@ QVariant TuningRecordModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ToolTipRole && index.column() == Message && !r.error.empty()) return QString::fromStdString(r.error).left(4000);
+  if (role == Qt::ToolTipRole && index.column() == Outcome) return QString::fromLatin1(tune::statusName(r.status)); // crashed, timeout, ...
   if (role == Qt::ForegroundRole && !ok && index.column() == Outcome) return QBrush(QColor(213, 94, 0));
   if (role == Qt::FontRole && index.row() == bestRow_) {
     QFont bold;

@@ -11,7 +11,7 @@
 
 namespace tessera::views {
 
-// "ok", "failed build", "failed run (crashed)", "failed run (timeout)", "failed run", "wrong result".
+// "ok", "failed build", "failed run" (crashed, timed out or refused to load: the error says which) or "wrong result".
 QString trialOutcomeLabel(tune::TrialStatus status);
 
 class TuningRecordModel : public QAbstractTableModel {
