@@ -236,3 +236,25 @@ TEST(TuningPage, AShortRunFillsTheChartAndTheTableOffTheUiThread) {
   EXPECT_LT(callMs, 200) << "startTuning only starts the tuner's thread";
   EXPECT_LT(maxGapMs, 1000) << "the UI thread stalled while the tuner ran";
 }
+
+// Stop ends a run before its next kernel runs: what was measured stays listed, and Start is back.
+TEST(TuningPage, StopEndsARunWithWhatItMeasured) {
+  QTemporaryDir dir;
+  MainWindow window(testWindowOptions(dir.path()));
+  window.showView("tuning");
+  TuningPage* page = window.tuningPage();
+  page->searchChoice()->setCurrentText("random");
+  QSignalSpy finished(page, &TuningPage::runFinished);
+  ASSERT_TRUE(page->startTuning("matmul:64x64x64", 64));
+  EXPECT_FALSE(page->startTuning("matmul:32x32x32", 8)) << "one run at a time";
+  ASSERT_TRUE(waitUntil([&] { return page->recordsShown() >= 1; }, 600'000));
+  page->stopTuning();
+  ASSERT_TRUE(finished.wait(600'000));
+  const int measured = page->recordsShown();
+  EXPECT_GE(measured, 1);
+  EXPECT_LT(measured, 64);
+  EXPECT_EQ(page->chart()->trialCount(), measured);
+  EXPECT_TRUE(page->progressText().contains("stopped")) << page->progressText().toStdString();
+  EXPECT_TRUE(page->startButton()->isEnabled());
+  EXPECT_FALSE(page->isRunning());
+}
