@@ -9,10 +9,10 @@
 #include "tune/ModelWorkloads.h"
 #include "tune/Tuner.h"
 
+#include "OneDnnBaseline.h"
+
 #if TESSERA_HAVE_DNNL
 #include "CpuDevice.h"
-#include "DnnlOp.h"
-#include "OpTimer.h"
 #endif
 
 #include <CLI/CLI.hpp>
@@ -43,68 +43,10 @@ struct TuneCommandOptions {
   bool pin = true;
 };
 
-struct Baseline {
-  double latencyMs = 0;
-  double gflops = 0;
-  std::string what; // the oneDNN primitive and its implementation
-};
-
 #if TESSERA_HAVE_DNNL
-// The workload as the op oneDNN runs: conv fuses bias and relu; matmul fuses relu, or takes the
-// bias as a Gemm (whose relu oneDNN does not fuse here); a batched matmul's bias is left out.
-OpSignature baselineSignature(const tune::Workload& w) {
-  OpSignature s;
-  auto type = [](std::vector<int64_t> shape) { return TensorType{DType::Float32, Shape(shape.begin(), shape.end())}; };
-  for (const auto& shape : w.inputShapes()) s.inputs.push_back(type(shape));
-  s.outputs.push_back(type(w.outputShape()));
-  const int64_t relu = static_cast<int64_t>(Activation::Relu);
-  if (w.kind == tune::WorkloadKind::Conv2d) {
-    s.kind = OpKind::Conv;
-    s.attrs.set("strides", std::vector<int64_t>{w.stride, w.stride});
-    s.attrs.set("pads", std::vector<int64_t>{w.pad, w.pad, w.pad, w.pad});
-    if (w.relu) s.attrs.set("activation", relu);
-    return s;
-  }
-  if (w.kind == tune::WorkloadKind::MatMul && w.bias) {
-    s.kind = OpKind::Gemm;
-    return s;
-  }
-  s.kind = OpKind::MatMul;
-  if (w.bias) s.inputs.pop_back();
-  if (w.relu) s.attrs.set("activation", relu);
-  return s;
-}
-
-std::optional<Baseline> oneDnnBaseline(const tune::Workload& workload) {
-  cpu::useCpuThreads(); // OMP_NUM_THREADS, set to --threads before anything ran OpenMP
-  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  dnnl::stream stream(engine);
-  const OpSignature signature = baselineSignature(workload);
-  std::string why;
-  auto op = cpu::DnnlOp::lower(engine, signature, cpu::DnnlOp::Purpose::Execute, &why);
-  if (!op) {
-    reportProgress("tune: no oneDNN baseline (" + why + ")");
-    return std::nullopt;
-  }
-  for (size_t i = 0; i < signature.inputs.size(); ++i)
-    if (cpu::isParameterInput(signature.kind, i)) op->setConstant(i);
-  cpu::TimingPlan plan;
-  Baseline baseline;
-  baseline.latencyMs = cpu::timeOpMs(*op, signature, stream, plan);
-  baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
-  baseline.what = signature.key();
-  for (const std::string& impl : op->implementations()) baseline.what += " " + impl;
-  return baseline;
-}
-
 // Kernels are tuned for a thread count; the executor runs them only on the same one.
 int executorThreads() { return cpu::cpuThreads(); }
 #else
-std::optional<Baseline> oneDnnBaseline(const tune::Workload&) {
-  reportProgress("tune: no oneDNN baseline (this build has no oneDNN)");
-  return std::nullopt;
-}
-
 int executorThreads() { return 2; }
 #endif
 
@@ -140,7 +82,9 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
     reportProgress(buffer);
   });
 
-  std::optional<Baseline> baseline = oneDnnBaseline(workload);
+  std::string noBaseline;
+  std::optional<tuning::OneDnnBaseline> baseline = tuning::measureOneDnnBaseline(workload, options.threads, noBaseline);
+  if (!baseline) reportProgress("tune: no oneDNN baseline (" + noBaseline + ")");
 
   nlohmann::json report;
   report["workload"] = workload.key();

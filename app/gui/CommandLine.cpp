@@ -10,7 +10,7 @@ namespace tessera::gui {
 
 const QStringList& viewNames() {
   static const QStringList names = {QStringLiteral("graph"), QStringLiteral("egraph"), QStringLiteral("mcts"),
-                                    QStringLiteral("compare"), QStringLiteral("training")};
+                                    QStringLiteral("compare"), QStringLiteral("training"), QStringLiteral("tuning")};
   return names;
 }
 
@@ -22,7 +22,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An ONNX model or a .tsession file"), QStringLiteral("[MODEL.onnx | SESSION.tsession]"));
   QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (greedy, taso, eqsat, mcts or xrlflow) once the model or session is open"), QStringLiteral("STRATEGY"));
-  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare or training"), QStringLiteral("VIEW"), QStringLiteral("graph"));
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare, training or tuning"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
   QCommandLineOption nodeLimit(QStringLiteral("node-limit"), QStringLiteral("E-node limit of the run (ops for taso and greedy); 0: the strategy's default"), QStringLiteral("N"));
@@ -35,7 +35,16 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   QCommandLineOption pace(QStringLiteral("pace"),
                           QStringLiteral("Least milliseconds between two steps of the run (the run panel's teaching pace; 0: full speed)"),
                           QStringLiteral("MS"));
-  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace});
+  QCommandLineOption tuningDb(QStringLiteral("tuning-db"),
+                              QStringLiteral("A tuning database (tessera-cli tune --db) for the Tuning view: its records per workload; "
+                                             "--tune adds its records to it"),
+                              QStringLiteral("FILE"));
+  QCommandLineOption tune(QStringLiteral("tune"),
+                          QStringLiteral("Tune this kernel in the Tuning view, as tessera-cli tune does (matmul:MxNxK, bmm:BxMxNxK or "
+                                         "conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP][,bias][,relu])"),
+                          QStringLiteral("WORKLOAD"));
+  QCommandLineOption trials(QStringLiteral("trials"), QStringLiteral("Candidates --tune measures"), QStringLiteral("N"), QStringLiteral("32"));
+  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials});
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -54,6 +63,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
     return result;
   }
   result.view = parser.value(view);
+  result.viewGiven = parser.isSet(view);
   if (!viewNames().contains(result.view)) {
     result.error = QStringLiteral("unknown view '%1' (expected %2)").arg(result.view, viewNames().join(QStringLiteral(", ")));
     return result;
@@ -87,6 +97,13 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   };
   if (!readCount(multi, QStringLiteral("iterations"), result.multiIterations)) return result;
   if (!readCount(pace, QStringLiteral("milliseconds"), result.paceMs)) return result;
+  result.tuningDatabase = parser.value(tuningDb);
+  result.tuneWorkload = parser.value(tune);
+  result.tuneTrials = parser.value(trials).toInt(&ok);
+  if (!ok || result.tuneTrials < 1) {
+    result.error = QStringLiteral("--trials needs a number of trials (1 or more), got '%1'").arg(parser.value(trials));
+    return result;
+  }
   std::vector<std::string> pairs;
   for (const QString& pair : parser.values(param)) pairs.push_back(pair.toStdString());
   try {

@@ -1,6 +1,7 @@
 // The GUI's command line, as DESIGN.md fixes it:
-//   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare,training}]
+//   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare,training,tuning}]
 //           [--screenshot PNG --after SECONDS] [--training-report JSON]... [--pace MS]
+//           [--tuning-db FILE] [--tune WORKLOAD [--trials N]]
 // and, for the run, the CLI's own options: [--node-limit N] [--k-multi K] [--param NAME=VALUE]...
 #pragma once
 
@@ -27,10 +28,14 @@ struct CommandLine {
   std::map<std::string, std::string> parameters;
   QStringList trainingReports; // shown in the Training view instead of the shipped agent's report
   std::optional<int> paceMs;   // the run panel's pace (nearest listed)
+  QString tuningDatabase;      // shown in the Tuning view (and the records of --tune go there)
+  QString tuneWorkload;        // tuned in the Tuning view, as `tessera-cli tune WORKLOAD`
+  int tuneTrials = 32;
+  bool viewGiven = false;      // --view was on the command line (else --tune or --tuning-db show the Tuning view)
   QString error;        // set when the arguments cannot be used; then exit with status 2
 };
 
-const QStringList& viewNames(); // graph, egraph, mcts, compare, training
+const QStringList& viewNames(); // graph, egraph, mcts, compare, training, tuning
 
 // `arguments` includes the program name, as QCoreApplication::arguments() gives it.
 CommandLine parseCommandLine(const QStringList& arguments);

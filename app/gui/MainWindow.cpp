@@ -14,6 +14,7 @@
 #include "TeachingSample.h"
 #include "ThemeController.h"
 #include "TrainingPage.h"
+#include "TuningPage.h"
 
 #include "CandidateTableModel.h"
 #include "CompareWidget.h"
@@ -66,7 +67,7 @@ namespace tessera::gui {
 
 namespace {
 
-enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab };
+enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab, TuningTab };
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -96,6 +97,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   setCentralWidget(tabs_);
   connect(training_, &TrainingPage::loaded, this, [this](const QStringList& errors) {
     for (const QString& error : errors) log(tr("training report not shown: %1").arg(error));
+  });
+  tuning_ = new TuningPage(tabs_);
+  tabs_->insertTab(TuningTab, tuning_, tr("Tuning"));
+  connect(tabs_, &QTabWidget::currentChanged, tuning_, [this](int tab) {
+    if (tab == TuningTab) tuning_->build();
   });
   connect(tabs_, &QTabWidget::currentChanged, training_, [this](int tab) {
     if (tab == TrainingTab) training_->panel();
@@ -396,6 +402,10 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Add &Training Reports…"), this, [this] {
     tabs_->setCurrentIndex(TrainingTab);
     training_->panel()->chooseReports();
+  });
+  file->addAction(tr("Open T&uning Database…"), this, [this] {
+    tabs_->setCurrentIndex(TuningTab);
+    tuning_->chooseDatabase();
   });
   file->addSeparator();
   file->addAction(quitAction_);
@@ -752,6 +762,7 @@ views::TrainingCurvesPanel* MainWindow::trainingPanel() const { return training_
 
 void MainWindow::showView(const QString& name) {
   if (name == QLatin1String("training")) tabs_->setCurrentIndex(TrainingTab);
+  else if (name == QLatin1String("tuning")) tabs_->setCurrentIndex(TuningTab);
   else if (name == QLatin1String("compare")) tabs_->setCurrentIndex(CompareTab);
   else if (name == QLatin1String("egraph")) tabs_->setCurrentIndex(EGraphTab);
   else if (name == QLatin1String("mcts")) tabs_->setCurrentIndex(MctsTab);
@@ -764,6 +775,7 @@ QString MainWindow::currentViewName() const {
   case EGraphTab: return QStringLiteral("egraph");
   case MctsTab: return QStringLiteral("mcts");
   case TrainingTab: return QStringLiteral("training");
+  case TuningTab: return QStringLiteral("tuning");
   default: return QStringLiteral("graph");
   }
 }
@@ -778,7 +790,7 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() || training_->isLoading() ||
+  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() || training_->isLoading() || tuning_->isBusy() ||
          graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }
@@ -793,6 +805,7 @@ QMap<QString, int> MainWindow::itemsShown() const {
   items[QStringLiteral("rules")] = rulePanel_->model()->rowCount();
   items[QStringLiteral("agent_decision")] = agentDecision_->model()->rowCount();
   items[QStringLiteral("training")] = training_->curvesShown();
+  items[QStringLiteral("tuning")] = tuning_->recordsShown();
   return items;
 }
 

@@ -40,6 +40,7 @@ class GraphViewActions;
 class RecentFiles;
 class ThemeController;
 class TrainingPage;
+class TuningPage;
 class ReplayDocks;
 class RunController;
 class RunPanel;
@@ -76,7 +77,7 @@ public:
   bool startRun(const QString& strategy);
   // Starts `strategy` as soon as the model being opened is ready.
   void runWhenLoaded(const QString& strategy) { runOnLoad_ = strategy; }
-  // graph, egraph, mcts, compare or training.
+  // graph, egraph, mcts, compare, training or tuning.
   void showView(const QString& name);
   // The Training view shows these reports (tessera-cli rl train --json) instead of what it shows
   // (read when the view is first chosen).
@@ -85,7 +86,7 @@ public:
   static QString shippedTrainingReportPath();
   QString currentViewName() const;
 
-  bool isBusy() const; // loading, laying out, running, reading training reports, or a session or candidate operation in flight
+  bool isBusy() const; // loading, laying out, running, tuning, reading training reports or a tuning database, or a session or candidate operation in flight
   // Help ▸ Teaching Sample: opens the bundled phase_ordering.tsession and shows its guide.
   void openTeachingSample();
   // The bundled teaching session, empty when this installation has none.
@@ -117,6 +118,7 @@ public:
   QDockWidget* agentDecisionDock() const { return agentDock_; }
   views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
   views::TrainingCurvesPanel* trainingPanel() const; // nullptr until the Training tab is first chosen
+  TuningPage* tuningPage() const { return tuning_; } // its widgets are made when the Tuning tab is first chosen
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
   SessionController* sessionController() const { return sessionController_; }
@@ -205,6 +207,7 @@ private:
   bool agentDockRaised_ = false; // raised once per log that holds agent decisions
   std::vector<NodeId> agentOps_; // the graph view's marks when they are an agent's rewrite
   TrainingPage* training_ = nullptr;
+  TuningPage* tuning_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;

@@ -6,6 +6,7 @@
 #include "RunSettings.h"
 #include "ScreenshotSession.h"
 #include "StallTracingApplication.h"
+#include "TuningPage.h"
 #include "UiStallMonitor.h"
 
 #include "interp/KernelSupport.h"
@@ -76,9 +77,18 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "tessera: search failed: %s\n", qPrintable(message));
       QCoreApplication::exit(1);
     });
+    QObject::connect(window.tuningPage(), &TuningPage::databaseFailed, &app, [](const QString& message) {
+      std::fprintf(stderr, "tessera: %s\n", qPrintable(message));
+      QCoreApplication::exit(1);
+    });
+    QObject::connect(window.tuningPage(), &TuningPage::runFailed, &app, [](const QString& message) {
+      std::fprintf(stderr, "tessera: tuning failed: %s\n", qPrintable(message));
+      QCoreApplication::exit(1);
+    });
   }
 
-  window.showView(command.view);
+  const bool tuning = !command.tuneWorkload.isEmpty() || !command.tuningDatabase.isEmpty();
+  window.showView(tuning && !command.viewGiven ? QStringLiteral("tuning") : command.view);
   if (!command.trainingReports.isEmpty()) window.showTrainingReports(command.trainingReports);
   if (command.paceMs) window.runPanel()->setStepIntervalMs(*command.paceMs);
   if (command.nodeLimit || command.multiIterations || !command.parameters.empty()) {
@@ -97,6 +107,12 @@ int main(int argc, char** argv) {
     else window.runWhenLoaded(command.run);
   }
   if (!command.file.isEmpty()) window.openPath(command.file);
+  // The database is read first, so that --tune's records go into it.
+  if (!command.tuningDatabase.isEmpty()) window.tuningPage()->openDatabase(command.tuningDatabase);
+  if (!command.tuneWorkload.isEmpty() && !window.tuningPage()->startTuning(command.tuneWorkload, command.tuneTrials)) {
+    std::fprintf(stderr, "tessera: --tune: %s\n", qPrintable(window.tuningPage()->errorText()));
+    if (screenshot) return 2;
+  }
 
   if (screenshot) {
     auto* session = new ScreenshotSession(&window, &monitor, command.screenshot, command.afterSeconds);

@@ -1,4 +1,4 @@
-// Trace serialisation to and from JSON.
+// Trace serialisation to and from JSON, and as readable text.
 #include "tune/Trace.h"
 
 #include "support/Error.h"
@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <map>
 #include <utility>
 
 namespace tessera::tune {
@@ -108,6 +109,70 @@ Trace traceFromJson(std::string_view text) {
     ++index;
   }
   return trace;
+}
+
+namespace {
+
+std::string joined(const std::vector<int64_t>& values) {
+  std::string text;
+  for (int64_t v : values) text += (text.empty() ? "" : ", ") + std::to_string(v);
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+} // namespace
+
+std::string traceToText(const Trace& trace) {
+  // What each random variable took, so an instruction that reads one shows the value too.
+  std::map<std::string, std::string> values;
+  auto input = [&](const Instruction& instruction, const char* role) {
+    if (instruction.inputs.empty()) return std::string(role) + " ?";
+    const std::string& variable = instruction.inputs.front();
+    auto value = values.find(variable);
+    return std::string(role) + " " + variable + (value != values.end() ? " = " + value->second : std::string());
+  };
+  std::string text;
+  for (const Instruction& instruction : trace.instructions) {
+    std::string line;
+    const std::string loop = instruction.loops.empty() ? std::string("?") : instruction.loops.front();
+    switch (instruction.kind) {
+    case InstructionKind::SamplePerfectTile: {
+      const std::string decision = "[" + joined(instruction.decision) + "]";
+      values[instruction.output] = decision;
+      line = instruction.output + " = " + decision + " by SamplePerfectTile(" + loop + ", " +
+             (instruction.attrs.empty() ? std::string("?") : std::to_string(instruction.attrs[0])) + " parts" +
+             (instruction.attrs.size() > 1 ? ", innermost <= " + std::to_string(instruction.attrs[1]) : std::string()) + ")";
+      break;
+    }
+    case InstructionKind::SampleCategorical: {
+      std::string decision = "?";
+      if (!instruction.decision.empty() && instruction.decision[0] >= 0 &&
+          static_cast<size_t>(instruction.decision[0]) < instruction.attrs.size())
+        decision = std::to_string(instruction.attrs[static_cast<size_t>(instruction.decision[0])]);
+      values[instruction.output] = decision;
+      line = instruction.output + " = " + decision + " by SampleCategorical(" + joined(instruction.attrs) + ")";
+      break;
+    }
+    case InstructionKind::Split: line = "Split(" + loop + ", " + input(instruction, "factors") + ")"; break;
+    case InstructionKind::Reorder: line = "Reorder(" + joined(instruction.loops) + ")"; break;
+    case InstructionKind::CacheWrite: line = "CacheWrite(" + input(instruction, "loops outside") + ")"; break;
+    case InstructionKind::ComputeEpilogueAt: line = "ComputeEpilogueAt(" + input(instruction, "inline") + ")"; break;
+    case InstructionKind::RegisterTile: line = "RegisterTile(" + input(instruction, "loops outside") + ")"; break;
+    case InstructionKind::Parallel:
+    case InstructionKind::Vectorize:
+      line = std::string(instructionName(instruction.kind)) + "(max extent " +
+             (instruction.attrs.empty() ? std::string("?") : std::to_string(instruction.attrs[0])) + ")";
+      break;
+    case InstructionKind::Unroll: line = "Unroll(" + input(instruction, "max steps") + ")"; break;
+    }
+    text += line + "\n";
+  }
+  return text;
 }
 
 } // namespace tessera::tune

@@ -55,5 +55,9 @@ struct Trace {
 std::string traceToJson(const Trace& trace);
 // Throws tessera::Error naming what is malformed (it does not check the decisions: replay does).
 Trace traceFromJson(std::string_view json);
+// One instruction a line, for people: what each sampling instruction chose, first, where a narrow
+// view still shows it ("v0 = [4, 2, 8] by SamplePerfectTile(i, 3 parts, innermost <= 64)"), and each
+// variable an instruction reads next to the value it took ("Split(i, factors v0 = [4, 2, 8])").
+std::string traceToText(const Trace& trace);
 
 } // namespace tessera::tune

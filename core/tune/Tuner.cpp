@@ -64,13 +64,15 @@ std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const 
   return context;
 }
 
-std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates) {
+std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates,
+                                                 const std::function<bool()>& shouldStop) {
   std::vector<BuildInput> inputs;
   for (const Candidate& c : candidates) inputs.push_back({c.source, c.openmp});
   std::vector<BuildResult> built = context.builder->build(inputs);
   std::vector<MeasuredCandidate> measured;
   const double flops = context.compute.workload.flops();
   for (size_t i = 0; i < candidates.size(); ++i) {
+    if (shouldStop && shouldStop()) break;
     MeasuredCandidate m;
     m.candidate = candidates[i];
     m.buildSeconds = built[i].seconds;
@@ -92,6 +94,25 @@ std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std
   return measured;
 }
 
+TuningRecord recordOf(const TuneContext& context, const TuneOptions& options, const MeasuredCandidate& m, int trial) {
+  TuningRecord record;
+  record.workload = context.compute.workload.key();
+  record.target = context.target;
+  record.trace = traceToJson(m.candidate.trace);
+  record.hash = m.candidate.hash;
+  record.status = m.status;
+  record.error = m.error;
+  record.latencyMs = m.latencyMs;
+  record.runMs = m.runMs;
+  record.gflops = m.gflops;
+  record.maxAbsError = m.maxAbsError;
+  record.search = context.strategy->name();
+  record.seed = options.seed;
+  record.trial = trial;
+  record.buildSeconds = m.buildSeconds;
+  return record;
+}
+
 TuneResult tune(TuneContext& context, const TuneOptions& options, const std::function<void(const TuneProgress&)>& progress) {
   const auto start = std::chrono::steady_clock::now();
   const std::string workload = context.compute.workload.key();
@@ -99,7 +120,12 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
   std::set<std::string> seen;
   int fruitlessBatches = 0;
   result.stopReason = "trials";
-  while (result.trials < options.trials) {
+  auto stopped = [&] {
+    if (!options.shouldStop || !options.shouldStop()) return false;
+    result.stopReason = "stopped";
+    return true;
+  };
+  while (result.trials < options.trials && !stopped()) {
     const int want = std::min(options.batchSize, options.trials - result.trials);
     std::vector<Candidate> batch;
     for (const Trace& trace : context.strategy->nextBatch(want)) {
@@ -121,7 +147,7 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
       continue;
     }
     fruitlessBatches = 0;
-    std::vector<MeasuredCandidate> measured = measureCandidates(context, batch);
+    std::vector<MeasuredCandidate> measured = measureCandidates(context, batch, stopped);
     std::vector<TrialOutcome> outcomes;
     for (MeasuredCandidate& m : measured) {
       ++result.trials;
@@ -131,24 +157,7 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
       } else {
         ++result.failed;
       }
-      if (context.database) {
-        TuningRecord record;
-        record.workload = workload;
-        record.target = context.target;
-        record.trace = traceToJson(m.candidate.trace);
-        record.hash = m.candidate.hash;
-        record.status = m.status;
-        record.error = m.error;
-        record.latencyMs = m.latencyMs;
-        record.runMs = m.runMs;
-        record.gflops = m.gflops;
-        record.maxAbsError = m.maxAbsError;
-        record.search = context.strategy->name();
-        record.seed = options.seed;
-        record.trial = result.trials;
-        record.buildSeconds = m.buildSeconds;
-        context.database->add(record);
-      }
+      if (context.database) context.database->add(recordOf(context, options, m, result.trials));
       outcomes.push_back({m.candidate.trace, m.status, m.latencyMs});
       if (progress) progress({result.trials, options.trials, &m, result.best ? result.best->gflops : 0});
     }

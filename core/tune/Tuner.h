@@ -76,6 +76,9 @@ struct TuneOptions {
   int trials = 64;
   int batchSize = 16;
   uint64_t seed = 1; // recorded with each record
+  // Asked before each batch and between the runs of a batch's kernels: true ends the run early
+  // (stop reason "stopped"), keeping every candidate measured so far. Called on the tuning thread.
+  std::function<bool()> shouldStop;
 };
 
 struct TuneProgress {
@@ -91,12 +94,17 @@ struct TuneResult {
   int failed = 0;
   int skipped = 0; // proposals whose kernel was measured before (this run or the database)
   std::optional<MeasuredCandidate> best;
-  std::string stopReason; // "trials" or "space exhausted"
+  std::string stopReason; // "trials", "space exhausted" or "stopped"
   double seconds = 0;
 };
 
-// Builds and runs the candidates (a failure is an outcome, never an exception).
-std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates);
+// Builds and runs the candidates (a failure is an outcome, never an exception). When `shouldStop`
+// says so before a kernel runs, that one and the rest are left out of the result.
+std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates,
+                                                 const std::function<bool()>& shouldStop = {});
+
+// What the database keeps of a measured candidate, the `trial`-th (1-based) of a run with these options.
+TuningRecord recordOf(const TuneContext& context, const TuneOptions& options, const MeasuredCandidate& measured, int trial);
 
 TuneResult tune(TuneContext& context, const TuneOptions& options, const std::function<void(const TuneProgress&)>& progress = {});
 

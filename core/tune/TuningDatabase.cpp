@@ -163,6 +163,13 @@ std::vector<TuningRecord> TuningDatabase::records(const std::string& workload, c
   return result;
 }
 
+std::vector<std::string> TuningDatabase::workloads() const {
+  sql::Statement query(*db_, "SELECT key FROM workload WHERE EXISTS (SELECT 1 FROM record WHERE workload_id = workload.id) ORDER BY id");
+  std::vector<std::string> keys;
+  while (query.step()) keys.push_back(query.columnText(0));
+  return keys;
+}
+
 std::optional<TuningRecord> TuningDatabase::best(const std::string& workload, const std::string& target) const {
   sql::Statement query(*db_, std::string(kSelect) + "WHERE w.key = ? AND r.target = ? AND r.status = 'ok' ORDER BY r.latency_ms LIMIT 1");
   query.bind(1, workload).bind(2, target);

@@ -66,6 +66,8 @@ public:
   bool contains(const std::string& workload, const std::string& target, const std::string& hash) const;
   // In insertion order; an empty workload or target matches all.
   std::vector<TuningRecord> records(const std::string& workload = {}, const std::string& target = {}) const;
+  // The workloads that have records, in the order their first record was added.
+  std::vector<std::string> workloads() const;
   // The fastest verified record.
   std::optional<TuningRecord> best(const std::string& workload, const std::string& target) const;
   // The targets with verified records, sorted.

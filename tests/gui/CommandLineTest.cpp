@@ -38,5 +38,18 @@ TEST(CommandLine, MalformedRunOptionsAreRefusedWithTheirName) {
   EXPECT_TRUE(parseCommandLine({"tessera", "--param", "novalue"}).error.contains("--param"));
 }
 
+TEST(CommandLine, TuningOptions) {
+  CommandLine given = parseCommandLine({"tessera", "--view", "tuning", "--tuning-db", "t.db", "--tune", "matmul:64x64x64", "--trials", "8"});
+  ASSERT_TRUE(given.error.isEmpty()) << given.error.toStdString();
+  EXPECT_EQ(given.view, "tuning");
+  EXPECT_TRUE(given.viewGiven);
+  EXPECT_EQ(given.tuningDatabase, "t.db");
+  EXPECT_EQ(given.tuneWorkload, "matmul:64x64x64");
+  EXPECT_EQ(given.tuneTrials, 8);
+  EXPECT_FALSE(parseCommandLine({"tessera", "--tune", "matmul:8x8x8"}).viewGiven);
+  EXPECT_TRUE(parseCommandLine({"tessera", "--trials", "0"}).error.contains("--trials"));
+  EXPECT_TRUE(parseCommandLine({"tessera", "--trials", "some"}).error.contains("--trials"));
+}
+
 } // namespace
 } // namespace tessera::gui

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 namespace tessera::tune {
 namespace {
@@ -64,6 +65,30 @@ TEST(Trace, JsonRoundTrip) {
   EXPECT_EQ(parsed, s.trace());
   EXPECT_EQ(traceToJson(parsed), json);
   EXPECT_EQ(replaySchedule(c, parsed).nest(), s.nest());
+}
+
+// The readable form: one line per instruction, each sampling instruction with what it chose and
+// each instruction that reads a variable with the value it read.
+TEST(Trace, TextShowsEveryInstructionWithItsDecisions) {
+  const Compute c = matmul();
+  const Trace trace = MultiLevelTilingSpace().sample(c, 4).trace();
+  const std::string text = traceToText(trace);
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), trace.instructions.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const Instruction& instruction = trace.instructions[i];
+    EXPECT_NE(lines[i].find(instructionName(instruction.kind)), std::string::npos) << lines[i];
+    if (instruction.kind == InstructionKind::SamplePerfectTile) {
+      std::string decision = "[";
+      for (size_t d = 0; d < instruction.decision.size(); ++d) decision += (d ? ", " : "") + std::to_string(instruction.decision[d]);
+      EXPECT_EQ(lines[i].rfind(instruction.output + " = " + decision + "] by ", 0), 0u) << lines[i];
+    }
+    if (instruction.kind == InstructionKind::Split) {
+      EXPECT_NE(lines[i].find(instruction.inputs.front() + " = ["), std::string::npos) << "the factors' value: " << lines[i];
+    }
+  }
 }
 
 TEST(Trace, MalformedJsonIsAnError) {

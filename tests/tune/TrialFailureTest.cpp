@@ -86,6 +86,41 @@ TEST(TrialFailure, TuningRecordsCompileErrorsAndCarriesOn) {
   EXPECT_EQ(compileErrors, 3);
 }
 
+// Counts the kernels it runs.
+class CountingRunner final : public Runner {
+public:
+  CountingRunner(std::unique_ptr<Runner> inner, int& runs) : inner_(std::move(inner)), runs_(runs) {}
+  RunResult run(const std::string& library) override {
+    ++runs_;
+    return inner_->run(library);
+  }
+
+private:
+  std::unique_ptr<Runner> inner_;
+  int& runs_;
+};
+
+// A stop asked for mid-run (here once two kernels of the first batch of four have run) ends the
+// run with what was measured, recorded, and says why it ended.
+TEST(TrialFailure, AStopEndsTheRunWithWhatWasMeasured) {
+  auto context = makeCpuTuneContext(parseWorkload("matmul:16x16x16"), test::quickSettings());
+  int runs = 0;
+  context->runner = std::make_unique<CountingRunner>(std::move(context->runner), runs);
+  TuningDatabase database(":memory:");
+  context->database = &database;
+  TuneOptions options;
+  options.trials = 8;
+  options.batchSize = 4;
+  options.shouldStop = [&] { return runs >= 2; };
+  int progressCalls = 0;
+  TuneResult result = tune(*context, options, [&](const TuneProgress&) { ++progressCalls; });
+  EXPECT_EQ(result.stopReason, "stopped");
+  EXPECT_EQ(runs, 2);
+  EXPECT_EQ(result.trials, 2);
+  EXPECT_EQ(progressCalls, 2);
+  EXPECT_EQ(database.records().size(), 2u);
+}
+
 TEST(TrialFailure, UnknownSearchIsAnError) {
   CpuTuneSettings settings = test::quickSettings();
   settings.search = "annealing";

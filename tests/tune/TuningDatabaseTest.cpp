@@ -57,6 +57,17 @@ TEST(TuningDatabase, StoresDeduplicatesAndRanks) {
   EXPECT_FALSE(db.best("matmul:9x9x9", "cpu:test x2").has_value());
 }
 
+TEST(TuningDatabase, ListsTheWorkloadsThatHaveRecords) {
+  TuningDatabase db(":memory:");
+  EXPECT_TRUE(db.workloads().empty());
+  db.add(record("a", TrialStatus::Ok, 2.0));
+  TuningRecord conv = record("b", TrialStatus::Ok, 1.0);
+  conv.workload = "conv2d:1x8x9x9,16x8x3x3,s1,p1";
+  db.add(conv);
+  db.add(record("c", TrialStatus::Crashed, 0));
+  EXPECT_EQ(db.workloads(), (std::vector<std::string>{"matmul:8x8x8", "conv2d:1x8x9x9,16x8x3x3,s1,p1"}));
+}
+
 TEST(TuningDatabase, ExportsJsonLines) {
   TuningDatabase db(":memory:");
   db.add(record("a", TrialStatus::Ok, 2.0));

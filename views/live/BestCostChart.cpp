@@ -1,5 +1,7 @@
 #include "BestCostChart.h"
 
+#include "AxisEnd.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
@@ -13,14 +15,6 @@
 namespace tessera::views {
 
 namespace {
-
-// The first of 1, 2, 5 x 10^k at or above `value` (> 0).
-double axisEndAtOrAbove(double value) {
-  const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-  for (double step : {1.0, 2.0, 5.0})
-    if (value <= step * magnitude) return step * magnitude;
-  return 10 * magnitude;
-}
 
 void setRangeIfChanged(QValueAxis* axis, double min, double max) {
   if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
