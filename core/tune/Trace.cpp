@@ -12,7 +12,7 @@ namespace tessera::tune {
 
 namespace {
 
-constexpr std::array<std::pair<InstructionKind, const char*>, 10> kNames{{
+constexpr std::array<std::pair<InstructionKind, const char*>, 12> kNames{{
     {InstructionKind::SamplePerfectTile, "SamplePerfectTile"},
     {InstructionKind::SampleCategorical, "SampleCategorical"},
     {InstructionKind::Split, "Split"},
@@ -23,6 +23,8 @@ constexpr std::array<std::pair<InstructionKind, const char*>, 10> kNames{{
     {InstructionKind::Parallel, "Parallel"},
     {InstructionKind::Vectorize, "Vectorize"},
     {InstructionKind::Unroll, "Unroll"},
+    {InstructionKind::Bind, "Bind"},
+    {InstructionKind::CacheReadShared, "CacheReadShared"},
 }};
 
 constexpr int kTraceVersion = 1;
