@@ -1,13 +1,21 @@
-// `tessera-cli tune WORKLOAD|MODEL.onnx [--trials N] [--search evolutionary|random] [--seed S] [--db F] [--json F]`:
-// tunes one matmul, batched matmul or conv2d kernel on the CPU (core/tune), or each distinct one of
-// a model, and compares the best kernel with oneDNN's primitive on the same number of threads.
+// `tessera-cli tune WORKLOAD|MODEL.onnx [--target cpu|cuda] [--trials N] [--search evolutionary|random] [--seed S] [--db F] [--json F]`:
+// tunes one matmul, batched matmul or conv2d kernel (core/tune), or each distinct one of a model, on
+// the CPU against oneDNN's primitive on the same number of threads, or on the GPU of the cuda
+// plugin (NVRTC and the driver) against cuBLAS/cuDNN through the plugin's op profiler.
 #include "CommandContext.h"
 #include "Commands.h"
 
+#include "cost/OpProfiler.h"
+#include "cost/OpSignature.h"
+#include "ir/Attributes.h"
 #include "onnx/OnnxImport.h"
 #include "support/Error.h"
 #include "tune/ModelWorkloads.h"
 #include "tune/Tuner.h"
+
+#ifdef TESSERA_HAVE_PLUGINS
+#include "PluginHost.h"
+#endif
 
 #if TESSERA_HAVE_DNNL
 #include "CpuDevice.h"
@@ -22,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +41,7 @@ namespace {
 
 struct TuneCommandOptions {
   std::string workload;
+  std::string target = "cpu";
   int trials = 64;
   std::string search = tune::availableSearches().front();
   uint64_t seed = 1;
@@ -46,13 +56,12 @@ struct TuneCommandOptions {
 struct Baseline {
   double latencyMs = 0;
   double gflops = 0;
-  std::string what; // the oneDNN primitive and its implementation
+  std::string what; // the library's op (and, for oneDNN, its implementation)
 };
 
-#if TESSERA_HAVE_DNNL
 // The workload as the op oneDNN runs: conv fuses bias and relu; matmul fuses relu, or takes the
 // bias as a Gemm (whose relu oneDNN does not fuse here); a batched matmul's bias is left out.
-OpSignature baselineSignature(const tune::Workload& w) {
+[[maybe_unused]] OpSignature baselineSignature(const tune::Workload& w) {
   OpSignature s;
   auto type = [](std::vector<int64_t> shape) { return TensorType{DType::Float32, Shape(shape.begin(), shape.end())}; };
   for (const auto& shape : w.inputShapes()) s.inputs.push_back(type(shape));
@@ -75,6 +84,7 @@ OpSignature baselineSignature(const tune::Workload& w) {
   return s;
 }
 
+#if TESSERA_HAVE_DNNL
 std::optional<Baseline> oneDnnBaseline(const tune::Workload& workload) {
   cpu::useCpuThreads(); // OMP_NUM_THREADS, set to --threads before anything ran OpenMP
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
@@ -103,20 +113,80 @@ std::optional<Baseline> oneDnnBaseline(const tune::Workload&) {
 }
 #endif
 
+// Where the kernels run: the tuning context for a workload and the library baseline to beat.
+struct TuneTarget {
+  std::function<std::unique_ptr<tune::TuneContext>(const tune::Workload&)> makeContext;
+  std::function<std::optional<Baseline>(const tune::Workload&)> baseline;
+  std::string baselineLibrary; // "oneDNN", "cuBLAS/cuDNN"
+};
+
+TuneTarget cpuTarget(const TuneCommandOptions& options) {
+  TuneTarget target;
+  target.makeContext = [options](const tune::Workload& workload) {
+    tune::CpuTuneSettings settings;
+    settings.seed = options.seed;
+    settings.search = options.search;
+    settings.threads = options.threads;
+    settings.run.pinThreads = options.pin;
+    settings.build.jobs = std::max(options.threads, 1);
+    return tune::makeCpuTuneContext(workload, settings);
+  };
+  target.baseline = oneDnnBaseline;
+  target.baselineLibrary = "oneDNN";
+  return target;
+}
+
+// The cuda plugin's NVRTC builder and driver runner; the baseline is the workload's op timed by
+// the plugin's cuBLAS/cuDNN profiler (conv with bias and relu fused by cuDNN, matmul with bias as
+// a Gemm), as measured:cuda times it.
+TuneTarget cudaTarget(const TuneCommandOptions& options) {
+#ifdef TESSERA_HAVE_PLUGINS
+  plugins::PluginHost& host = plugins::PluginHost::global();
+  if (std::string why = host.whyUnusable("cuda"); !why.empty()) throw Error("tune --target cuda: " + why);
+  plugins::KernelTuner* tuner = host.kernelTuner("cuda");
+  if (!tuner) throw Error("tune --target cuda: the cuda plugin offers no kernel tuner (built before it had one: rebuild it)");
+  if (std::string why = tuner->tunerUnavailableReason(); !why.empty()) throw Error("tune --target cuda: " + why);
+  plugins::Backend* backend = host.backend("cuda");
+  TuneTarget target;
+  target.makeContext = [options, tuner](const tune::Workload& workload) {
+    tune::GpuTuneSettings settings;
+    settings.seed = options.seed;
+    settings.search = options.search;
+    settings.space = tuner->spaceOptions();
+    return tune::makeGpuTuneContext(workload, settings, tuner->makeKernelBuilder(),
+                                    tuner->makeKernelRunner(tune::makeProblem(workload, options.seed)), tuner->tuningTarget());
+  };
+  target.baseline = [backend](const tune::Workload& workload) -> std::optional<Baseline> {
+    const OpSignature signature = baselineSignature(workload);
+    std::unique_ptr<OpProfiler> profiler = backend->makeProfiler();
+    if (!profiler->canMeasure(signature)) {
+      reportProgress("tune: no cuBLAS/cuDNN baseline (the cuda plugin cannot time " + signature.key() + ")");
+      return std::nullopt;
+    }
+    Baseline baseline;
+    baseline.latencyMs = profiler->measureMs(signature);
+    baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
+    baseline.what = signature.key();
+    return baseline;
+  };
+  target.baselineLibrary = "cuBLAS/cuDNN";
+  return target;
+#else
+  (void)options;
+  throw Error("tune --target cuda: this build loads no plugins (it was configured without Qt 6 Core), so there is no CUDA backend");
+#endif
+}
+
 // Tunes one workload, prints its summary and returns its report ("verified" false when no
 // candidate passed).
-nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOptions& options, tune::TuningDatabase& database) {
-  tune::CpuTuneSettings settings;
-  settings.seed = options.seed;
-  settings.search = options.search;
-  settings.threads = options.threads;
-  settings.run.pinThreads = options.pin;
-  settings.build.jobs = std::max(options.threads, 1);
-  auto context = tune::makeCpuTuneContext(workload, settings);
+nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOptions& options, const TuneTarget& target,
+                            tune::TuningDatabase& database) {
+  auto context = target.makeContext(workload);
   context->database = &database;
 
-  reportProgress("tune: " + workload.key() + ", " + std::to_string(options.trials) + " trials, " + options.search +
-                 " search, seed " + std::to_string(options.seed) + ", " + std::to_string(options.threads) + " threads");
+  reportProgress("tune: " + workload.key() + " on " + context->target + ", " + std::to_string(options.trials) + " trials, " +
+                 options.search + " search, seed " + std::to_string(options.seed) +
+                 (options.target == "cpu" ? ", " + std::to_string(options.threads) + " threads" : std::string()));
   tune::TuneOptions tuneOptions;
   tuneOptions.trials = options.trials;
   tuneOptions.batchSize = options.batch;
@@ -135,7 +205,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
     reportProgress(buffer);
   });
 
-  std::optional<Baseline> baseline = oneDnnBaseline(workload);
+  std::optional<Baseline> baseline = target.baseline(workload);
 
   nlohmann::json report;
   report["workload"] = workload.key();
@@ -158,7 +228,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   report["best_loop_nest"] = result.best ? result.best->candidate.nest.toString() : "";
   report["baseline_gflops"] = baseline ? nlohmann::json(baseline->gflops) : nlohmann::json();
   report["baseline_latency_ms"] = baseline ? nlohmann::json(baseline->latencyMs) : nlohmann::json();
-  report["baseline"] = baseline ? "oneDNN " + baseline->what : "none";
+  report["baseline"] = baseline ? target.baselineLibrary + " " + baseline->what : "none";
 
   std::printf("workload   %s\n", workload.key().c_str());
   std::printf("trials     %d (%d verified, %d failed, %d duplicates skipped) in %.1f s\n", result.trials, result.verified,
@@ -167,7 +237,9 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
     std::printf("best       %.2f GFLOP/s (%.4f ms)\n", result.best->gflops, result.best->latencyMs);
     std::printf("%s", result.best->candidate.nest.toString().c_str());
   }
-  if (baseline) std::printf("oneDNN     %.2f GFLOP/s (%.4f ms) %s\n", baseline->gflops, baseline->latencyMs, baseline->what.c_str());
+  if (baseline)
+    std::printf("%-10s %.2f GFLOP/s (%.4f ms) %s\n", target.baselineLibrary.c_str(), baseline->gflops, baseline->latencyMs,
+                baseline->what.c_str());
 
   return report;
 }
@@ -187,12 +259,14 @@ int runTune(const TuneCommandOptions& options) {
   }
   // Before anything starts OpenMP: oneDNN's team takes the same thread count as the kernels.
   ::setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
+  // Before the database: without a device, --target cuda stops here and says why.
+  const TuneTarget target = options.target == "cuda" ? cudaTarget(options) : cpuTarget(options);
   tune::TuningDatabase database(options.db.empty() ? ":memory:" : options.db);
 
   nlohmann::json report;
   bool allVerified = true;
   if (single) {
-    report = tuneWorkload(*single, options, database);
+    report = tuneWorkload(*single, options, target, database);
     allVerified = report["verified"].get<bool>();
   } else {
     // Each distinct signature once, the most expensive first.
@@ -202,7 +276,7 @@ int runTune(const TuneCommandOptions& options) {
     report["signatures"] = nlohmann::json::array();
     for (const tune::ModelWorkload& entry : model.workloads) {
       reportProgress("tune: " + entry.workload.key() + " (" + std::to_string(entry.count) + " node(s))");
-      nlohmann::json signature = tuneWorkload(entry.workload, options, database);
+      nlohmann::json signature = tuneWorkload(entry.workload, options, target, database);
       signature["count"] = entry.count;
       signature["nodes"] = entry.nodes;
       signature["total_gflop"] = entry.totalFlops() / 1e9;
@@ -227,12 +301,16 @@ int runTune(const TuneCommandOptions& options) {
 
 void addTuneCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<TuneCommandOptions>();
-  CLI::App* command = app.add_subcommand("tune", "Tune a matmul, bmm or conv2d kernel on the CPU and compare it with oneDNN");
+  CLI::App* command =
+      app.add_subcommand("tune", "Tune a matmul, bmm or conv2d kernel on the CPU (against oneDNN) or a CUDA GPU (against cuBLAS/cuDNN)");
   command
       ->add_option("workload", options->workload,
                    "matmul:MxNxK, bmm:BxMxNxK or conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP], each optionally followed by ,bias and/or "
                    ",relu; or MODEL.onnx: each distinct matmul and conv2d of the model, most expensive first, --trials each")
       ->required();
+  command->add_option("--target", options->target, "Where the kernels run: cpu (C, system compiler) or cuda (CUDA C++, NVRTC, the cuda plugin's GPU)")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
   command->add_option("--trials", options->trials, "Candidates to measure")->capture_default_str();
   command->add_option("--search", options->search, "Search strategy: evolutionary (with the XGBoost cost model) or random")
       ->check(CLI::IsMember({"evolutionary", "random"}))
