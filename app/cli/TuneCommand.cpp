@@ -1,13 +1,21 @@
-// `tessera-cli tune WORKLOAD|MODEL.onnx [--trials N] [--search evolutionary|random] [--seed S] [--db F] [--json F]`:
-// tunes one matmul, batched matmul or conv2d kernel on the CPU (core/tune), or each distinct one of
-// a model, and compares the best kernel with oneDNN's primitive on the same number of threads.
+// `tessera-cli tune WORKLOAD|MODEL.onnx [--target cpu|cuda] [--trials N] [--search evolutionary|random] [--seed S] [--db F] [--json F]`:
+// tunes one matmul, batched matmul or conv2d kernel (core/tune), or each distinct one of a model, on
+// the CPU against oneDNN's primitive on the same number of threads, or on the GPU of the cuda
+// plugin (NVRTC and the driver) against cuBLAS/cuDNN through the plugin's op profiler.
 #include "CommandContext.h"
 #include "Commands.h"
 
+#include "cost/OpProfiler.h"
+#include "cost/OpSignature.h"
+#include "ir/Attributes.h"
 #include "onnx/OnnxImport.h"
 #include "support/Error.h"
 #include "tune/ModelWorkloads.h"
 #include "tune/Tuner.h"
+
+#ifdef TESSERA_HAVE_PLUGINS
+#include "PluginHost.h"
+#endif
 
 #include "OneDnnBaseline.h"
 
@@ -22,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +41,7 @@ namespace {
 
 struct TuneCommandOptions {
   std::string workload;
+  std::string target = "cpu";
   int trials = 64;
   std::string search = tune::availableSearches().front();
   uint64_t seed = 1;
@@ -43,6 +53,8 @@ struct TuneCommandOptions {
   bool pin = true;
 };
 
+using tuning::LibraryBaseline;
+
 #if TESSERA_HAVE_DNNL
 // Kernels are tuned for a thread count; the executor runs them only on the same one.
 int executorThreads() { return cpu::cpuThreads(); }
@@ -50,20 +62,85 @@ int executorThreads() { return cpu::cpuThreads(); }
 int executorThreads() { return 2; }
 #endif
 
+// Where the kernels run: the tuning context for a workload and the library baseline to beat.
+struct TuneTarget {
+  std::function<std::unique_ptr<tune::TuneContext>(const tune::Workload&)> makeContext;
+  std::function<std::optional<LibraryBaseline>(const tune::Workload&)> baseline;
+  std::string baselineLibrary; // "oneDNN", "cuBLAS/cuDNN"
+};
+
+TuneTarget cpuTarget(const TuneCommandOptions& options) {
+  TuneTarget target;
+  target.makeContext = [options](const tune::Workload& workload) {
+    tune::CpuTuneSettings settings;
+    settings.seed = options.seed;
+    settings.search = options.search;
+    settings.threads = options.threads;
+    settings.run.pinThreads = options.pin;
+    settings.build.jobs = std::max(options.threads, 1);
+    return tune::makeCpuTuneContext(workload, settings);
+  };
+  target.baseline = [threads = options.threads](const tune::Workload& workload) {
+    std::string why;
+    std::optional<LibraryBaseline> baseline = tuning::measureOneDnnBaseline(workload, threads, why);
+    if (!baseline) reportProgress("tune: no oneDNN baseline (" + why + ")");
+    return baseline;
+  };
+  target.baselineLibrary = "oneDNN";
+  return target;
+}
+
+// The cuda plugin's NVRTC builder and driver runner; the baseline is the workload's op timed by
+// the plugin's cuBLAS/cuDNN profiler (conv with bias and relu fused by cuDNN, matmul with bias as
+// a Gemm), as measured:cuda times it.
+TuneTarget cudaTarget(const TuneCommandOptions& options) {
+#ifdef TESSERA_HAVE_PLUGINS
+  plugins::PluginHost& host = plugins::PluginHost::global();
+  if (std::string why = host.whyUnusable("cuda"); !why.empty()) throw Error("tune --target cuda: " + why);
+  plugins::KernelTuner* tuner = host.kernelTuner("cuda");
+  if (!tuner) throw Error("tune --target cuda: the cuda plugin offers no kernel tuner (built before it had one: rebuild it)");
+  if (std::string why = tuner->tunerUnavailableReason(); !why.empty()) throw Error("tune --target cuda: " + why);
+  plugins::Backend* backend = host.backend("cuda");
+  TuneTarget target;
+  target.makeContext = [options, tuner](const tune::Workload& workload) {
+    tune::GpuTuneSettings settings;
+    settings.seed = options.seed;
+    settings.search = options.search;
+    settings.space = tuner->spaceOptions();
+    return tune::makeGpuTuneContext(workload, settings, tuner->makeKernelBuilder(),
+                                    tuner->makeKernelRunner(tune::makeProblem(workload, options.seed)), tuner->tuningTarget());
+  };
+  target.baseline = [backend](const tune::Workload& workload) -> std::optional<LibraryBaseline> {
+    const OpSignature signature = tuning::baselineSignature(workload);
+    std::unique_ptr<OpProfiler> profiler = backend->makeProfiler();
+    if (!profiler->canMeasure(signature)) {
+      reportProgress("tune: no cuBLAS/cuDNN baseline (the cuda plugin cannot time " + signature.key() + ")");
+      return std::nullopt;
+    }
+    LibraryBaseline baseline;
+    baseline.latencyMs = profiler->measureMs(signature);
+    baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
+    baseline.what = signature.key();
+    return baseline;
+  };
+  target.baselineLibrary = "cuBLAS/cuDNN";
+  return target;
+#else
+  (void)options;
+  throw Error("tune --target cuda: this build loads no plugins (it was configured without Qt 6 Core), so there is no CUDA backend");
+#endif
+}
+
 // Tunes one workload, prints its summary and returns its report ("verified" false when no
 // candidate passed).
-nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOptions& options, tune::TuningDatabase& database) {
-  tune::CpuTuneSettings settings;
-  settings.seed = options.seed;
-  settings.search = options.search;
-  settings.threads = options.threads;
-  settings.run.pinThreads = options.pin;
-  settings.build.jobs = std::max(options.threads, 1);
-  auto context = tune::makeCpuTuneContext(workload, settings);
+nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOptions& options, const TuneTarget& target,
+                            tune::TuningDatabase& database) {
+  auto context = target.makeContext(workload);
   context->database = &database;
 
-  reportProgress("tune: " + workload.key() + ", " + std::to_string(options.trials) + " trials, " + options.search +
-                 " search, seed " + std::to_string(options.seed) + ", " + std::to_string(options.threads) + " threads");
+  reportProgress("tune: " + workload.key() + " on " + context->target + ", " + std::to_string(options.trials) + " trials, " +
+                 options.search + " search, seed " + std::to_string(options.seed) +
+                 (options.target == "cpu" ? ", " + std::to_string(options.threads) + " threads" : std::string()));
   tune::TuneOptions tuneOptions;
   tuneOptions.trials = options.trials;
   tuneOptions.batchSize = options.batch;
@@ -82,9 +159,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
     reportProgress(buffer);
   });
 
-  std::string noBaseline;
-  std::optional<tuning::OneDnnBaseline> baseline = tuning::measureOneDnnBaseline(workload, options.threads, noBaseline);
-  if (!baseline) reportProgress("tune: no oneDNN baseline (" + noBaseline + ")");
+  std::optional<LibraryBaseline> baseline = target.baseline(workload);
 
   nlohmann::json report;
   report["workload"] = workload.key();
@@ -107,7 +182,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   report["best_loop_nest"] = result.best ? result.best->candidate.nest.toString() : "";
   report["baseline_gflops"] = baseline ? nlohmann::json(baseline->gflops) : nlohmann::json();
   report["baseline_latency_ms"] = baseline ? nlohmann::json(baseline->latencyMs) : nlohmann::json();
-  report["baseline"] = baseline ? "oneDNN " + baseline->what : "none";
+  report["baseline"] = baseline ? target.baselineLibrary + " " + baseline->what : "none";
 
   std::printf("workload   %s\n", workload.key().c_str());
   std::printf("trials     %d (%d verified, %d failed, %d duplicates skipped) in %.1f s\n", result.trials, result.verified,
@@ -116,7 +191,9 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
     std::printf("best       %.2f GFLOP/s (%.4f ms)\n", result.best->gflops, result.best->latencyMs);
     std::printf("%s", result.best->candidate.nest.toString().c_str());
   }
-  if (baseline) std::printf("oneDNN     %.2f GFLOP/s (%.4f ms) %s\n", baseline->gflops, baseline->latencyMs, baseline->what.c_str());
+  if (baseline)
+    std::printf("%-10s %.2f GFLOP/s (%.4f ms) %s\n", target.baselineLibrary.c_str(), baseline->gflops, baseline->latencyMs,
+                baseline->what.c_str());
 
   return report;
 }
@@ -137,6 +214,8 @@ int runTune(TuneCommandOptions options) {
   if (options.threads == 0) options.threads = executorThreads();
   // Before anything starts OpenMP: oneDNN's team takes the same thread count as the kernels.
   ::setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
+  // Before the database: without a device, --target cuda stops here and says why.
+  const TuneTarget target = options.target == "cuda" ? cudaTarget(options) : cpuTarget(options);
   // By default where measured:cpu looks for tuned kernels; ":memory:" keeps nothing.
   const std::string databasePath = options.db.empty() ? tune::defaultTuningDatabasePath() : options.db;
   tune::TuningDatabase database(databasePath);
@@ -145,7 +224,7 @@ int runTune(TuneCommandOptions options) {
   nlohmann::json report;
   bool allVerified = true;
   if (single) {
-    report = tuneWorkload(*single, options, database);
+    report = tuneWorkload(*single, options, target, database);
     allVerified = report["verified"].get<bool>();
   } else {
     // Each distinct signature once, the most expensive first.
@@ -155,7 +234,7 @@ int runTune(TuneCommandOptions options) {
     report["signatures"] = nlohmann::json::array();
     for (const tune::ModelWorkload& entry : model.workloads) {
       reportProgress("tune: " + entry.workload.key() + " (" + std::to_string(entry.count) + " node(s))");
-      nlohmann::json signature = tuneWorkload(entry.workload, options, database);
+      nlohmann::json signature = tuneWorkload(entry.workload, options, target, database);
       signature["count"] = entry.count;
       signature["nodes"] = entry.nodes;
       signature["total_gflop"] = entry.totalFlops() / 1e9;
@@ -181,12 +260,16 @@ int runTune(TuneCommandOptions options) {
 
 void addTuneCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<TuneCommandOptions>();
-  CLI::App* command = app.add_subcommand("tune", "Tune a matmul, bmm or conv2d kernel on the CPU and compare it with oneDNN");
+  CLI::App* command =
+      app.add_subcommand("tune", "Tune a matmul, bmm or conv2d kernel on the CPU (against oneDNN) or a CUDA GPU (against cuBLAS/cuDNN)");
   command
       ->add_option("workload", options->workload,
                    "matmul:MxNxK, bmm:BxMxNxK or conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP], each optionally followed by ,bias and/or "
                    ",relu; or MODEL.onnx: each distinct matmul and conv2d of the model, most expensive first, --trials each")
       ->required();
+  command->add_option("--target", options->target, "Where the kernels run: cpu (C, system compiler) or cuda (CUDA C++, NVRTC, the cuda plugin's GPU)")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
   command->add_option("--trials", options->trials, "Candidates to measure")->capture_default_str();
   command->add_option("--search", options->search, "Search strategy: evolutionary (with the XGBoost cost model) or random")
       ->check(CLI::IsMember({"evolutionary", "random"}))

@@ -11,9 +11,6 @@
 
 namespace tessera::tuning {
 
-#if TESSERA_HAVE_DNNL
-namespace {
-
 OpSignature baselineSignature(const tune::Workload& w) {
   OpSignature s;
   auto type = [](std::vector<int64_t> shape) { return TensorType{DType::Float32, Shape(shape.begin(), shape.end())}; };
@@ -37,9 +34,8 @@ OpSignature baselineSignature(const tune::Workload& w) {
   return s;
 }
 
-} // namespace
-
-std::optional<OneDnnBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, std::string& why) {
+#if TESSERA_HAVE_DNNL
+std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, std::string& why) {
 #ifdef _OPENMP
   omp_set_num_threads(threads); // this thread's team: the kernels' thread count
 #else
@@ -53,7 +49,7 @@ std::optional<OneDnnBaseline> measureOneDnnBaseline(const tune::Workload& worklo
   for (size_t i = 0; i < signature.inputs.size(); ++i)
     if (cpu::isParameterInput(signature.kind, i)) op->setConstant(i);
   cpu::TimingPlan plan;
-  OneDnnBaseline baseline;
+  LibraryBaseline baseline;
   baseline.latencyMs = cpu::timeOpMs(*op, signature, stream, plan);
   baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
   baseline.what = signature.key();
@@ -61,7 +57,7 @@ std::optional<OneDnnBaseline> measureOneDnnBaseline(const tune::Workload& worklo
   return baseline;
 }
 #else
-std::optional<OneDnnBaseline> measureOneDnnBaseline(const tune::Workload&, int, std::string& why) {
+std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload&, int, std::string& why) {
   why = "this build has no oneDNN";
   return std::nullopt;
 }

@@ -1,7 +1,9 @@
-// The tuner's yardstick: oneDNN's primitive for a tuning workload, timed on a given number of
-// threads. `tessera-cli tune` reports it as baseline_gflops; the explorer's tuning view draws it.
+// The tuner's yardstick: the library's op for a tuning workload (oneDNN's primitive, timed here on a
+// given number of threads; cuBLAS/cuDNN through the cuda plugin's profiler for `tune --target cuda`).
+// `tessera-cli tune` reports it as baseline_gflops; the explorer's tuning view draws it.
 #pragma once
 
+#include "cost/OpSignature.h"
 #include "tune/Workload.h"
 
 #include <optional>
@@ -9,16 +11,18 @@
 
 namespace tessera::tuning {
 
-struct OneDnnBaseline {
+struct LibraryBaseline {
   double latencyMs = 0;
   double gflops = 0;
-  std::string what; // the oneDNN primitive and its implementation
+  std::string what; // the library's op (and, for oneDNN, its implementation)
 };
 
-// Times the workload as the op oneDNN runs: conv fuses bias and relu; matmul fuses relu, or takes
-// the bias as a Gemm (whose relu oneDNN does not fuse here); a batched matmul's bias is left out.
-// Runs on the calling thread, whose OpenMP team it sets to `threads`. nullopt with `why` when
+// The workload as the op a library runs: conv fuses bias and relu; matmul fuses relu, or takes the
+// bias as a Gemm (whose relu oneDNN does not fuse here); a batched matmul's bias is left out.
+OpSignature baselineSignature(const tune::Workload& workload);
+
+// Times baselineSignature(workload) in oneDNN. Runs on the calling thread, whose OpenMP team it sets to `threads`. nullopt with `why` when
 // oneDNN cannot run the workload or this build has no oneDNN.
-std::optional<OneDnnBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, std::string& why);
+std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, std::string& why);
 
 } // namespace tessera::tuning

@@ -1,47 +1,25 @@
 // C code generation from the loop nest.
 #include "tune/CodegenC.h"
 
+#include "tune/CodegenText.h"
+
+#include "support/Error.h"
+
 #include <algorithm>
 
 namespace tessera::tune {
 
 namespace {
 
-std::string var(const Loop& loop) {
-  std::string name = "l_" + loop.name;
-  std::replace(name.begin(), name.end(), '.', '_');
-  return name;
-}
-
-// sum of coeff * term, or "0".
-struct Affine {
-  std::string text;
-  void add(int64_t coeff, const std::string& term) {
-    if (coeff == 0) return;
-    if (!text.empty()) text += " + ";
-    text += coeff == 1 ? term : std::to_string(coeff) + "*" + term;
-  }
-  std::string str() const { return text.empty() ? "0" : text; }
-};
+std::string var(const Loop& loop) { return loopVariable(loop); }
 
 class Emitter {
 public:
   explicit Emitter(const LoopNest& nest) : nest_(nest), c_(nest.compute) {
     tile_ = nest.tileExtents();
     regTile_ = nest.registerTileExtents();
-    regCoeff_.assign(c_.axes.size(), 0);
-    int64_t regStride = 1;
-    for (int a = c_.spatialAxes() - 1; a >= 0; --a) {
-      regCoeff_[a] = regStride;
-      regStride *= regTile_[a];
-    }
-    // The accumulator is row-major over the spatial axes' tile extents.
-    accCoeff_.assign(c_.axes.size(), 0);
-    int64_t stride = 1;
-    for (int a = c_.spatialAxes() - 1; a >= 0; --a) {
-      accCoeff_[a] = stride;
-      stride *= tile_[a];
-    }
+    regCoeff_ = rowMajorCoefficients(c_, regTile_);
+    accCoeff_ = rowMajorCoefficients(c_, tile_);
   }
 
   std::string run() {
@@ -101,6 +79,11 @@ private:
     case LoopAnnotation::Vectorized: return "#pragma omp simd";
     case LoopAnnotation::Unrolled: return "#pragma GCC unroll " + std::to_string(loop.extent);
     case LoopAnnotation::Serial: break;
+    case LoopAnnotation::BlockIdx:
+    case LoopAnnotation::VThread:
+    case LoopAnnotation::ThreadIdx:
+      throw Error("C code generation: loop " + loop.name + " is bound to " + gpuBindingName(loop.annotation) +
+                  " (a GPU schedule: lower it with generateCuda)");
     }
     return "";
   }

@@ -6,8 +6,10 @@
 #include "tune/Schedule.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::tune {
@@ -35,7 +37,18 @@ public:
   // Why a replayed schedule is not in the space (empty when it is): the checks MetaSchedule's
   // post-processors make, applied to sampled and mutated schedules alike.
   virtual std::string reject(const LoopNest& nest) const = 0;
+
+protected:
+  // Runs the space's program `build` on fresh schedules, their seeds derived from `seed`, until
+  // one passes reject(); after `attempts` throws tessera::Error with the last reason.
+  Schedule sampleValid(const Compute& compute, uint64_t seed, int attempts, const std::function<void(Schedule&)>& build) const;
 };
+
+// MetaSchedule's multi-level tiling: each axis split into as many loops as `structure` ("SSRSRS")
+// has levels of its kind (S spatial, R reduction), their tiles sampled, and the loops reordered
+// level by level. Returns each level's loops (axes in the compute's order). Throws tessera::Error
+// for a structure with other letters.
+std::vector<std::vector<std::string>> multiLevelTile(Schedule& schedule, std::string_view structure, int64_t maxInnermostFactor);
 
 class MultiLevelTilingSpace : public SpaceGenerator {
 public:

@@ -32,6 +32,9 @@ const char* annotationName(LoopAnnotation annotation) {
   case LoopAnnotation::Parallel: return "parallel";
   case LoopAnnotation::Vectorized: return "vectorized";
   case LoopAnnotation::Unrolled: return "unrolled";
+  case LoopAnnotation::BlockIdx: return "block";
+  case LoopAnnotation::VThread: return "vthread";
+  case LoopAnnotation::ThreadIdx: return "thread";
   case LoopAnnotation::Serial: break;
   }
   return "serial";
@@ -44,7 +47,8 @@ int partOf(const Loop& loop) {
 }
 
 void addAnnotations(const LoopNest& nest, FeatureSink& sink) {
-  for (LoopAnnotation kind : {LoopAnnotation::Parallel, LoopAnnotation::Vectorized, LoopAnnotation::Unrolled, LoopAnnotation::Serial}) {
+  for (LoopAnnotation kind : {LoopAnnotation::Parallel, LoopAnnotation::Vectorized, LoopAnnotation::Unrolled, LoopAnnotation::Serial,
+                              LoopAnnotation::BlockIdx, LoopAnnotation::VThread, LoopAnnotation::ThreadIdx}) {
     int count = 0;
     double extent = 1;
     for (const Loop& loop : nest.loops) {

@@ -5,6 +5,26 @@
 
 namespace tessera::tune {
 
+const char* gpuBindingName(LoopAnnotation annotation) {
+  switch (annotation) {
+  case LoopAnnotation::BlockIdx: return "blockIdx.x";
+  case LoopAnnotation::VThread: return "vthread.x";
+  case LoopAnnotation::ThreadIdx: return "threadIdx.x";
+  case LoopAnnotation::Serial:
+  case LoopAnnotation::Parallel:
+  case LoopAnnotation::Vectorized:
+  case LoopAnnotation::Unrolled: break;
+  }
+  return nullptr;
+}
+
+int64_t LoopNest::boundExtent(LoopAnnotation binding) const {
+  int64_t product = 1;
+  for (const Loop& loop : loops)
+    if (loop.annotation == binding) product *= loop.extent;
+  return product;
+}
+
 int LoopNest::findLoop(const std::string& name) const {
   for (size_t i = 0; i < loops.size(); ++i)
     if (loops[i].name == name) return static_cast<int>(i);
@@ -72,6 +92,10 @@ std::string LoopNest::toString() const {
       for (int a = 0; a < compute.spatialAxes(); ++a) shape += (shape.empty() ? "" : "x") + std::to_string(tile[a]);
       line(i, "reg[" + shape + "] = 0");
     }
+    for (const SharedRead& read : sharedReads)
+      if (static_cast<size_t>(read.at) == i)
+        line(i, std::string("shared ") + (read.buffer == 0 ? "lhs" : "rhs") + " = cooperative fetch (vector " +
+                    std::to_string(read.vectorLength) + ")");
     if (i == loops.size()) {
       line(i, target + " += lhs * rhs");
       break;
@@ -81,7 +105,8 @@ std::string LoopNest::toString() const {
                        : loop.annotation == LoopAnnotation::Vectorized ? "vectorized "
                        : loop.annotation == LoopAnnotation::Unrolled   ? "unrolled "
                                                                        : "";
-    line(i, std::string(kind) + "for " + loop.name + " in " + std::to_string(loop.extent) +
+    const std::string binding = isGpuBinding(loop.annotation) ? std::string(gpuBindingName(loop.annotation)) + " " : "";
+    line(i, binding + std::string(kind) + "for " + loop.name + " in " + std::to_string(loop.extent) +
                 (loop.stride != 1 ? " (stride " + std::to_string(loop.stride) + ")" : ""));
   }
   std::string epilogue = std::string(compute.bias ? " + bias" : "") + (compute.relu ? " then relu" : "");

@@ -42,4 +42,15 @@ void vectorize(LoopNest& nest, int64_t maxExtent);
 // innermost outwards while the product of their extents stays within maxSteps; 0 unrolls none.
 void unroll(LoopNest& nest, int64_t maxSteps);
 
+// Bind.cpp: binds `loop` to a GPU thread axis (BlockIdx, VThread or ThreadIdx). Bound loops are
+// spatial and the outermost of the nest, blocks outside virtual threads outside threads; the
+// loops bound to one axis are fused into it.
+void bind(LoopNest& nest, const std::string& loop, LoopAnnotation binding);
+// The leading loops of the nest that are bound to a GPU thread axis.
+int boundLoops(const LoopNest& nest);
+// Bind.cpp: stages `buffer` (0 lhs, 1 rhs) in shared memory, fetched cooperatively by the
+// block's threads inside loops [0, loopsOutside), which must include every bound loop; a second
+// read of the same buffer replaces the first.
+void cacheReadShared(LoopNest& nest, int buffer, int loopsOutside, int64_t vectorLength);
+
 } // namespace tessera::tune

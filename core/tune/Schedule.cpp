@@ -66,6 +66,14 @@ void Schedule::parallel(int64_t maxExtent) { apply({InstructionKind::Parallel, {
 void Schedule::vectorize(int64_t maxExtent) { apply({InstructionKind::Vectorize, {}, {}, {maxExtent}, {}, {}, {}}); }
 void Schedule::unroll(const std::string& maxSteps) { apply({InstructionKind::Unroll, {}, {maxSteps}, {}, {}, {}, {}}); }
 
+void Schedule::bind(const std::vector<std::string>& loops, LoopAnnotation binding) {
+  const int64_t axis = binding == LoopAnnotation::BlockIdx ? 0 : binding == LoopAnnotation::VThread ? 1 : 2;
+  apply({InstructionKind::Bind, loops, {}, {axis}, {}, {}, {}});
+}
+void Schedule::cacheReadShared(int buffer, int loopsOutside, const std::string& vectorLength) {
+  apply({InstructionKind::CacheReadShared, {}, {vectorLength}, {buffer, loopsOutside}, {}, {}, {}});
+}
+
 void Schedule::apply(Instruction instruction) {
   switch (instruction.kind) {
   case InstructionKind::SamplePerfectTile: {
@@ -123,6 +131,20 @@ void Schedule::apply(Instruction instruction) {
   case InstructionKind::Unroll:
     expectArity(instruction, 0, 1, 0);
     tune::unroll(nest_, valueOf(instruction.inputs[0]));
+    break;
+  case InstructionKind::Bind: {
+    if (instruction.loops.empty() || instruction.attrs.size() != 1 || instruction.attrs[0] < 0 || instruction.attrs[0] > 2)
+      fail(instruction, "expects loops and one thread axis (0 blockIdx.x, 1 vthread.x, 2 threadIdx.x)");
+    const LoopAnnotation binding = instruction.attrs[0] == 0   ? LoopAnnotation::BlockIdx
+                                   : instruction.attrs[0] == 1 ? LoopAnnotation::VThread
+                                                               : LoopAnnotation::ThreadIdx;
+    for (const std::string& loop : instruction.loops) tune::bind(nest_, loop, binding);
+    break;
+  }
+  case InstructionKind::CacheReadShared:
+    expectArity(instruction, 0, 1, 2);
+    tune::cacheReadShared(nest_, static_cast<int>(instruction.attrs[0]), static_cast<int>(instruction.attrs[1]),
+                          valueOf(instruction.inputs[0]));
     break;
   }
   if (instruction.isSampling()) {

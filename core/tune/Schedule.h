@@ -32,6 +32,8 @@ public:
   void parallel(int64_t maxExtent);
   void vectorize(int64_t maxExtent);
   void unroll(const std::string& maxSteps);
+  void bind(const std::vector<std::string>& loops, LoopAnnotation binding);
+  void cacheReadShared(int buffer, int loopsOutside, const std::string& vectorLength);
 
   // Applies one instruction and appends it. A sampling instruction with a decision keeps it
   // (after checking it fits); one without samples. Throws tessera::Error for an instruction

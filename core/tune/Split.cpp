@@ -28,6 +28,8 @@ std::vector<std::string> split(LoopNest& nest, const std::string& loopName, cons
   nest.loops.erase(nest.loops.begin() + index);
   nest.loops.insert(nest.loops.begin() + index, parts.begin(), parts.end());
   if (nest.cacheWriteAt > index) nest.cacheWriteAt += static_cast<int>(factors.size()) - 1;
+  for (SharedRead& read : nest.sharedReads)
+    if (read.at > index) read.at += static_cast<int>(factors.size()) - 1;
   return names;
 }
 

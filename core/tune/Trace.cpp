@@ -13,7 +13,7 @@ namespace tessera::tune {
 
 namespace {
 
-constexpr std::array<std::pair<InstructionKind, const char*>, 10> kNames{{
+constexpr std::array<std::pair<InstructionKind, const char*>, 12> kNames{{
     {InstructionKind::SamplePerfectTile, "SamplePerfectTile"},
     {InstructionKind::SampleCategorical, "SampleCategorical"},
     {InstructionKind::Split, "Split"},
@@ -24,6 +24,8 @@ constexpr std::array<std::pair<InstructionKind, const char*>, 10> kNames{{
     {InstructionKind::Parallel, "Parallel"},
     {InstructionKind::Vectorize, "Vectorize"},
     {InstructionKind::Unroll, "Unroll"},
+    {InstructionKind::Bind, "Bind"},
+    {InstructionKind::CacheReadShared, "CacheReadShared"},
 }};
 
 constexpr int kTraceVersion = 1;
@@ -169,6 +171,18 @@ std::string traceToText(const Trace& trace) {
              (instruction.attrs.empty() ? std::string("?") : std::to_string(instruction.attrs[0])) + ")";
       break;
     case InstructionKind::Unroll: line = "Unroll(" + input(instruction, "max steps") + ")"; break;
+    case InstructionKind::Bind: {
+      static const char* const threadAxes[] = {"blockIdx.x", "vthread.x", "threadIdx.x"};
+      const int64_t axis = instruction.attrs.empty() ? -1 : instruction.attrs[0];
+      line = "Bind(" + joined(instruction.loops) + " to " + (axis >= 0 && axis < 3 ? threadAxes[axis] : "?") + ")";
+      break;
+    }
+    case InstructionKind::CacheReadShared: {
+      const int64_t buffer = instruction.attrs.empty() ? -1 : instruction.attrs[0];
+      line = std::string("CacheReadShared(") + (buffer == 0 ? "lhs" : buffer == 1 ? "rhs" : "?") + ", " +
+             input(instruction, "vector length") + ")";
+      break;
+    }
     }
     text += line + "\n";
   }

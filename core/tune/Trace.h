@@ -22,6 +22,8 @@ enum class InstructionKind {
   Parallel,          // attrs[0] = max collapsed extent
   Vectorize,         // attrs[0] = max vector extent
   Unroll,            // inputs[0] = max unrolled steps
+  Bind,              // loops = the loops to bind; attrs[0] = 0 blockIdx.x, 1 vthread.x, 2 threadIdx.x
+  CacheReadShared,   // attrs = {buffer (0 lhs, 1 rhs), loops outside}; inputs[0] = vector length
 };
 
 const char* instructionName(InstructionKind kind);

@@ -2,6 +2,7 @@
 #include "tune/Tuner.h"
 
 #include "tune/CodegenC.h"
+#include "tune/CodegenCuda.h"
 #include "tune/Schedule.h"
 
 #include "support/Error.h"
@@ -13,14 +14,18 @@
 
 namespace tessera::tune {
 
-Candidate lowerCandidate(const Compute& compute, const Trace& trace) {
+Candidate lowerCandidate(const Compute& compute, const Trace& trace, KernelLanguage language) {
   Schedule schedule = replaySchedule(compute, trace);
   Candidate candidate;
   candidate.trace = schedule.trace();
   candidate.nest = schedule.nest();
-  candidate.source = generateC(candidate.nest);
+  if (language == KernelLanguage::Cuda) {
+    candidate.source = generateCuda(candidate.nest).source;
+  } else {
+    candidate.source = generateC(candidate.nest);
+    candidate.openmp = needsOpenMp(candidate.nest);
+  }
   candidate.hash = contentHash(candidate.source);
-  candidate.openmp = needsOpenMp(candidate.nest);
   return candidate;
 }
 
@@ -41,26 +46,46 @@ std::string cpuTarget(int threads) {
   return "cpu:" + model + " x" + std::to_string(threads);
 }
 
+namespace {
+
+// The named search over the context's compute and space.
+std::unique_ptr<SearchStrategy> makeSearch(const TuneContext& context, const std::string& search, uint64_t seed,
+                                           const EvolutionaryOptions& evolutionary) {
+  if (search == "random") return std::make_unique<RandomSearch>(context.compute, *context.space, seed);
+  // makeXGBoostModel() explains what is missing in a build without XGBoost.
+  if (search == "evolutionary")
+    return std::make_unique<EvolutionarySearch>(context.compute, *context.space, makeXGBoostModel(seed), evolutionary, seed);
+  throw Error("unknown search '" + search + "' (evolutionary or random)");
+}
+
+} // namespace
+
 std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const CpuTuneSettings& settings) {
   auto context = std::make_unique<TuneContext>();
   context->compute = computeOf(workload);
   CpuSpaceOptions space = settings.space;
   space.threads = settings.threads;
   context->space = std::make_unique<MultiLevelTilingSpace>(space);
-  if (settings.search == "random") {
-    context->strategy = std::make_unique<RandomSearch>(context->compute, *context->space, settings.seed);
-  } else if (settings.search == "evolutionary") {
-    // makeXGBoostModel() explains what is missing in a build without XGBoost.
-    context->strategy = std::make_unique<EvolutionarySearch>(context->compute, *context->space, makeXGBoostModel(settings.seed),
-                                                             settings.evolutionary, settings.seed);
-  } else {
-    throw Error("unknown search '" + settings.search + "' (evolutionary or random)");
-  }
+  context->strategy = makeSearch(*context, settings.search, settings.seed, settings.evolutionary);
   context->builder = std::make_unique<CompilerBuilder>(settings.build);
   RunnerOptions run = settings.run;
   run.threads = settings.threads;
   context->runner = std::make_unique<LocalRunner>(makeProblem(workload, settings.seed), run);
   context->target = cpuTarget(settings.threads);
+  return context;
+}
+
+std::unique_ptr<TuneContext> makeGpuTuneContext(const Workload& workload, const GpuTuneSettings& settings,
+                                                std::unique_ptr<Builder> builder, std::unique_ptr<Runner> runner,
+                                                std::string target) {
+  auto context = std::make_unique<TuneContext>();
+  context->compute = computeOf(workload);
+  context->space = std::make_unique<GpuMultiLevelTilingSpace>(settings.space);
+  context->strategy = makeSearch(*context, settings.search, settings.seed, settings.evolutionary);
+  context->builder = std::move(builder);
+  context->runner = std::move(runner);
+  context->target = std::move(target);
+  context->language = KernelLanguage::Cuda;
   return context;
 }
 
@@ -129,7 +154,7 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
     const int want = std::min(options.batchSize, options.trials - result.trials);
     std::vector<Candidate> batch;
     for (const Trace& trace : context.strategy->nextBatch(want)) {
-      Candidate candidate = lowerCandidate(context.compute, trace);
+      Candidate candidate = lowerCandidate(context.compute, trace, context.language);
       const bool measuredBefore = context.database && context.database->contains(workload, context.target, candidate.hash);
       if (!seen.insert(candidate.hash).second || measuredBefore) {
         ++result.skipped;

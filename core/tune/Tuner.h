@@ -6,6 +6,7 @@
 #include "tune/Builder.h"
 #include "tune/DesignSpace.h"
 #include "tune/EvolutionarySearch.h"
+#include "tune/GpuDesignSpace.h"
 #include "tune/Runner.h"
 #include "tune/SearchStrategy.h"
 #include "tune/TuningDatabase.h"
@@ -26,8 +27,11 @@ struct Candidate {
   bool openmp = false;
 };
 
+// What candidates are lowered to: C for the system compiler, or CUDA C++ for NVRTC.
+enum class KernelLanguage { C, Cuda };
+
 // Replays the trace and generates its kernel. Throws tessera::Error when the trace does not apply.
-Candidate lowerCandidate(const Compute& compute, const Trace& trace);
+Candidate lowerCandidate(const Compute& compute, const Trace& trace, KernelLanguage language = KernelLanguage::C);
 
 struct MeasuredCandidate {
   Candidate candidate;
@@ -48,7 +52,8 @@ struct TuneContext {
   std::unique_ptr<Builder> builder;
   std::unique_ptr<Runner> runner;
   TuningDatabase* database = nullptr; // optional
-  std::string target;                 // the records' target (cpuTarget())
+  std::string target;                 // the records' target (cpuTarget(), or "cuda:<device>")
+  KernelLanguage language = KernelLanguage::C;
 };
 
 struct CpuTuneSettings {
@@ -65,6 +70,20 @@ struct CpuTuneSettings {
 // XGBoost model; another name, or evolutionary in a build without XGBoost, is tessera::Error),
 // the system compiler and a LocalRunner on makeProblem(workload, seed).
 std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const CpuTuneSettings& settings);
+
+struct GpuTuneSettings {
+  uint64_t seed = 1;
+  std::string search = "random";
+  GpuSpaceOptions space;
+  EvolutionaryOptions evolutionary;
+};
+
+// The GPU parts: GpuMultiLevelTilingSpace, the named search (as makeCpuTuneContext), CUDA
+// lowering, and the builder and runner a device backend provides (plugins/cuda: NVRTC and the
+// CUDA driver), recording under `target`.
+std::unique_ptr<TuneContext> makeGpuTuneContext(const Workload& workload, const GpuTuneSettings& settings,
+                                                std::unique_ptr<Builder> builder, std::unique_ptr<Runner> runner,
+                                                std::string target);
 
 // The searches makeCpuTuneContext() knows in this build, the default first.
 std::vector<std::string> availableSearches();

@@ -1,6 +1,7 @@
 #include "PluginHost.h"
 
 #include "BackendInterface.h"
+#include "KernelTunerInterface.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -19,6 +20,7 @@ namespace tessera::plugins {
 struct PluginHost::Loaded {
   std::unique_ptr<QPluginLoader> loader;
   Backend* backend = nullptr;
+  KernelTuner* kernelTuner = nullptr; // the same plugin object, when it implements one
   std::string name;
 };
 
@@ -113,7 +115,7 @@ PluginHost::PluginHost(const std::vector<PluginDirectory>& directories) : direct
       record.problem = failure.empty() ? reason : "device check failed: " + failure;
       record.available = record.problem.empty();
       records_.push_back(std::move(record));
-      loaded_.push_back({std::move(loader), backend, name});
+      loaded_.push_back({std::move(loader), backend, qobject_cast<KernelTuner*>(instance), name});
     }
   }
 }
@@ -144,6 +146,12 @@ PluginHost& PluginHost::global() {
 Backend* PluginHost::backend(const std::string& name) const {
   for (const Loaded& loaded : loaded_)
     if (loaded.name == name) return loaded.backend;
+  return nullptr;
+}
+
+KernelTuner* PluginHost::kernelTuner(const std::string& name) const {
+  for (const Loaded& loaded : loaded_)
+    if (loaded.name == name) return loaded.kernelTuner;
   return nullptr;
 }
 

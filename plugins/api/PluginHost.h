@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Backend.h"
+#include "KernelTuner.h"
 
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ public:
   const std::vector<PluginRecord>& plugins() const { return records_; }
   // A loaded backend by name, or nullptr. It may still be unavailable (see its record).
   Backend* backend(const std::string& name) const;
+  // The kernel tuner the loaded backend `name` also implements, or nullptr.
+  KernelTuner* kernelTuner(const std::string& name) const;
   // Why `name` cannot be used: not found (with the directories searched), failed to load, or its
   // device unavailable. Empty when it can.
   std::string whyUnusable(const std::string& name) const;

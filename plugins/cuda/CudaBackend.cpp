@@ -2,7 +2,9 @@
 
 #include "CudaDevice.h"
 #include "CudaExecutor.h"
+#include "CudaKernelRunner.h"
 #include "CudaProfiler.h"
+#include "NvrtcCompiler.h"
 
 #include "support/Error.h"
 
@@ -45,6 +47,25 @@ std::unique_ptr<GraphExecutor> CudaBackend::makeExecutor() {
   } catch (const Error& e) {
     throw Error(std::string("cuda executor: the GPU failed to start: ") + e.what());
   }
+}
+
+std::string CudaBackend::tuningTarget() { return cudaDeviceKey(); }
+
+tune::GpuSpaceOptions CudaBackend::spaceOptions() {
+  tune::GpuSpaceOptions options;
+  int threads = 0, sharedBytes = 0;
+  TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, 0));
+  // Static shared memory: what a kernel without an opt-in attribute may declare.
+  TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sharedBytes, cudaDevAttrMaxSharedMemoryPerBlock, 0));
+  options.maxThreadsPerBlock = threads;
+  options.maxSharedMemoryBytes = sharedBytes;
+  return options;
+}
+
+std::unique_ptr<tune::Builder> CudaBackend::makeKernelBuilder() { return std::make_unique<NvrtcBuilder>(cudaComputeCapability()); }
+
+std::unique_ptr<tune::Runner> CudaBackend::makeKernelRunner(const tune::Problem& problem) {
+  return std::make_unique<CudaKernelRunner>(problem);
 }
 
 } // namespace tessera::cuda

@@ -1,9 +1,11 @@
 // The CUDA backend plugin (`measured:cuda`): cuDNN/cuBLAS op profiler and whole-graph executor on
-// GPU 0. It loads without an NVIDIA driver (cudart is linked statically) and then says why the
-// device is unavailable.
+// GPU 0, and the kernel tuner's builder (NVRTC) and runner (`tessera-cli tune --target cuda`). It
+// loads without an NVIDIA driver (cudart is linked statically) and then says why the device is
+// unavailable.
 #pragma once
 
 #include "BackendInterface.h"
+#include "KernelTunerInterface.h"
 
 #include <QObject>
 
@@ -11,10 +13,10 @@
 
 namespace tessera::cuda {
 
-class CudaBackend final : public QObject, public plugins::Backend {
+class CudaBackend final : public QObject, public plugins::Backend, public plugins::KernelTuner {
   Q_OBJECT
   Q_PLUGIN_METADATA(IID "org.tessera.Backend/2" FILE "cuda.json")
-  Q_INTERFACES(tessera::plugins::Backend)
+  Q_INTERFACES(tessera::plugins::Backend tessera::plugins::KernelTuner)
 
 public:
   std::string name() const override { return "cuda"; }
@@ -24,6 +26,12 @@ public:
   std::optional<DeviceProfile> fallbackProfile() override;
   std::unique_ptr<OpProfiler> makeProfiler() override;
   std::unique_ptr<GraphExecutor> makeExecutor() override;
+
+  std::string tunerUnavailableReason() override { return unavailableReason(); }
+  std::string tuningTarget() override;
+  tune::GpuSpaceOptions spaceOptions() override;
+  std::unique_ptr<tune::Builder> makeKernelBuilder() override;
+  std::unique_ptr<tune::Runner> makeKernelRunner(const tune::Problem& problem) override;
 
 private:
   // The device check starts cuDNN and cuBLAS once (a second or so), then answers from here.

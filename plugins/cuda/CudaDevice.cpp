@@ -71,6 +71,11 @@ std::string cudaDeviceKey() {
   return "cuda:" + facts.name + " (" + smName(facts) + ")";
 }
 
+int cudaComputeCapability() {
+  const DeviceFacts facts = deviceFacts();
+  return facts.major * 10 + facts.minor;
+}
+
 DeviceProfile cudaDeviceProfile() {
   const DeviceFacts facts = deviceFacts();
   for (const char* known : {"H200", "A100", "V100"}) {

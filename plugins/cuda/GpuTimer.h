@@ -4,6 +4,7 @@
 #include "CudaContext.h"
 
 #include <functional>
+#include <vector>
 
 namespace tessera::cuda {
 
@@ -13,5 +14,10 @@ namespace tessera::cuda {
 // the CPU plugin reports medians too, so costs from both backends mean the same thing. Events
 // are read once after the last run, so the host never waits between runs. Throws tessera::Error.
 double medianRunMs(CudaContext& context, int warmup, int runs, const std::function<void()>& once);
+
+// The same on any stream, each timed run's milliseconds in the order they ran.
+std::vector<double> timedRunsMs(cudaStream_t stream, int warmup, int runs, const std::function<void()>& once);
+// The median of those times.
+double medianMs(std::vector<double> times);
 
 } // namespace tessera::cuda

@@ -1,7 +1,7 @@
 // `tessera-cli plugins` and `costs` as a user runs them: what loaded and why not, measuring once
 // per device (a second run measures nothing), moving a table between caches, and falling back to
-// the analytic model with a clear line when a backend is unusable, and tuned kernels of the
-// default tuning database used by measured:cpu with no flags.
+// the analytic model with a clear line when a backend is unusable, tuned kernels of the default
+// tuning database used by measured:cpu with no flags, and `tune --target cuda`.
 #include "CliRunner.h"
 
 #include "onnx/OnnxExport.h"
@@ -209,6 +209,33 @@ TEST_F(PluginsCli, ListsTheCudaPluginAndWithoutAGpuFallsBackWithItsReason) {
   ASSERT_EQ(costs.exitCode, 0) << costs.output;
   EXPECT_NE(costs.output.find("measured:cuda is unavailable: " + why + "; using analytic:h200 instead"), std::string::npos) << costs.output;
   EXPECT_EQ(readJson(dir_ + "/r.json")["cost"], "analytic:h200");
+}
+
+// `tune --target cuda`: without a usable GPU (or without the plugin) a clean error that says why,
+// and nothing tuned; with one, the CPU report's keys, a cuda:<device> target and records in --db.
+TEST_F(PluginsCli, TuneOnCudaSaysWhyWithoutAGpu) {
+  if (cudaAvailable()) GTEST_SKIP() << "a GPU is usable here: TuneOnCudaReportsLikeTheCpu runs instead";
+  const CliResult result = runCli("tune matmul:64x64x64 --target cuda --trials 2 --json " + dir_ + "/t.json");
+  expectCleanError(result, "tune --target cuda: ");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/t.json"));
+  if (TESSERA_HAVE_CUDA_PLUGIN && TESSERA_HAVE_PLUGIN_HOST) {
+    EXPECT_EQ(result.output.find("no 'cuda' backend plugin"), std::string::npos) << "the plugin was built: " << result.output;
+  }
+}
+
+TEST_F(PluginsCli, TuneOnCudaReportsLikeTheCpu) {
+  SKIP_WITHOUT_CUDA_PLUGIN();
+  if (!cudaAvailable()) GTEST_SKIP() << "no usable GPU (tessera-cli plugins says why): TuneOnCudaSaysWhyWithoutAGpu runs instead";
+  const CliResult result = runCli("tune matmul:128x128x128,relu --target cuda --trials 8 --batch 4 --search random --db " + dir_ +
+                                  "/tune.sqlite --json " + dir_ + "/t.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  const nlohmann::json report = readJson(dir_ + "/t.json");
+  for (const char* key : {"best_gflops", "baseline_gflops", "trials", "verified", "best_trace", "best_gflops_by_trial"})
+    EXPECT_TRUE(report.contains(key)) << key;
+  EXPECT_TRUE(report["verified"].get<bool>());
+  EXPECT_EQ(report["trials"].get<int>(), 8);
+  EXPECT_GT(report["best_gflops"].get<double>(), 0);
+  EXPECT_EQ(report["target"].get<std::string>().rfind("cuda:", 0), 0u) << report["target"];
 }
 
 TEST_F(PluginsCli, BadTablesAndEmptyCachesGetClearErrors) {

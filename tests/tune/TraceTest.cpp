@@ -1,5 +1,7 @@
 // Traces: sampling is deterministic in the seed, a trace replays to the same loop nest, a
 // mutation changes exactly one decision (deterministically), and JSON round-trips.
+#include "TuneTestSupport.h"
+
 #include "tune/CodegenC.h"
 #include "tune/DesignSpace.h"
 #include "tune/Mutator.h"
@@ -18,11 +20,7 @@ namespace {
 
 Compute matmul() { return computeOf(parseWorkload("matmul:64x48x32,bias,relu")); }
 
-std::vector<std::vector<int64_t>> decisionsOf(const Trace& trace) {
-  std::vector<std::vector<int64_t>> decisions;
-  for (size_t i : trace.samplingInstructions()) decisions.push_back(trace.instructions[i].decision);
-  return decisions;
-}
+using test::decisionsOf;
 
 TEST(Trace, SameSeedSameScheduleOtherSeedsDiffer) {
   const Compute c = matmul();
@@ -122,18 +120,7 @@ TEST(Trace, MutationChangesOneDecisionDeterministically) {
   ASSERT_TRUE(a.has_value());
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(*a, *b);
-  ASSERT_EQ(a->instructions.size(), original.instructions.size());
-  int changed = 0;
-  for (size_t i = 0; i < original.instructions.size(); ++i) {
-    Instruction x = original.instructions[i], y = a->instructions[i];
-    if (x.decision != y.decision) {
-      ++changed;
-      EXPECT_TRUE(x.isSampling());
-    }
-    x.decision = y.decision = {};
-    EXPECT_EQ(x, y) << "instruction " << i << " changed beyond its decision";
-  }
-  EXPECT_EQ(changed, 1);
+  EXPECT_EQ(test::changedDecisions(original, *a), 1);
   EXPECT_NO_THROW(replaySchedule(c, *a));
   // Other seeds reach other decisions.
   std::set<std::vector<std::vector<int64_t>>> reached;

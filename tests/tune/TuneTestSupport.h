@@ -1,10 +1,14 @@
 // Shared by the tuner tests: a CPU tuning context that measures quickly (one short repeat) and
-// waits for slow compiles, and a builder whose every other candidate fails to compile.
+// waits for slow compiles, a builder whose every other candidate fails to compile, and what a
+// mutation changed in a trace.
 #pragma once
 
 #include "tune/CostModel.h"
 #include "tune/Tuner.h"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -41,5 +45,28 @@ private:
   std::unique_ptr<Builder> inner_;
   int count_ = 0;
 };
+
+// The decisions of the trace's sampling instructions, in order.
+inline std::vector<std::vector<int64_t>> decisionsOf(const Trace& trace) {
+  std::vector<std::vector<int64_t>> decisions;
+  for (size_t i : trace.samplingInstructions()) decisions.push_back(trace.instructions[i].decision);
+  return decisions;
+}
+
+// How many decisions `mutated` changed; anything else that differs fails the test.
+inline int changedDecisions(const Trace& original, const Trace& mutated) {
+  EXPECT_EQ(mutated.instructions.size(), original.instructions.size());
+  int changed = 0;
+  for (size_t i = 0; i < std::min(original.instructions.size(), mutated.instructions.size()); ++i) {
+    Instruction x = original.instructions[i], y = mutated.instructions[i];
+    if (x.decision != y.decision) {
+      ++changed;
+      EXPECT_TRUE(x.isSampling()) << "instruction " << i;
+    }
+    x.decision = y.decision = {};
+    EXPECT_EQ(x, y) << "instruction " << i << " changed beyond its decision";
+  }
+  return changed;
+}
 
 } // namespace tessera::tune::test
