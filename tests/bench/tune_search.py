@@ -29,7 +29,8 @@ def run_one(args, workload, search, seed):
     with tempfile.TemporaryDirectory(prefix="tune-bench-") as cache:
         env = dict(os.environ, TMPDIR=cache)
         command = ["taskset", "-c", args.cpus, args.cli, "tune", workload, "--trials", str(args.trials), "--search", search,
-                   "--seed", str(seed), "--threads", str(args.threads), "--json", report, "--records", stem + ".jsonl"]
+                   "--seed", str(seed), "--threads", str(args.threads), "--json", report, "--records", stem + ".jsonl",
+                   "--db", ":memory:"]  # the benchmark's kernels stay out of the default tuning database
         start = time.monotonic()
         with open(stem + ".log", "w") as log:
             subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
