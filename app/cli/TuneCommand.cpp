@@ -17,11 +17,8 @@
 #include "PluginHost.h"
 #endif
 
+#include "ExecutorThreads.h"
 #include "OneDnnBaseline.h"
-
-#if TESSERA_HAVE_DNNL
-#include "CpuDevice.h"
-#endif
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -48,19 +45,12 @@ struct TuneCommandOptions {
   std::string db;
   std::string json;
   std::string records; // JSON lines export
-  int threads = 0;      // 0: the CPU executor's (executorThreads())
+  int threads = 0;      // 0: the CPU executor's (tuning::executorThreads())
   int batch = 16;
   bool pin = true;
 };
 
 using tuning::LibraryBaseline;
-
-#if TESSERA_HAVE_DNNL
-// Kernels are tuned for a thread count; the executor runs them only on the same one.
-int executorThreads() { return cpu::cpuThreads(); }
-#else
-int executorThreads() { return 2; }
-#endif
 
 // Where the kernels run: the tuning context for a workload and the library baseline to beat.
 struct TuneTarget {
@@ -211,7 +201,7 @@ int runTune(TuneCommandOptions options) {
   } else {
     single = tune::parseWorkload(options.workload);
   }
-  if (options.threads == 0) options.threads = executorThreads();
+  if (options.threads == 0) options.threads = tuning::executorThreads();
   // Before anything starts OpenMP: oneDNN's team takes the same thread count as the kernels.
   ::setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
   // Before the database: without a device, --target cuda stops here and says why.

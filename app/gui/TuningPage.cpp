@@ -1,5 +1,7 @@
 #include "TuningPage.h"
 
+#include "ExecutorThreads.h"
+
 #include "TuningRunner.h"
 
 #include "tuning/TuningChart.h"
@@ -81,7 +83,7 @@ void TuningPage::build() {
   seed_->setValue(1);
   threads_ = new QSpinBox(this);
   threads_->setRange(1, std::max(1, QThread::idealThreadCount()));
-  threads_->setValue(std::min(2, threads_->maximum()));
+  threads_->setValue(std::min(tuning::executorThreads(), threads_->maximum())); // where measured:cpu can use the kernels
   threads_->setToolTip(tr("Threads of the tuned kernels and of oneDNN's baseline"));
   start_ = new QPushButton(tr("Start"), this);
   stop_ = new QPushButton(tr("Stop"), this);
