@@ -7,7 +7,6 @@
 
 #include "cost/OpProfiler.h"
 #include "cost/OpSignature.h"
-#include "ir/Attributes.h"
 #include "onnx/OnnxImport.h"
 #include "support/Error.h"
 #include "tune/ModelWorkloads.h"

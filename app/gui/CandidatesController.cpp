@@ -20,7 +20,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
-
 #include <utility>
 
 namespace tessera::gui {
