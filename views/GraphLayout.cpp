@@ -1,8 +1,9 @@
 #include "GraphLayout.h"
 
+#include "BackgroundWork.h"
+
 #include <QPolygonF>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <gvc.h>
 
@@ -272,7 +273,7 @@ QFuture<LayoutResult> layoutAsync(LayoutRequest request) {
     pool.setMaxThreadCount(1);
     pool.setObjectName(QStringLiteral("tessera-layout"));
   });
-  return QtConcurrent::run(&pool, [request = std::move(request)] { return computeLayout(request); });
+  return runInBackground(&pool, [request = std::move(request)] { return computeLayout(request); });
 }
 
 } // namespace tessera::views

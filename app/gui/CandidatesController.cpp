@@ -1,5 +1,6 @@
 #include "CandidatesController.h"
 
+#include "BackgroundWork.h"
 #include "CandidatesPanel.h"
 #include "CostModels.h"
 #include "EndToEndTiming.h"
@@ -17,7 +18,6 @@
 
 #include <QFutureWatcher>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <optional>
 #include <utility>
@@ -96,7 +96,7 @@ void CandidatesController::timeCompared() {
                     .arg(QString::fromStdString(timed.comparison->describeSpeedup())));
     emit endToEndTimed();
   });
-  watcher->setFuture(QtConcurrent::run([backend, original = before.graph, candidate = after.graph] {
+  watcher->setFuture(views::runInBackground([backend, original = before.graph, candidate = after.graph] {
     Timed timed;
     try {
       timed.comparison = timeEndToEnd(backend, *original, *candidate);
@@ -243,7 +243,7 @@ void CandidatesController::onCostModelChanged(const QString& spec) {
     emit logged(tr("cost model %1: %2 ms").arg(QString::fromStdString(original_.costSpec)).arg(original_.totalMs, 0, 'f', 4));
     emit costsChanged();
   });
-  watcher->setFuture(QtConcurrent::run([original = original_, shown = shownCandidate_, best = best_, spec] {
+  watcher->setFuture(views::runInBackground([original = original_, shown = shownCandidate_, best = best_, spec] {
     Repriced repriced;
     try {
       std::shared_ptr<CostModel> model = sharedCostModel(spec.toStdString());

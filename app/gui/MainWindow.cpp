@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "BackgroundWork.h"
 #include "CandidatesController.h"
 #include "CandidatesPanel.h"
 #include "CostModels.h"
@@ -56,7 +57,6 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QTabWidget>
 #include <QTextDocument>
 #include <QTime>
@@ -256,7 +256,7 @@ void MainWindow::buildDocks() {
     rulePanel_->setRules(rulePack->result());
     rulePanel_->showState(liveRun_->state()); // a run or replay shown meanwhile keeps its statistics
   });
-  rulePack->setFuture(QtConcurrent::run([] { return views::ruleInfos(defaultRules()); }));
+  rulePack->setFuture(views::runInBackground([] { return views::ruleInfos(defaultRules()); }));
   auto* rulesDock = new QDockWidget(tr("Rules"), this);
   rulesDock->setObjectName(QStringLiteral("rulesDock"));
   rulesDock->setWidget(rulePanel_);

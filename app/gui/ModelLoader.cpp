@@ -1,5 +1,6 @@
 #include "ModelLoader.h"
 
+#include "BackgroundWork.h"
 #include "CostModels.h"
 #include "SessionDocument.h"
 
@@ -8,7 +9,6 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tessera::gui {
 
@@ -31,12 +31,12 @@ LoadedModel loadModel(const QString& path, const std::string& costSpec) {
 }
 
 QFuture<LoadedModel> loadModelAsync(const QString& path, const std::string& costSpec) {
-  return QtConcurrent::run([path, costSpec] { return loadModel(path, costSpec); });
+  return views::runInBackground([path, costSpec] { return loadModel(path, costSpec); });
 }
 
 QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t modelId, const std::string& title,
                                            const std::string& costSpec) {
-  return QtConcurrent::run([sessionPath, modelId, title, costSpec] {
+  return views::runInBackground([sessionPath, modelId, title, costSpec] {
     QElapsedTimer timer;
     timer.start();
     LoadedModel loaded;
@@ -57,7 +57,7 @@ QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t m
 
 QFuture<std::vector<LoadedCandidate>> loadCandidatesAsync(const QString& sessionPath, std::vector<int64_t> ids,
                                                           std::vector<std::string> titles, const std::string& costSpec) {
-  return QtConcurrent::run([sessionPath, ids = std::move(ids), titles = std::move(titles), costSpec] {
+  return views::runInBackground([sessionPath, ids = std::move(ids), titles = std::move(titles), costSpec] {
     std::vector<LoadedCandidate> loaded(ids.size());
     try {
       Session session = Session::open(sessionPath.toStdString());

@@ -1,5 +1,6 @@
 #include "ReplayDocks.h"
 
+#include "BackgroundWork.h"
 #include "live/BestCostChart.h"
 #include "live/LiveRun.h"
 #include "live/ProvenancePanel.h"
@@ -11,7 +12,6 @@
 #include <QDockWidget>
 #include <QFutureWatcher>
 #include <QMainWindow>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <utility>
@@ -87,7 +87,7 @@ void ReplayDocks::showStoredRun(const QString& sessionPath, int64_t runId) {
     shownRunId_ = stored.runId;
     emit storedRunShown(stored.runId, {});
   });
-  watcher->setFuture(QtConcurrent::run(readStoredRun, sessionPath, runId));
+  watcher->setFuture(views::runInBackground(readStoredRun, sessionPath, runId));
 }
 
 void ReplayDocks::followLiveRun(const QString& name) {

@@ -1,5 +1,6 @@
 #include "RunPanel.h"
 
+#include "BackgroundWork.h"
 #include "CostModels.h"
 
 #include "ClearButton.h"
@@ -9,7 +10,6 @@
 #include <QFileDialog>
 #include <QFutureWatcher>
 #include <QSettings>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -288,7 +288,7 @@ void RunPanel::discoverMeasuredBackends() {
     addCostChoices(discovery->result());
     emit costChoicesLoaded();
   });
-  discovery->setFuture(QtConcurrent::run(measuredCostChoices));
+  discovery->setFuture(views::runInBackground(measuredCostChoices));
 }
 
 void RunPanel::updateButtons() {

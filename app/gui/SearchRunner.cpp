@@ -1,5 +1,6 @@
 #include "SearchRunner.h"
 
+#include "BackgroundWork.h"
 #include "CostModels.h"
 
 #include "cost/CostModel.h"
@@ -22,11 +23,6 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-
-#ifdef __linux__
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
 
 namespace tessera::gui {
 
@@ -59,15 +55,6 @@ bool isKnownStrategy(const std::string& name) {
 }
 
 namespace {
-
-// Lowers the calling thread's share of the CPU below the UI thread's (Linux nice is per thread,
-// and the interpreter's threads started from it inherit it): on a machine busy with other work a
-// run's threads otherwise take the UI thread's turns, and a 30 ms frame takes 100 ms or more.
-void yieldToUiThread() {
-#ifdef __linux__
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
-#endif
-}
 
 // The built-in pack, parsed once. Its rules are verified numerically by the test suite (every rule
 // must pass, as the CLI relies on too), so they are not re-checked on every run.
@@ -184,7 +171,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
 
   thread_ = QThread::create([this, model = std::move(model), settings = std::move(settings), recording = std::move(recording),
                              control = control_, queue = queue_] {
-    yieldToUiThread();
+    views::lowerThisThreadsPriority(); // the interpreter's threads started from here inherit it
     auto start = std::chrono::steady_clock::now();
     auto post = [this](auto&& call) { QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection); };
     auto outcome = std::make_shared<SearchOutcome>();

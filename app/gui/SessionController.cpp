@@ -1,7 +1,8 @@
 #include "SessionController.h"
 
+#include "BackgroundWork.h"
+
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -143,7 +144,7 @@ void SessionController::submit(Work work, Done done) {
     lastOperationThread_ = result.thread;
     done(result);
   });
-  watcher->setFuture(QtConcurrent::run(&worker_, [work = std::move(work)]() mutable {
+  watcher->setFuture(views::runInBackground(&worker_, [work = std::move(work)]() mutable {
     Result result;
     result.thread = std::this_thread::get_id();
     try {
@@ -166,7 +167,7 @@ void SessionController::adopt(Result& result, const QString& path) {
 
 void SessionController::release(std::shared_ptr<SessionDocument> document) {
   if (!document) return;
-  (void)QtConcurrent::run(&worker_, [document = std::move(document)]() mutable { document.reset(); });
+  (void)views::runInBackground(&worker_, [document = std::move(document)]() mutable { document.reset(); });
 }
 
 void SessionController::emitListing(const Listing& listing) {

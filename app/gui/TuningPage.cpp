@@ -1,5 +1,6 @@
 #include "TuningPage.h"
 
+#include "BackgroundWork.h"
 #include "ExecutorThreads.h"
 
 #include "TuningRunner.h"
@@ -28,7 +29,6 @@
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -316,7 +316,7 @@ void TuningPage::onRunningChanged(bool running) {
       listStoredRecords(watcher->result(), path, /*replaceView=*/false);
       watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run(&TuningPage::readDatabase, databasePath_));
+    watcher->setFuture(views::runInBackground(&TuningPage::readDatabase, databasePath_));
   }
   emit runFinished();
 }
@@ -379,7 +379,7 @@ void TuningPage::openDatabase(const QString& path) {
     listStoredRecords(watcher->result(), path, /*replaceView=*/true);
     watcher->deleteLater();
   });
-  watcher->setFuture(QtConcurrent::run(&TuningPage::readDatabase, path));
+  watcher->setFuture(views::runInBackground(&TuningPage::readDatabase, path));
 }
 
 void TuningPage::listStoredRecords(StoredRecords stored, const QString& path, bool replaceView) {

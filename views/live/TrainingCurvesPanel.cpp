@@ -1,5 +1,6 @@
 #include "live/TrainingCurvesPanel.h"
 
+#include "BackgroundWork.h"
 #include "live/TrainingCurveChart.h"
 
 #include <QFileDialog>
@@ -10,7 +11,6 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -98,7 +98,7 @@ void TrainingCurvesPanel::loadReports(const QStringList& paths, bool replace) {
     if (generation == generation_) showLoaded(std::move(reports.curves), reports.errors, replace);
     emit loaded(reports.errors);
   });
-  watcher->setFuture(QtConcurrent::run(readReports, paths));
+  watcher->setFuture(runInBackground(readReports, paths));
 }
 
 void TrainingCurvesPanel::showLoaded(std::vector<TrainingCurve> curves, const QStringList& errors, bool replace) {
