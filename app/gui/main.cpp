@@ -12,15 +12,19 @@
 #include "interp/KernelSupport.h"
 #include "support/Error.h"
 
+#include <QAccessible>
 #include <QBackingStore>
+#include <QEventLoop>
 #include <QFontDatabase>
 #include <QImageReader>
 #include <QPainter>
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
+#include <QWindow>
 
 #include <algorithm>
+#include <functional>
 
 #include <cstdio>
 
@@ -44,6 +48,45 @@ void prepareSurface(QWidget& window) {
     painter.fillRect(all, window.palette().window());
   }
   store->endPaint();
+}
+
+// Handles the events that are due (the stall monitor's heartbeat among them) between two start-up
+// steps that run before the application's event loop, so that they are two short stalls, not one.
+void letTheEventLoopTurn() {
+  QEventLoop loop;
+  QTimer::singleShot(1, &loop, &QEventLoop::quit);
+  loop.exec();
+}
+
+// Runs `then` from the event loop once `window` has been exposed (and its first frame painted), so
+// that the window appears before the work it starts fills it: a model loaded before the first paint
+// made that paint, and the one after it, several times slower. A window that is not exposed within
+// a second (started minimised, say) gets `then` anyway.
+void afterFirstExpose(QWidget& window, std::function<void()> then) {
+  class FirstExpose final : public QObject {
+  public:
+    FirstExpose(QWindow* window, std::function<void()> then) : QObject(window), window_(window), then_(std::move(then)) {
+      window_->installEventFilter(this);
+      QTimer::singleShot(1000, this, &FirstExpose::run);
+    }
+    bool eventFilter(QObject*, QEvent* event) override {
+      if (event->type() == QEvent::Expose && window_->isExposed()) run();
+      return false;
+    }
+
+  private:
+    void run() {
+      if (!then_) return;
+      QTimer::singleShot(0, window_, std::move(then_));
+      then_ = nullptr;
+      window_->removeEventFilter(this);
+      deleteLater();
+    }
+    QWindow* window_;
+    std::function<void()> then_;
+  };
+  window.winId();
+  new FirstExpose(window.windowHandle(), std::move(then));
 }
 } // namespace
 
@@ -78,6 +121,12 @@ int main(int argc, char** argv) {
   options.persistSettings = !screenshot;
   options.interactiveErrors = !screenshot;
   app.traceStartup("application and command line");
+  // The accessibility bridge is made the first time a widget is named, and connects to the session
+  // bus: where there is none (under Xvfb) D-Bus tries to launch one, 20-30 ms. Made here, as its
+  // own step, it is not part of building the window.
+  QAccessible::isActive();
+  app.traceStartup("accessibility bridge");
+  letTheEventLoopTurn();
   MainWindow window(options);
   app.traceStartup("window built");
   if (screenshot) window.resize(1600, 1000);
@@ -134,7 +183,7 @@ int main(int argc, char** argv) {
     if (command.file.isEmpty()) std::fprintf(stderr, "tessera: --run needs a model or session to run on\n");
     else window.runWhenLoaded(command.run);
   }
-  if (!command.file.isEmpty()) window.openPath(command.file);
+  if (!command.file.isEmpty()) afterFirstExpose(window, [&window, file = command.file] { window.openPath(file); });
   // The database is read first, so that --tune's records go into it.
   if (!command.tuningDatabase.isEmpty()) window.tuningPage()->openDatabase(command.tuningDatabase);
   if (!command.tuneWorkload.isEmpty() && !window.tuningPage()->startTuning(command.tuneWorkload, command.tuneTrials)) {
