@@ -4,25 +4,23 @@
 namespace tessera::tune {
 
 nlohmann::json timeBreakdownJson(const TuneTimes& times) {
-  return {{"propose", times.propose}, {"lower", times.lower}, {"build", times.build}, {"run", times.run}, {"learn", times.learn}};
+  return nlohmann::json::object(
+      {{"propose", times.propose}, {"lower", times.lower}, {"build", times.build}, {"run", times.run}, {"learn", times.learn}});
 }
 
 nlohmann::json searchRoundsJson(const std::vector<SearchRound>& rounds) {
   nlohmann::json array = nlohmann::json::array();
-  for (const SearchRound& round : rounds) {
-    nlohmann::json entry;
-    entry["proposed"] = round.proposed;
-    entry["from_model"] = round.fromModel;
-    entry["measured"] = round.measured;
-    entry["failed"] = round.failed;
-    entry["model_trained"] = round.modelTrained;
-    entry["spearman"] = round.spearman ? nlohmann::json(*round.spearman) : nlohmann::json();
-    entry["mean_predicted_picked"] = round.meanPredictedPicked;
-    entry["mean_predicted_fresh"] = round.meanPredictedFresh;
-    entry["propose_seconds"] = round.proposeSeconds;
-    entry["learn_seconds"] = round.learnSeconds;
-    array.push_back(std::move(entry));
-  }
+  for (const SearchRound& round : rounds)
+    array.push_back(nlohmann::json::object({{"proposed", round.proposed},
+                                            {"from_model", round.fromModel},
+                                            {"measured", round.measured},
+                                            {"failed", round.failed},
+                                            {"model_trained", round.modelTrained},
+                                            {"spearman", round.spearman ? nlohmann::json(*round.spearman) : nlohmann::json()},
+                                            {"mean_predicted_picked", round.meanPredictedPicked},
+                                            {"mean_predicted_fresh", round.meanPredictedFresh},
+                                            {"propose_seconds", round.proposeSeconds},
+                                            {"learn_seconds", round.learnSeconds}}));
   return array;
 }
 
