@@ -9,6 +9,7 @@
 #include "cost/OpSignature.h"
 #include "onnx/OnnxImport.h"
 #include "support/Error.h"
+#include "tune/DiagnosticsJson.h"
 #include "tune/ModelWorkloads.h"
 #include "tune/Tuner.h"
 
@@ -163,6 +164,9 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   report["outcomes"] = outcomes;
   report["stop_reason"] = result.stopReason;
   report["tune_seconds"] = result.seconds;
+  report["time_breakdown"] = tune::timeBreakdownJson(result.times);
+  if (const auto* evolutionary = dynamic_cast<const tune::EvolutionarySearch*>(context->strategy.get()))
+    report["search_rounds"] = tune::searchRoundsJson(evolutionary->rounds());
   report["verified"] = result.best.has_value();
   report["best_gflops"] = result.best ? result.best->gflops : 0.0;
   report["best_latency_ms"] = result.best ? result.best->latencyMs : 0.0;

@@ -13,7 +13,9 @@ struct BuildOptions {
   std::vector<std::string> flags{"-O3", "-march=native", "-fPIC", "-shared", "-fopenmp-simd"};
   std::string cacheDir; // empty: <temp>/tessera-tune-<uid>
   int jobs = 2;
-  double timeoutSeconds = 60;
+  // MetaSchedule's LocalBuilder timeout: a kernel that takes longer to compile (GCC on a deeply
+  // unrolled nest) is a failed trial the model learns from, not minutes of a 200-trial budget.
+  double timeoutSeconds = 30;
 };
 
 struct BuildInput {

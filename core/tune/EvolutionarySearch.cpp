@@ -4,10 +4,12 @@
 #include "tune/Builder.h"
 #include "tune/Features.h"
 #include "tune/Mutator.h"
+#include "tune/RankCorrelation.h"
 
 #include "support/Error.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace tessera::tune {
@@ -19,6 +21,17 @@ double unitInterval(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1p-5
 // Mutations of one slot tried before the slot keeps its parent (MetaSchedule's max fail count).
 constexpr int kMaxMutationFailures = 10;
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double mean(const std::vector<float>& values) {
+  if (values.empty()) return 0;
+  double sum = 0;
+  for (float v : values) sum += v;
+  return sum / static_cast<double>(values.size());
+}
+
 } // namespace
 
 EvolutionarySearch::EvolutionarySearch(const Compute& compute, const SpaceGenerator& space, std::unique_ptr<CostModel> model,
@@ -27,18 +40,20 @@ EvolutionarySearch::EvolutionarySearch(const Compute& compute, const SpaceGenera
   if (!model_) throw Error("evolutionary search: no cost model");
 }
 
-EvolutionarySearch::Individual EvolutionarySearch::replay(const Trace& trace) const {
-  Schedule schedule = replaySchedule(compute_, trace);
+EvolutionarySearch::Individual EvolutionarySearch::individualOf(const Schedule& schedule) const {
   // Equal nests are the same kernel, and the nest's text is cheaper to hash than its C.
   return {schedule.trace(), contentHash(schedule.nest().toString()), extractFeatures(schedule.nest())};
+}
+
+EvolutionarySearch::Individual EvolutionarySearch::replay(const Trace& trace) const {
+  return individualOf(replaySchedule(compute_, trace));
 }
 
 std::vector<EvolutionarySearch::Individual> EvolutionarySearch::freshSamples(int count) {
   std::vector<Individual> fresh;
   std::set<std::string> seen;
   for (int i = 0; i < count; ++i) {
-    Schedule schedule = space_.sample(compute_, rng_());
-    Individual individual{schedule.trace(), contentHash(schedule.nest().toString()), extractFeatures(schedule.nest())};
+    Individual individual = individualOf(space_.sample(compute_, rng_()));
     if (proposed_.count(individual.hash) || !seen.insert(individual.hash).second) continue;
     fresh.push_back(std::move(individual));
   }
@@ -68,36 +83,43 @@ std::vector<float> EvolutionarySearch::predict(const std::vector<Individual>& in
 }
 
 std::vector<EvolutionarySearch::Individual> EvolutionarySearch::evolve(std::vector<Individual> population, int count) {
-  // The best-scored unmeasured individuals seen in any generation, by kernel.
+  // The best-scored unmeasured individuals seen in any generation, by kernel, with the score of
+  // the generation that first saw them.
   std::vector<std::pair<float, Individual>> best;
-  std::map<std::string, size_t> bestIndex;
+  std::set<std::string> seen;
   for (int generation = 0;; ++generation) {
     std::vector<float> scores = predict(population);
     for (size_t i = 0; i < population.size(); ++i) {
-      if (proposed_.count(population[i].hash)) continue;
-      auto [at, inserted] = bestIndex.emplace(population[i].hash, best.size());
-      if (inserted) best.emplace_back(scores[i], population[i]);
+      if (proposed_.count(population[i].hash) || !seen.insert(population[i].hash).second) continue;
+      best.emplace_back(scores[i], population[i]);
     }
     if (generation == options_.generations || population.empty()) break;
-    // Parents in proportion to their predicted score (a negative prediction counts as almost 0).
+    // Parents in proportion to their predicted score, clamped at 0 as MetaSchedule does (and a
+    // little more, so that a population the model scores 0 throughout still has parents).
     std::vector<double> weights(scores.size());
     for (size_t i = 0; i < scores.size(); ++i) weights[i] = std::max<double>(scores[i], 0.0) + 1e-6;
     std::vector<Individual> next;
-    std::set<std::string> nextHashes;
+    next.reserve(population.size());
+    // A parent passes on unmutated at most once a generation (MetaSchedule's bitmask), so that
+    // copies of the favourite do not crowd the population out.
+    std::vector<bool> copied(population.size(), false);
     for (size_t slot = 0; slot < population.size(); ++slot) {
-      for (int failures = 0; failures <= kMaxMutationFailures; ++failures) {
-        const Individual& parent = population[sampleCategorical(rng_, weights.size(), weights)];
-        if (unitInterval(rng_) >= options_.mutationProbability) {
-          next.push_back(parent);
-          break;
+      size_t parent = 0;
+      bool filled = false;
+      for (int failures = 0; failures <= kMaxMutationFailures && !filled; ++failures) {
+        parent = static_cast<size_t>(sampleCategorical(rng_, weights.size(), weights));
+        if (unitInterval(rng_) < options_.mutationProbability) {
+          if (std::optional<Schedule> child = mutateSchedule(compute_, population[parent].trace, space_, rng_())) {
+            next.push_back(individualOf(*child));
+            filled = true;
+          }
+        } else if (!copied[parent]) {
+          copied[parent] = true;
+          next.push_back(population[parent]);
+          filled = true;
         }
-        std::optional<Trace> mutated = mutateTrace(compute_, parent.trace, space_, rng_());
-        if (!mutated) continue;
-        Individual child = replay(*mutated);
-        if (!nextHashes.insert(child.hash).second) continue;
-        next.push_back(std::move(child));
-        break;
       }
+      if (!filled) next.push_back(population[parent]); // out of tries: the last parent stays
     }
     population = std::move(next);
   }
@@ -108,6 +130,9 @@ std::vector<EvolutionarySearch::Individual> EvolutionarySearch::evolve(std::vect
 }
 
 std::vector<Trace> EvolutionarySearch::nextBatch(int count) {
+  const auto start = std::chrono::steady_clock::now();
+  SearchRound round;
+  round.modelTrained = model_->trained();
   size_t fromMeasured = 0;
   for (const Measurement& m : measured_) fromMeasured += m.latencyMs > 0;
   fromMeasured = std::min(fromMeasured, static_cast<size_t>(options_.population * options_.initMeasuredRatio));
@@ -115,13 +140,15 @@ std::vector<Trace> EvolutionarySearch::nextBatch(int count) {
       freshSamples(std::max(options_.population - static_cast<int>(fromMeasured), options_.initMinUnmeasured));
   // Until the model has learned something its ranking is noise: measure fresh samples.
   std::vector<Individual> ranked;
-  if (model_->trained()) ranked = evolve(initialPopulation(fresh), count);
+  if (round.modelTrained) ranked = evolve(initialPopulation(fresh), count);
   std::vector<Trace> batch;
+  std::vector<Individual> picks;
   size_t nextRanked = 0, nextFresh = 0;
   auto take = [&](std::vector<Individual>& from, size_t& next) {
     for (; next < from.size(); ++next) {
       if (!proposed_.insert(from[next].hash).second) continue;
-      batch.push_back(from[next++].trace);
+      batch.push_back(from[next].trace);
+      picks.push_back(from[next++]);
       return true;
     }
     return false;
@@ -129,13 +156,30 @@ std::vector<Trace> EvolutionarySearch::nextBatch(int count) {
   while (static_cast<int>(batch.size()) < count) {
     const bool explore = unitInterval(rng_) < options_.epsilon;
     if (explore && take(fresh, nextFresh)) continue;
-    if (take(ranked, nextRanked) || take(fresh, nextFresh)) continue;
+    if (take(ranked, nextRanked)) {
+      ++round.fromModel;
+      continue;
+    }
+    if (take(fresh, nextFresh)) continue;
     break; // nothing new left this round
   }
+  round.proposed = static_cast<int>(batch.size());
+  predictedThisRound_.clear();
+  if (round.modelTrained) {
+    const std::vector<float> pickScores = predict(picks), freshScores = predict(fresh);
+    for (size_t i = 0; i < picks.size(); ++i) predictedThisRound_[picks[i].hash] = pickScores[i];
+    round.meanPredictedPicked = mean(pickScores);
+    round.meanPredictedFresh = mean(freshScores);
+  }
+  round.proposeSeconds = secondsSince(start);
+  rounds_.push_back(round);
   return batch;
 }
 
 void EvolutionarySearch::notify(const std::vector<TrialOutcome>& outcomes) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> predicted, throughput;
+  int measured = 0, failed = 0;
   for (const TrialOutcome& outcome : outcomes) {
     Measurement m;
     try {
@@ -144,10 +188,24 @@ void EvolutionarySearch::notify(const std::vector<TrialOutcome>& outcomes) {
       continue; // not a trace of this space: nothing to learn from it
     }
     m.latencyMs = outcome.status == TrialStatus::Ok ? outcome.latencyMs : 0;
+    ++measured;
+    failed += m.latencyMs <= 0;
+    if (auto at = predictedThisRound_.find(m.individual.hash); at != predictedThisRound_.end()) {
+      predicted.push_back(at->second);
+      throughput.push_back(m.latencyMs > 0 ? 1.0 / m.latencyMs : 0.0);
+    }
     proposed_.insert(m.individual.hash);
     measured_.push_back(std::move(m));
   }
   retrain();
+  if (!rounds_.empty()) {
+    SearchRound& round = rounds_.back();
+    round.measured += measured;
+    round.failed += failed;
+    if (round.modelTrained) round.spearman = spearman(predicted, throughput);
+    round.learnSeconds += secondsSince(start);
+  }
+  predictedThisRound_.clear();
 }
 
 void EvolutionarySearch::retrain() {

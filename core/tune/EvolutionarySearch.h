@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +28,24 @@ struct EvolutionaryOptions {
   int minSamplesToTrain = 8; // measured candidates before the model is trusted
 };
 
+// What one round of the search did (`tune --json`'s search_rounds): how good the model's ranking
+// was on what was measured, and where the round's time went.
+struct SearchRound {
+  int proposed = 0;  // traces handed to the tuner
+  int fromModel = 0; // of them, picked by the model (the rest are fresh samples)
+  int measured = 0;  // outcomes notified
+  int failed = 0;
+  bool modelTrained = false; // when the round was proposed
+  // Spearman's rho of the predicted score and the measured throughput (0 for a failed trial) of
+  // this round's measured candidates, predicted before the model saw them; none before the model
+  // is trained or with fewer than 3.
+  std::optional<double> spearman;
+  double meanPredictedPicked = 0; // the model's score of the picks...
+  double meanPredictedFresh = 0;  // ...and of the round's fresh samples
+  double proposeSeconds = 0;      // nextBatch(): sampling, evolution, prediction
+  double learnSeconds = 0;        // notify(): replay, features, retraining
+};
+
 class EvolutionarySearch : public SearchStrategy {
 public:
   // The compute and space must outlive the strategy. Deterministic in `seed` (with a
@@ -38,6 +57,7 @@ public:
   void notify(const std::vector<TrialOutcome>& outcomes) override;
 
   const CostModel& model() const { return *model_; }
+  const std::vector<SearchRound>& rounds() const { return rounds_; }
 
 private:
   // A trace replayed, with what the search needs of it.
@@ -52,6 +72,7 @@ private:
   };
 
   Individual replay(const Trace& trace) const;
+  Individual individualOf(const Schedule& schedule) const;
   std::vector<Individual> freshSamples(int count);
   std::vector<Individual> initialPopulation(std::vector<Individual>& fresh);
   // The best-predicted individuals never measured nor proposed, at most `count`, best first.
@@ -66,6 +87,8 @@ private:
   Rng rng_;
   std::vector<Measurement> measured_;
   std::set<std::string> proposed_; // hashes handed out (measured, or skipped by the tuner)
+  std::vector<SearchRound> rounds_;
+  std::map<std::string, float> predictedThisRound_; // by hash, for the round's Spearman
 };
 
 } // namespace tessera::tune

@@ -1,4 +1,5 @@
-// posix_spawn with output to a file, polled with waitpid and killed at a deadline.
+// posix_spawn with output to a file, polled with waitpid and killed, with its descendants, at a
+// deadline.
 #include "tune/Subprocess.h"
 
 #include "support/Error.h"
@@ -57,8 +58,15 @@ pid_t start(const Command& command) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, command.outputFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  // A process group of its own, so that a timeout kills what the child started too: the compiler
+  // driver's cc1 would otherwise run on, orphaned, competing with the next builds and timings.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = -1;
-  int error = posix_spawnp(&pid, argp[0], &actions, nullptr, argp.data(), envp.data());
+  int error = posix_spawnp(&pid, argp[0], &actions, &attributes, argp.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) throw Error("cannot start '" + command.argv[0] + "': " + std::strerror(error));
   return pid;
@@ -102,7 +110,7 @@ std::vector<ProcessResult> runCommands(const std::vector<Command>& commands, int
         continue;
       }
       if (done == 0) {
-        ::kill(child.pid, SIGKILL);
+        ::kill(-child.pid, SIGKILL); // the whole group (start())
         ::waitpid(child.pid, &status, 0);
         result.timedOut = true;
       } else if (WIFSIGNALED(status)) {

@@ -25,7 +25,8 @@ struct Command {
   std::string outputFile;            // where the child's output goes (read back, then removed)
 };
 
-// Runs the commands, at most `jobs` at a time, each killed after timeoutSeconds. Results are in
+// Runs the commands, at most `jobs` at a time, each killed after timeoutSeconds with every process
+// it started (each runs in a process group of its own). Results are in
 // the commands' order. Throws tessera::Error only when a process cannot be started at all.
 std::vector<ProcessResult> runCommands(const std::vector<Command>& commands, int jobs, double timeoutSeconds);
 

@@ -89,11 +89,22 @@ std::unique_ptr<TuneContext> makeGpuTuneContext(const Workload& workload, const 
   return context;
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+} // namespace
+
 std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates,
-                                                 const std::function<bool()>& shouldStop) {
+                                                 const std::function<bool()>& shouldStop, TuneTimes* times) {
   std::vector<BuildInput> inputs;
   for (const Candidate& c : candidates) inputs.push_back({c.source, c.openmp});
+  const auto buildStart = Clock::now();
   std::vector<BuildResult> built = context.builder->build(inputs);
+  if (times) times->build += secondsSince(buildStart);
+  const auto runStart = Clock::now();
   std::vector<MeasuredCandidate> measured;
   const double flops = context.compute.workload.flops();
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -116,6 +127,7 @@ std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std
     if (run.status == TrialStatus::Ok && run.medianMs > 0) m.gflops = flops / (run.medianMs * 1e6);
     measured.push_back(std::move(m));
   }
+  if (times) times->run += secondsSince(runStart);
   return measured;
 }
 
@@ -139,7 +151,7 @@ TuningRecord recordOf(const TuneContext& context, const TuneOptions& options, co
 }
 
 TuneResult tune(TuneContext& context, const TuneOptions& options, const std::function<void(const TuneProgress&)>& progress) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const std::string workload = context.compute.workload.key();
   TuneResult result;
   std::set<std::string> seen;
@@ -153,7 +165,11 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
   while (result.trials < options.trials && !stopped()) {
     const int want = std::min(options.batchSize, options.trials - result.trials);
     std::vector<Candidate> batch;
-    for (const Trace& trace : context.strategy->nextBatch(want)) {
+    auto phase = Clock::now();
+    const std::vector<Trace> proposed = context.strategy->nextBatch(want);
+    result.times.propose += secondsSince(phase);
+    phase = Clock::now();
+    for (const Trace& trace : proposed) {
       Candidate candidate = lowerCandidate(context.compute, trace, context.language);
       const bool measuredBefore = context.database && context.database->contains(workload, context.target, candidate.hash);
       if (!seen.insert(candidate.hash).second || measuredBefore) {
@@ -163,6 +179,7 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
       batch.push_back(std::move(candidate));
       if (static_cast<int>(batch.size()) == want) break;
     }
+    result.times.lower += secondsSince(phase);
     if (batch.empty()) {
       // Small spaces run dry: a few batches of nothing new and the search stops.
       if (++fruitlessBatches == 8) {
@@ -172,7 +189,7 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
       continue;
     }
     fruitlessBatches = 0;
-    std::vector<MeasuredCandidate> measured = measureCandidates(context, batch, stopped);
+    std::vector<MeasuredCandidate> measured = measureCandidates(context, batch, stopped, &result.times);
     std::vector<TrialOutcome> outcomes;
     for (MeasuredCandidate& m : measured) {
       ++result.trials;
@@ -186,9 +203,11 @@ TuneResult tune(TuneContext& context, const TuneOptions& options, const std::fun
       outcomes.push_back({m.candidate.trace, m.status, m.latencyMs});
       if (progress) progress({result.trials, options.trials, &m, result.best ? result.best->gflops : 0});
     }
+    phase = Clock::now();
     context.strategy->notify(outcomes);
+    result.times.learn += secondsSince(phase);
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = secondsSince(start);
   return result;
 }
 

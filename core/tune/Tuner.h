@@ -107,6 +107,15 @@ struct TuneProgress {
   double bestGflops = 0;
 };
 
+// Where a tuning run's time went, in seconds (`tune --json`'s time_breakdown).
+struct TuneTimes {
+  double propose = 0; // the strategy's nextBatch()
+  double lower = 0;   // replaying the traces and generating their kernels
+  double build = 0;   // compiling (several at a time)
+  double run = 0;     // verifying and timing, one at a time
+  double learn = 0;   // the strategy's notify() (the cost model's retraining)
+};
+
 struct TuneResult {
   int trials = 0;   // measured candidates, failures included
   int verified = 0; // candidates that matched the reference (and were timed)
@@ -115,12 +124,14 @@ struct TuneResult {
   std::optional<MeasuredCandidate> best;
   std::string stopReason; // "trials", "space exhausted" or "stopped"
   double seconds = 0;
+  TuneTimes times;
 };
 
 // Builds and runs the candidates (a failure is an outcome, never an exception). When `shouldStop`
-// says so before a kernel runs, that one and the rest are left out of the result.
+// says so before a kernel runs, that one and the rest are left out of the result. Adds the time
+// spent building and running to `times` when given.
 std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates,
-                                                 const std::function<bool()>& shouldStop = {});
+                                                 const std::function<bool()>& shouldStop = {}, TuneTimes* times = nullptr);
 
 // What the database keeps of a measured candidate, the `trial`-th (1-based) of a run with these options.
 TuningRecord recordOf(const TuneContext& context, const TuneOptions& options, const MeasuredCandidate& measured, int trial);

@@ -5,6 +5,8 @@
 
 #include <xgboost/c_api.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 
@@ -56,6 +58,7 @@ void XGBoostModel::fit(const FeatureRows& features, const std::vector<float>& sc
   const size_t columns = features.front().size();
   Matrix train = toMatrix(features, columns);
   check(XGDMatrixSetFloatInfo(train.get(), "label", scores.data(), scores.size()), "XGDMatrixSetFloatInfo");
+  if (options_.weightByScore) check(XGDMatrixSetFloatInfo(train.get(), "weight", scores.data(), scores.size()), "XGDMatrixSetFloatInfo");
   DMatrixHandle matrices[] = {train.get()};
   BoosterHandle raw = nullptr;
   check(XGBoosterCreate(matrices, 1, &raw), "XGBoosterCreate");
@@ -70,7 +73,26 @@ void XGBoostModel::fit(const FeatureRows& features, const std::vector<float>& sc
   // One thread: the tuner's measurements own the other cores, and a fit is then reproducible.
   set("nthread", "1");
   set("verbosity", "0");
-  for (int round = 0; round < options_.rounds; ++round) check(XGBoosterUpdateOneIter(raw, round, train.get()), "XGBoosterUpdateOneIter");
+  // Early stopping on the training set's rmse, as MetaSchedule's callback does (XGBoost caches
+  // the training matrix's predictions, so each check costs one tree's worth).
+  double bestRmse = std::numeric_limits<double>::infinity();
+  int bestRound = 0, round = 0;
+  for (; round < options_.maxRounds; ++round) {
+    check(XGBoosterUpdateOneIter(raw, round, train.get()), "XGBoosterUpdateOneIter");
+    bst_ulong length = 0;
+    const float* predicted = nullptr;
+    check(XGBoosterPredict(raw, train.get(), 0, 0, 1, &length, &predicted), "XGBoosterPredict");
+    double squared = 0;
+    for (size_t i = 0; i < scores.size(); ++i) squared += (predicted[i] - scores[i]) * (predicted[i] - scores[i]);
+    const double rmse = std::sqrt(squared / static_cast<double>(scores.size()));
+    if (rmse < bestRmse) {
+      bestRmse = rmse;
+      bestRound = round;
+    } else if (round - bestRound >= options_.earlyStoppingRounds) {
+      break;
+    }
+  }
+  lastRounds_ = std::min(round + 1, options_.maxRounds);
   if (booster_) XGBoosterFree(booster_);
   booster_ = booster.release();
   columns_ = columns;

@@ -57,6 +57,12 @@ def best_by_trial(result, records):
     return curve
 
 
+def median_spearman(report):
+    """The median over the rounds of the cost model's rank correlation (None before a CLI that reports it)."""
+    values = [r["spearman"] for r in report.get("search_rounds", []) if r.get("spearman") is not None]
+    return statistics.median(values) if values else None
+
+
 def first_trial_reaching(curve, target):
     for trial, best in enumerate(curve, start=1):
         if best >= target:
@@ -99,10 +105,16 @@ def main():
                 "baseline_gflops": evolutionary.get("baseline_gflops") or random.get("baseline_gflops"),
                 "random_wall_seconds": random.get("wall_seconds", random["tune_seconds"]),
                 "evolutionary_wall_seconds": evolutionary.get("wall_seconds", evolutionary["tune_seconds"]),
+                # Where the evolutionary run's time went, and how well its model ranked each round.
+                "evolutionary_time_breakdown": evolutionary.get("time_breakdown"),
+                "evolutionary_failed_trials": evolutionary.get("failed_trials"),
+                "evolutionary_median_round_spearman": median_spearman(evolutionary),
             }
             rows.append(row)
             print(f"{workload} seed {seed}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
-                                                          for k, v in row.items() if k != "seed"), flush=True)
+                                                          for k, v in row.items() if k not in ("seed", "evolutionary_time_breakdown")), flush=True)
+            if row["evolutionary_time_breakdown"]:
+                print("  evolutionary seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in row["evolutionary_time_breakdown"].items()), flush=True)
 
         def median(key):
             values = [r[key] for r in rows if r[key] is not None]

@@ -5,8 +5,10 @@
 #include "tune/CostModel.h"
 #include "tune/DesignSpace.h"
 #include "tune/Features.h"
+#include "tune/RankCorrelation.h"
 #include "tune/Schedule.h"
 #include "tune/Trace.h"
+#include "tune/XGBoostModel.h"
 
 #include "support/Error.h"
 
@@ -20,33 +22,6 @@
 
 namespace tessera::tune {
 namespace {
-
-std::vector<double> ranks(const std::vector<double>& values) {
-  std::vector<size_t> order(values.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return values[a] < values[b]; });
-  std::vector<double> rank(values.size());
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i;
-    while (j + 1 < order.size() && values[order[j + 1]] == values[order[i]]) ++j;
-    for (size_t t = i; t <= j; ++t) rank[order[t]] = (i + j) / 2.0; // ties share their mean rank
-    i = j + 1;
-  }
-  return rank;
-}
-
-double spearman(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::vector<double> ra = ranks(a), rb = ranks(b);
-  const double n = static_cast<double>(a.size());
-  const double ma = std::accumulate(ra.begin(), ra.end(), 0.0) / n, mb = std::accumulate(rb.begin(), rb.end(), 0.0) / n;
-  double cov = 0, va = 0, vb = 0;
-  for (size_t i = 0; i < ra.size(); ++i) {
-    cov += (ra[i] - ma) * (rb[i] - mb);
-    va += (ra[i] - ma) * (ra[i] - ma);
-    vb += (rb[i] - mb) * (rb[i] - mb);
-  }
-  return cov / std::sqrt(va * vb);
-}
 
 struct Sample {
   std::vector<float> features;
@@ -71,7 +46,7 @@ double heldOutSpearman(const std::vector<Sample>& samples) {
   auto model = makeXGBoostModel(1);
   model->fit(train, trainScores);
   const std::vector<float> predicted = model->predict(test);
-  return spearman(std::vector<double>(predicted.begin(), predicted.end()), testScores);
+  return spearman(std::vector<double>(predicted.begin(), predicted.end()), testScores).value_or(0);
 }
 
 // A latency the features do not contain directly: a roofline over the innermost loop's
@@ -157,6 +132,38 @@ TEST(CostModel, RanksUnseenMeasuredCandidates) {
     // shared machine), which caps what any model can reach: 0.52 and 0.55 when recorded.
     EXPECT_GT(rho, 0.4) << file;
   }
+}
+
+// MetaSchedule's objective weights each sample by its score: a failure (score 0) then says nothing
+// about its features. Off by default (see XGBoostOptions).
+TEST(CostModel, WeightingByScoreIgnoresFailures) {
+  SKIP_WITHOUT_XGBOOST();
+  const FeatureRows rows{{1}, {1}, {1}, {1}, {0}, {0}};
+  const std::vector<float> scores{1, 0, 0, 0, 0.5f, 0.5f};
+  XGBoostOptions weighted;
+  weighted.weightByScore = true;
+  XGBoostModel byScore(weighted);
+  byScore.fit(rows, scores);
+  EXPECT_NEAR(byScore.predict({{1}})[0], 1.0, 0.05);
+  XGBoostModel plain{XGBoostOptions{}};
+  plain.fit(rows, scores);
+  EXPECT_NEAR(plain.predict({{1}})[0], 0.25, 0.05);
+}
+
+// Boosting stops once the training rmse has not improved for earlyStoppingRounds.
+TEST(CostModel, BoostingStopsEarly) {
+  SKIP_WITHOUT_XGBOOST();
+  XGBoostOptions options;
+  options.maxRounds = 5000;
+  options.earlyStoppingRounds = 20;
+  XGBoostModel model(options);
+  model.fit({{0}, {1}, {2}, {3}}, {0.1f, 0.4f, 0.7f, 1.0f});
+  EXPECT_GT(model.lastRounds(), 20);
+  EXPECT_LT(model.lastRounds(), 5000);
+  options.maxRounds = 7;
+  XGBoostModel capped(options);
+  capped.fit({{0}, {1}, {2}, {3}}, {0.1f, 0.4f, 0.7f, 1.0f});
+  EXPECT_EQ(capped.lastRounds(), 7);
 }
 
 TEST(CostModel, BadInputIsAnError) {

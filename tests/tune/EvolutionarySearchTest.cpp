@@ -3,6 +3,7 @@
 #include "TuneTestSupport.h"
 
 #include "tune/CostModel.h"
+#include "tune/DiagnosticsJson.h"
 #include "tune/EvolutionarySearch.h"
 #include "tune/Features.h"
 #include "tune/Schedule.h"
@@ -10,6 +11,7 @@
 #include "support/Error.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace tessera::tune {
 namespace {
@@ -74,6 +76,53 @@ TEST(EvolutionarySearch, NeverProposesAKernelTwice) {
   EXPECT_EQ(nests.size(), 24u);
 }
 
+// Each round says what it proposed, what failed and how the model's ranking of the measured
+// candidates compared with their measured throughput.
+TEST(EvolutionarySearch, RoundsReportTheModelsRanking) {
+  SKIP_WITHOUT_XGBOOST();
+  const Compute compute = computeOf(parseWorkload("matmul:64x64x64,relu"));
+  MultiLevelTilingSpace space;
+  EvolutionaryOptions options = smallOptions();
+  options.minSamplesToTrain = 8;
+  EvolutionarySearch search(compute, space, makeXGBoostModel(3), options, 3);
+  int index = 0;
+  for (int round = 0; round < 4; ++round) {
+    std::vector<TrialOutcome> outcomes;
+    for (const Trace& trace : search.nextBatch(12)) outcomes.push_back(syntheticOutcome(compute, trace, index++));
+    search.notify(outcomes);
+  }
+  const std::vector<SearchRound>& rounds = search.rounds();
+  ASSERT_EQ(rounds.size(), 4u);
+  EXPECT_FALSE(rounds[0].modelTrained);
+  EXPECT_EQ(rounds[0].fromModel, 0);
+  EXPECT_FALSE(rounds[0].spearman.has_value());
+  int failed = 0;
+  for (const SearchRound& round : rounds) {
+    EXPECT_EQ(round.proposed, 12);
+    EXPECT_EQ(round.measured, 12);
+    EXPECT_GE(round.proposeSeconds, 0);
+    failed += round.failed;
+  }
+  EXPECT_EQ(failed, 48 / 7); // every seventh "crashes"
+  for (size_t r = 1; r < rounds.size(); ++r) {
+    EXPECT_TRUE(rounds[r].modelTrained);
+    EXPECT_GT(rounds[r].fromModel, 6);
+    ASSERT_TRUE(rounds[r].spearman.has_value()) << r;
+    EXPECT_GE(*rounds[r].spearman, -1.0);
+    EXPECT_LE(*rounds[r].spearman, 1.0);
+    // The evolved picks are the population's best predicted, above the fresh samples' average.
+    EXPECT_GT(rounds[r].meanPredictedPicked, rounds[r].meanPredictedFresh) << r;
+  }
+  // As `tune --json` reports them.
+  const nlohmann::json json = searchRoundsJson(rounds);
+  ASSERT_EQ(json.size(), 4u);
+  EXPECT_TRUE(json[0]["spearman"].is_null());
+  EXPECT_EQ(json[0]["model_trained"], false);
+  EXPECT_DOUBLE_EQ(json[2]["spearman"].get<double>(), *rounds[2].spearman);
+  EXPECT_EQ(json[3]["from_model"].get<int>(), rounds[3].fromModel);
+  EXPECT_EQ(json[1]["proposed"].get<int>(), 12);
+}
+
 TEST(EvolutionarySearch, FailedCandidatesAreRecordedTrials) {
   SKIP_WITHOUT_XGBOOST();
   CpuTuneSettings settings = test::quickSettings();
@@ -98,6 +147,17 @@ TEST(EvolutionarySearch, FailedCandidatesAreRecordedTrials) {
     compileErrors += record.status == TrialStatus::CompileError;
   }
   EXPECT_EQ(compileErrors, 6);
+  // Where the time went: every phase ran, and together they are the run.
+  const TuneTimes& t = result.times;
+  EXPECT_GT(t.build, 0);
+  EXPECT_GT(t.run, 0);
+  EXPECT_GT(t.propose, 0);
+  EXPECT_GT(t.learn, 0);
+  EXPECT_LE(t.propose + t.lower + t.build + t.run + t.learn, result.seconds);
+  const nlohmann::json json = timeBreakdownJson(t);
+  EXPECT_DOUBLE_EQ(json["build"].get<double>(), t.build);
+  EXPECT_DOUBLE_EQ(json["run"].get<double>(), t.run);
+  EXPECT_EQ(json.size(), 5u);
   // The search went on past the failures with a model trained on them.
   auto& search = dynamic_cast<EvolutionarySearch&>(*context->strategy);
   EXPECT_TRUE(search.model().trained());
