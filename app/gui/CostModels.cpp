@@ -35,6 +35,10 @@ public:
     std::lock_guard lock(mutex_);
     return model_->deviceCosts();
   }
+  bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
+    std::lock_guard lock(mutex_);
+    return model_->foldedIntoProducer(producer, op);
+  }
 
 private:
   mutable std::mutex mutex_;

@@ -57,6 +57,9 @@ public:
   CachedCostModel(std::unique_ptr<CostModel> measured, std::shared_ptr<CostCache> cache, std::string device);
   double costMs(const OpSignature& signature) override;
   std::string spec() const override { return measured_->spec(); }
+  bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
+    return measured_->foldedIntoProducer(producer, op);
+  }
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
 

@@ -25,6 +25,15 @@ public:
   virtual std::string spec() const = 0;
   // The device figures this model has answered with so far; empty for models that compute theirs.
   virtual DeviceCosts deviceCosts() const { return {}; }
+  // Whether the runtime removes `op` when it loads a model, folding it into `producer`, the op its
+  // first operand comes from, when its other operands are weights and it is the producer's only
+  // consumer (ONNX Runtime folds a BatchNormalization into the Conv before it). graphCost prices
+  // such an op at nothing. The per-op models Tessera computes itself fold nothing.
+  virtual bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const {
+    (void)producer;
+    (void)op;
+    return false;
+  }
 };
 
 // The cost model a run uses when it names none, and what an unusable measured backend falls back to.

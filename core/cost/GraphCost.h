@@ -15,7 +15,8 @@ struct GraphCost {
   std::vector<double> nodeMs; // per node id; 0 for inputs and weights
 };
 
-// Ops whose inputs are all weights are precomputable and cost nothing (as in TASO/TENSAT).
+// Ops whose inputs are all weights are precomputable and cost nothing (as in TASO/TENSAT), and so
+// do ops the model's runtime folds into their producer at load (CostModel::foldedIntoProducer).
 GraphCost graphCost(const Graph& graph, CostModel& model);
 
 // The ops an executor runs per inference, in topological order: not inputs or weights, not

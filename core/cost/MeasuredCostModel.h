@@ -53,6 +53,9 @@ public:
   // The device's figures this model answered with (measured now or found in the cache); estimates
   // are left out. A session stores them next to the run that used them.
   DeviceCosts deviceCosts() const override { return {device_, deviceCosts_}; }
+  bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
+    return profiler_->foldedIntoProducer(producer, op);
+  }
   const CostModel& fallback() const { return *fallback_; }
   // One line: "measured:cpu on cpu:X: 12 measured in 3.1 s, 30 cache hits, 2 estimated by ... (Erf 1, Gather 1)".
   std::string summary() const;

@@ -19,6 +19,12 @@ public:
   // Milliseconds for one execution (median of timed runs after warm-up). Precondition:
   // canMeasure(signature). Throws tessera::Error when the device fails or has gone away.
   virtual double measureMs(const OpSignature& signature) = 0;
+  // CostModel::foldedIntoProducer as the device's runtime does it; by default it folds nothing.
+  virtual bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const {
+    (void)producer;
+    (void)op;
+    return false;
+  }
 };
 
 } // namespace tessera

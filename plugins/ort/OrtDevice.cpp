@@ -6,7 +6,7 @@ namespace tessera::ort {
 
 std::string ortDeviceKey(const std::string& version, const OrtInstall& install) {
   return "ort:onnxruntime " + version + " on " + plugins::hostCpuModelName() + " (" + std::to_string(install.threads) +
-         (install.threads == 1 ? " thread" : " threads") + (install.cpuClock ? ", CPU time)" : ")");
+         (install.threads == 1 ? " thread" : " threads") + (install.cpuClock ? ", CPU time" : "") + ", " + kOrtPricing + ")";
 }
 
 DeviceProfile calibrateOrtProfile(OrtProfiler& profiler) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 
 
 namespace tessera::ort {
@@ -25,9 +26,15 @@ constexpr double kFloorMs = 0.001;
 OrtProfiler::OrtProfiler(const OrtInstall& install, std::string device) : worker_(install), device_(std::move(device)) {}
 
 bool OrtProfiler::canMeasure(const OpSignature& signature) {
+  const std::vector<OpSignature> parts = timedAs(signature);
+  const std::vector<TensorType> borders = nchwcBordersOf(signature);
   const std::string key = signature.key();
-  if (const std::vector<OpSignature> parts = timedAs(signature); parts.size() != 1 || parts[0].key() != key)
-    return std::all_of(parts.begin(), parts.end(), [&](const OpSignature& part) { return canMeasure(part); });
+  return std::all_of(parts.begin(), parts.end(), [&](const OpSignature& part) { return part.key() == key ? canLoad(part) : canMeasure(part); }) &&
+         std::all_of(borders.begin(), borders.end(), [&](const TensorType& border) { return canLoad(reorderProbe(border)); });
+}
+
+bool OrtProfiler::canLoad(const OpSignature& signature) {
+  const std::string key = signature.key();
   if (auto it = loaded_.find(key); it != loaded_.end()) return !it->second.empty();
   std::string& path = loaded_[key];
   // Measured costs are float32 timings; ops Tessera cannot rebuild or write as ONNX are estimated.
@@ -53,7 +60,7 @@ bool OrtProfiler::canMeasure(const OpSignature& signature) {
   return true;
 }
 
-double OrtProfiler::timeModelMs(const std::string& path) {
+ModelTiming OrtProfiler::timeModel(const std::string& path) {
   const std::string scratch = worker_.scratch().string();
   nlohmann::json reply = worker_.request({{"cmd", "profile"}, {"model", path}, {"warmup", 1}, {"runs", 1}, {"out_dir", scratch}});
   const bool slow = reply.at("ms").at(0).get<double>() > kSlowMs;
@@ -63,28 +70,43 @@ double OrtProfiler::timeModelMs(const std::string& path) {
   // The fastest run, not the median: other processes only ever add time to a run, and on a shared
   // machine a median of sub-millisecond runs often measures them instead of the op.
   const std::vector<double> ms = reply.at("ms").get<std::vector<double>>();
-  return std::max(*std::min_element(ms.begin(), ms.end()), kFloorMs);
+  const std::vector<double> reorderMs = reply.at("reorder_ms").get<std::vector<double>>();
+  if (reorderMs.size() != ms.size()) throw Error("the ONNX Runtime worker gave " + std::to_string(reorderMs.size()) + " reorder times for " + std::to_string(ms.size()) + " runs");
+  ModelTiming timing{*std::min_element(ms.begin(), ms.end()), *std::min_element(reorderMs.begin(), reorderMs.end()), 0};
+  timing.opsMs = std::numeric_limits<double>::max();
+  for (size_t run = 0; run < ms.size(); ++run) timing.opsMs = std::min(timing.opsMs, ms[run] - reorderMs[run]);
+  return timing;
 }
 
-double OrtProfiler::measureMs(const OpSignature& signature) {
-  if (!canMeasure(signature)) throw Error("measured:ort cannot time " + signature.key());
-  if (const std::vector<OpSignature> parts = timedAs(signature); parts.size() != 1 || parts[0].key() != signature.key()) {
-    double ms = 0;
-    for (const OpSignature& part : parts) ms += measureMs(part);
-    return ms;
-  }
+ModelTiming OrtProfiler::timeLoaded(const OpSignature& signature) {
+  if (!canLoad(signature)) throw Error("measured:ort cannot time " + signature.key());
   auto it = loaded_.find(signature.key());
   const std::string path = it->second;
   loaded_.erase(it); // measured once; the cost cache remembers the result
-  double ms;
   try {
-    ms = timeModelMs(path);
+    const ModelTiming timing = timeModel(path);
+    std::filesystem::remove(path);
+    return timing;
   } catch (const Error& e) {
     std::filesystem::remove(path);
     throw Error("ONNX Runtime failed while timing " + signature.key() + ": " + e.what());
   }
-  std::filesystem::remove(path);
+}
+
+double OrtProfiler::measureMs(const OpSignature& signature) {
+  if (!canMeasure(signature)) throw Error("measured:ort cannot time " + signature.key());
+  const std::string key = signature.key();
+  double ms = 0;
+  for (const OpSignature& part : timedAs(signature)) ms += part.key() == key ? std::max(timeLoaded(part).opsMs, kFloorMs) : measureMs(part);
+  const std::vector<TensorType> borders = nchwcBordersOf(signature);
+  for (const TensorType& border : borders) ms += timeLoaded(reorderProbe(border)).reordersMs;
   return ms;
+}
+
+bool OrtProfiler::foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const {
+  // ORT's ConvBNFusion; a conv Tessera fused an activation into is written as Conv then the
+  // activation, which ORT does not fold a batch norm through.
+  return op.kind == OpKind::BatchNorm && producer.kind == OpKind::Conv && producer.attrs.getInt("activation", 0) == 0;
 }
 
 } // namespace tessera::ort

@@ -89,6 +89,22 @@ std::optional<OpSignature> splitOutputAsSlice(const OpSignature& signature) {
 
 } // namespace
 
+std::vector<TensorType> nchwcBordersOf(const OpSignature& signature) {
+  if (signature.kind != OpKind::Split || signature.inputs.size() != 1) return {};
+  const TensorType& input = signature.inputs[0];
+  const int64_t rank = static_cast<int64_t>(input.shape.size());
+  int64_t axis = signature.attrs.getInt("axis", 0);
+  if (axis < 0) axis += rank;
+  if (rank != 4 || axis != 1 || input.dtype != DType::Float32) return {};
+  return signature.outputs;
+}
+
+OpSignature reorderProbe(const TensorType& type) {
+  Attributes pool;
+  pool.set("kernel_shape", std::vector<int64_t>{1, 1});
+  return OpSignature{OpKind::MaxPool, {type}, {type}, std::move(pool)};
+}
+
 std::vector<OpSignature> timedAs(const OpSignature& signature) {
   if (std::optional<OpSignature> slice = splitOutputAsSlice(signature)) return {*slice};
   // An activation outside the encoding stays on the conv: singleOpGraph refuses it by name.

@@ -23,4 +23,18 @@ Graph singleOpGraph(const OpSignature& signature);
 // itself.
 std::vector<OpSignature> timedAs(const OpSignature& signature);
 
+// ORT runs convs, pools and the element-wise ops between them in a blocked channel layout (NCHWc)
+// and reorders a tensor into or out of it only where a chain of such ops meets an op that cannot
+// run blocked. A one-op model is a chain of its own, with a reorder on each side that the op does
+// not pay inside a model: the profiler leaves those out of an op's time. A Split of a 4-D tensor
+// along its channels cannot run blocked between convs: ORT reorders its input out of the blocked
+// layout and each output back in. These are the tensors whose two reorders an op pays: the outputs
+// of such a split (the input's reorder copies about as much as they do together), or the one
+// output an e-graph prices.
+std::vector<TensorType> nchwcBordersOf(const OpSignature& signature);
+
+// A one-op model whose NCHWc reorders are those of a tensor of `type`: a 1x1 MaxPool over it,
+// which ORT runs blocked with a reorder on each side.
+OpSignature reorderProbe(const TensorType& type);
+
 } // namespace tessera::ort

@@ -127,6 +127,8 @@ async function handle(request) {
     case 'profile': {
       // ORT's own per-node kernel times, summed per run: what the model's nodes cost inside ORT,
       // without the call from Node.js into ORT that wall-clock timing of session.run includes.
+      // `reorder_ms` is the part of each run spent in the NCHWc layout reorders ORT inserts at the
+      // borders of its blocked-layout chains (ReorderInput, ReorderOutput).
       // A session of its own, since profiling is fixed when a session is created.
       const prefix = `${request.out_dir}/profile${++profiles}`;
       const session = await ort.InferenceSession.create(request.model, { ...sessionOptions, enableProfiling: true, profileFilePrefix: prefix });
@@ -145,8 +147,12 @@ async function handle(request) {
       fs.unlinkSync(`${dir}/${file}`);
       const windows = events.filter((e) => e.cat === 'Session' && e.name === 'model_run').sort((x, y) => x.ts - y.ts).slice(-runs);
       const nodes = events.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time'));
-      const ms = windows.map((w) => nodes.filter((e) => e.ts >= w.ts && e.ts <= w.ts + w.dur).reduce((sum, e) => sum + e.dur, 0) / 1e3);
-      return { ms };
+      const isReorder = (e) => e.args && (e.args.op_name === 'ReorderInput' || e.args.op_name === 'ReorderOutput');
+      const inRun = (w) => nodes.filter((e) => e.ts >= w.ts && e.ts <= w.ts + w.dur);
+      const total = (events) => events.reduce((sum, e) => sum + e.dur, 0) / 1e3;
+      const ms = windows.map((w) => total(inRun(w)));
+      const reorderMs = windows.map((w) => total(inRun(w).filter(isReorder)));
+      return { ms, reorder_ms: reorderMs };
     }
     case 'compare': {
       // Interleaved: each round runs both models, the order alternating (ABBA), so drift in the

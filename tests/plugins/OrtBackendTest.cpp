@@ -10,6 +10,7 @@
 #include "SingleOpGraph.h"
 
 #include "interp/TestData.h"
+#include "onnx/OnnxExport.h"
 #include "support/Error.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 using namespace tessera;
 using Ints = std::vector<int64_t>;
@@ -109,6 +111,7 @@ TEST(OrtProfiler, TimesOneOpModelsAndRefusesWhatItCannotBuild) {
   ort::OrtWorker probe(install);
   ort::OrtProfiler profiler(install, ort::ortDeviceKey(probe.version(), install));
   EXPECT_EQ(profiler.device().rfind("ort:onnxruntime " + probe.version() + " on ", 0), 0u) << profiler.device();
+  EXPECT_NE(profiler.device().find(ort::kOrtPricing), std::string::npos) << profiler.device();
 
   const OpSignature conv{OpKind::Conv, {f32({1, 16, 28, 28}), f32({32, 16, 3, 3})}, {f32({1, 32, 28, 28})}, {{"pads", Ints{1, 1, 1, 1}}}};
   ASSERT_TRUE(profiler.canMeasure(conv));
@@ -180,6 +183,73 @@ TEST(OrtProfiler, TimesASplitAndEachOfItsOutputs) {
   ASSERT_TRUE(profiler.canMeasure(second)) << second.key();
   EXPECT_GT(profiler.measureMs(whole), 0.0);
   EXPECT_GT(profiler.measureMs(second), 0.0);
+}
+
+// ORT runs a lone conv in its blocked layout with a reorder on each side; inside a model, a chain
+// of convs pays none between them, so the profiler prices the conv's own nodes only. A MatMul never
+// runs blocked.
+TEST(OrtProfiler, AConvIsTimedWithoutTheReordersOfItsOneOpModel) {
+  REQUIRE_ORT(install);
+  ort::OrtProfiler profiler(install, "ort:test");
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tessera-ort-reorders-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const OpSignature conv{OpKind::Conv, {f32({1, 64, 56, 56}), f32({64, 64, 1, 1})}, {f32({1, 64, 56, 56})}, {}};
+  const OpSignature matmul{OpKind::MatMul, {f32({64, 64}), f32({64, 64})}, {f32({64, 64})}, {}};
+  onnx_io::exportOnnxFile(ort::singleOpGraph(conv), (dir / "conv.onnx").string());
+  onnx_io::exportOnnxFile(ort::singleOpGraph(matmul), (dir / "matmul.onnx").string());
+  const ort::ModelTiming convTiming = profiler.timeModel((dir / "conv.onnx").string());
+  EXPECT_GT(convTiming.reordersMs, 0.0);
+  EXPECT_GT(convTiming.opsMs, 0.0);
+  EXPECT_LT(convTiming.opsMs, convTiming.allMs);
+  EXPECT_EQ(profiler.timeModel((dir / "matmul.onnx").string()).reordersMs, 0.0);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(profiler.canMeasure(conv));
+  EXPECT_GT(profiler.measureMs(conv), 0.0);
+}
+
+// A split of a 4-D tensor along its channels breaks ORT's blocked chain: each output pays the
+// reorders of its window, timed as those around a 1x1 MaxPool over it. Other splits pay none.
+TEST(OrtProfiler, AChannelSplitPaysTheReordersAroundIt) {
+  const TensorType input = f32({1, 96, 28, 28});
+  OpSignature second{OpKind::Split, {input}, {f32({1, 64, 28, 28})}, {{"axis", int64_t{1}}, {"split", Ints{32, 64}}}};
+  EXPECT_EQ(ort::nchwcBordersOf(second), std::vector<TensorType>{f32({1, 64, 28, 28})});
+  const OpSignature whole{OpKind::Split, {input}, {f32({1, 32, 28, 28}), f32({1, 64, 28, 28})}, {{"axis", int64_t{1}}, {"split", Ints{32, 64}}}};
+  EXPECT_EQ(ort::nchwcBordersOf(whole), whole.outputs);
+  OpSignature rows{OpKind::Split, {input}, {f32({1, 96, 14, 28})}, {{"axis", int64_t{2}}, {"split", Ints{14, 14}}}};
+  EXPECT_TRUE(ort::nchwcBordersOf(rows).empty());
+  const OpSignature matrix{OpKind::Split, {f32({96, 28})}, {f32({64, 28})}, {{"axis", int64_t{0}}, {"split", Ints{32, 64}}}};
+  EXPECT_TRUE(ort::nchwcBordersOf(matrix).empty());
+  const OpSignature probe = ort::reorderProbe(f32({1, 64, 28, 28}));
+  EXPECT_EQ(probe.kind, OpKind::MaxPool);
+  EXPECT_EQ(probe.inputs, probe.outputs);
+  EXPECT_EQ(probe.attrs.getInts("kernel_shape"), (Ints{1, 1}));
+
+  REQUIRE_ORT(install);
+  ort::OrtProfiler profiler(install, "ort:test");
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / ("tessera-ort-probe-" + std::to_string(getpid()) + ".onnx");
+  onnx_io::exportOnnxFile(ort::singleOpGraph(probe), file.string());
+  EXPECT_GT(profiler.timeModel(file.string()).reordersMs, 0.0);
+  std::filesystem::remove(file);
+  ASSERT_TRUE(profiler.canMeasure(second));
+  EXPECT_GT(profiler.measureMs(second), 0.0);
+  ASSERT_TRUE(profiler.canMeasure(whole));
+  EXPECT_GT(profiler.measureMs(whole), 0.0);
+}
+
+// ORT folds a BatchNormalization into the Conv before it at load (graphCost then prices it at
+// nothing); not through an activation Tessera fused into the conv, and nothing else.
+TEST(OrtProfiler, FoldsABatchNormIntoTheConvBeforeIt) {
+  REQUIRE_ORT(install);
+  ort::OrtProfiler profiler(install, "ort:test");
+  const TensorType map = f32({1, 8, 4, 4}), channels = f32({8});
+  const OpSignature conv{OpKind::Conv, {f32({1, 4, 4, 4}), f32({8, 4, 1, 1})}, {map}, {}};
+  const OpSignature bn{OpKind::BatchNorm, {map, channels, channels, channels, channels}, {map}, {}};
+  EXPECT_TRUE(profiler.foldedIntoProducer(conv, bn));
+  OpSignature fused = conv;
+  fused.attrs.set("activation", int64_t{2});
+  EXPECT_FALSE(profiler.foldedIntoProducer(fused, bn));
+  EXPECT_FALSE(profiler.foldedIntoProducer(OpSignature{OpKind::Relu, {map}, {map}, {}}, bn));
+  EXPECT_FALSE(profiler.foldedIntoProducer(conv, OpSignature{OpKind::Relu, {map}, {map}, {}}));
 }
 
 TEST(OrtProfiler, CalibratesARooflineInOnnxRuntime) {
