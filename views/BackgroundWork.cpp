@@ -1,5 +1,7 @@
 #include "BackgroundWork.h"
 
+#include <QCoreApplication>
+
 #include <mutex>
 
 #ifdef __linux__
@@ -12,9 +14,14 @@
 namespace tessera::views {
 
 QThreadPool* backgroundThreadPool() {
-  static QThreadPool pool; // its destructor, at exit, waits for work still running
-  static std::once_flag named;
-  std::call_once(named, [] { pool.setObjectName(QStringLiteral("tessera-background")); });
+  static QThreadPool pool;
+  static std::once_flag configured;
+  std::call_once(configured, [] {
+    pool.setObjectName(QStringLiteral("tessera-background"));
+    // Drained while the application still exists, as Qt drains its global pool: a task finishing
+    // after it (or a pool thread ending then) crashed the process on its way out.
+    qAddPostRoutine([] { pool.waitForDone(); });
+  });
   return &pool;
 }
 
