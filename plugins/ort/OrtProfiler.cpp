@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 
 namespace tessera::ort {
@@ -98,8 +99,14 @@ double OrtProfiler::measureMs(const OpSignature& signature) {
   const std::string key = signature.key();
   double ms = 0;
   for (const OpSignature& part : timedAs(signature)) ms += part.key() == key ? std::max(timeLoaded(part).opsMs, kFloorMs) : measureMs(part);
-  const std::vector<TensorType> borders = nchwcBordersOf(signature);
-  for (const TensorType& border : borders) ms += timeLoaded(reorderProbe(border)).reordersMs;
+  // A split into equal parts has equal borders: each distinct one is timed once.
+  std::map<std::string, std::pair<OpSignature, int>> borders;
+  for (const TensorType& border : nchwcBordersOf(signature)) {
+    OpSignature probe = reorderProbe(border);
+    std::string probeKey = probe.key();
+    ++borders.try_emplace(std::move(probeKey), std::move(probe), 0).first->second.second;
+  }
+  for (const auto& [probeKey, probeAndCount] : borders) ms += probeAndCount.second * timeLoaded(probeAndCount.first).reordersMs;
   return ms;
 }
 
