@@ -35,7 +35,7 @@ void vectorize(LoopNest& nest, int64_t maxExtent) {
   inner.annotation = LoopAnnotation::Vectorized;
 }
 
-void unroll(LoopNest& nest, int64_t maxSteps) {
+void unroll(LoopNest& nest, int64_t maxSteps, int64_t vectorLanes) {
   for (Loop& loop : nest.loops)
     if (loop.annotation == LoopAnnotation::Unrolled) loop.annotation = LoopAnnotation::Serial;
   if (maxSteps <= 0) return;
@@ -43,7 +43,10 @@ void unroll(LoopNest& nest, int64_t maxSteps) {
   int64_t steps = 1;
   for (int i = static_cast<int>(nest.loops.size()) - 1; i >= first; --i) {
     Loop& loop = nest.loops[i];
-    if (loop.annotation == LoopAnnotation::Vectorized) continue; // one vector step per iteration
+    if (loop.annotation == LoopAnnotation::Vectorized) {
+      if (vectorLanes > 0) steps *= loop.extent / vectorLanes + loop.extent % vectorLanes;
+      continue;
+    }
     if (loop.annotation != LoopAnnotation::Serial || steps * loop.extent > maxSteps) break;
     steps *= loop.extent;
     if (loop.extent > 1) loop.annotation = LoopAnnotation::Unrolled;

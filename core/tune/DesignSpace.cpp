@@ -42,7 +42,7 @@ void MultiLevelTilingSpace::build(Schedule& schedule) const {
   schedule.registerTile(schedule.sampleCategorical({-1, 3 * spatial + reduction}));
   schedule.parallel(options_.threads * options_.maxJobsPerCore);
   schedule.vectorize(options_.maxVectorizeExtent);
-  schedule.unroll(schedule.sampleCategorical(options_.unrollMaxSteps));
+  schedule.unroll(schedule.sampleCategorical(options_.unrollMaxSteps), options_.vectorLanes);
 }
 
 Schedule SpaceGenerator::sampleValid(const Compute& compute, uint64_t seed, int attempts,

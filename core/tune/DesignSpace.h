@@ -21,6 +21,8 @@ struct CpuSpaceOptions {
   int64_t maxVectorizeExtent = 64;
   int64_t maxInnermostFactor = 64;
   std::vector<int64_t> unrollMaxSteps{0, 16, 64, 512};
+  // Floats in one AVX2 vector: how the unroll bound counts a vectorised loop (tune::unroll).
+  int64_t vectorLanes = 8;
   // A larger accumulator tile lives on a thread's stack and spills out of L2: rejected.
   int64_t maxAccumulatorElements = 32768;
   // A register tile beyond 32 AVX-512 registers spills.

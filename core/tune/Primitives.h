@@ -39,8 +39,12 @@ void parallelize(LoopNest& nest, int64_t maxExtent);
 // The innermost loop when it is spatial and its extent is in [2, maxExtent].
 void vectorize(LoopNest& nest, int64_t maxExtent);
 // Fully unrolls the inner loops (inside the accumulator, not parallel or vectorised) from the
-// innermost outwards while the product of their extents stays within maxSteps; 0 unrolls none.
-void unroll(LoopNest& nest, int64_t maxSteps);
+// innermost outwards while the steps of the unrolled body stay within maxSteps; 0 unrolls none.
+// A vectorised loop is one step when vectorLanes is 0 (TVM vectorises before it unrolls, so its
+// loop is one vector statement); otherwise it is the instructions a C compiler makes of it, its
+// full vectors of vectorLanes plus a scalar remainder (7 for an extent of 7 with 8 lanes), so an
+// unrolled body's size, and its compile time, stays within the bound.
+void unroll(LoopNest& nest, int64_t maxSteps, int64_t vectorLanes = 0);
 
 // Bind.cpp: binds `loop` to a GPU thread axis (BlockIdx, VThread or ThreadIdx). Bound loops are
 // spatial and the outermost of the nest, blocks outside virtual threads outside threads; the

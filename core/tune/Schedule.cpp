@@ -64,7 +64,11 @@ void Schedule::registerTile(const std::string& loopsOutside) {
 }
 void Schedule::parallel(int64_t maxExtent) { apply({InstructionKind::Parallel, {}, {}, {maxExtent}, {}, {}, {}}); }
 void Schedule::vectorize(int64_t maxExtent) { apply({InstructionKind::Vectorize, {}, {}, {maxExtent}, {}, {}, {}}); }
-void Schedule::unroll(const std::string& maxSteps) { apply({InstructionKind::Unroll, {}, {maxSteps}, {}, {}, {}, {}}); }
+void Schedule::unroll(const std::string& maxSteps, int64_t vectorLanes) {
+  std::vector<int64_t> attrs;
+  if (vectorLanes > 0) attrs.push_back(vectorLanes);
+  apply({InstructionKind::Unroll, {}, {maxSteps}, attrs, {}, {}, {}});
+}
 
 void Schedule::bind(const std::vector<std::string>& loops, LoopAnnotation binding) {
   const int64_t axis = binding == LoopAnnotation::BlockIdx ? 0 : binding == LoopAnnotation::VThread ? 1 : 2;
@@ -130,7 +134,9 @@ void Schedule::apply(Instruction instruction) {
     break;
   case InstructionKind::Unroll:
     expectArity(instruction, 0, 1, 0);
-    tune::unroll(nest_, valueOf(instruction.inputs[0]));
+    if (instruction.attrs.size() > 1 || (!instruction.attrs.empty() && instruction.attrs[0] < 1))
+      fail(instruction, "expects at most one attribute, the vector lanes (at least 1)");
+    tune::unroll(nest_, valueOf(instruction.inputs[0]), instruction.attrs.empty() ? 0 : instruction.attrs[0]);
     break;
   case InstructionKind::Bind: {
     if (instruction.loops.empty() || instruction.attrs.size() != 1 || instruction.attrs[0] < 0 || instruction.attrs[0] > 2)

@@ -31,7 +31,8 @@ public:
   void registerTile(const std::string& loopsOutside);
   void parallel(int64_t maxExtent);
   void vectorize(int64_t maxExtent);
-  void unroll(const std::string& maxSteps);
+  // vectorLanes: see tune::unroll; 0 (traces written before it existed) counts a vector loop as one step.
+  void unroll(const std::string& maxSteps, int64_t vectorLanes = 0);
   void bind(const std::vector<std::string>& loops, LoopAnnotation binding);
   void cacheReadShared(int buffer, int loopsOutside, const std::string& vectorLength);
 

@@ -170,7 +170,10 @@ std::string traceToText(const Trace& trace) {
       line = std::string(instructionName(instruction.kind)) + "(max extent " +
              (instruction.attrs.empty() ? std::string("?") : std::to_string(instruction.attrs[0])) + ")";
       break;
-    case InstructionKind::Unroll: line = "Unroll(" + input(instruction, "max steps") + ")"; break;
+    case InstructionKind::Unroll:
+      line = "Unroll(" + input(instruction, "max steps") +
+             (instruction.attrs.empty() ? std::string() : ", vector lanes " + std::to_string(instruction.attrs[0])) + ")";
+      break;
     case InstructionKind::Bind: {
       static const char* const threadAxes[] = {"blockIdx.x", "vthread.x", "threadIdx.x"};
       const int64_t axis = instruction.attrs.empty() ? -1 : instruction.attrs[0];

@@ -55,6 +55,43 @@ TEST(Trace, ReplayRebuildsTheSameLoopNest) {
   }
 }
 
+// The unroll bound counts a vector loop as the instructions a C compiler makes of it (full
+// vectors plus a scalar remainder), so a body of 64 steps stays 64 instructions; a trace written
+// before the lanes were recorded (no attribute) replays as it did, the vector loop one step.
+TEST(Trace, UnrollCountsAVectorLoopAsItsInstructions) {
+  const Compute c = computeOf(parseWorkload("matmul:4x7x4")); // i 4, j 7, k 4
+  auto unrolledWith = [&](int64_t vectorLanes) {
+    Schedule s(c, 1);
+    s.reorder({"i", "k", "j"});
+    s.vectorize(64);
+    s.unroll(s.sampleCategorical({64}), vectorLanes);
+    std::vector<std::string> unrolled;
+    for (const Loop& loop : s.nest().loops)
+      if (loop.annotation == LoopAnnotation::Unrolled) unrolled.push_back(loop.name);
+    return std::make_pair(unrolled, s.trace());
+  };
+  // One step for the vector loop: k (4) and i (4 x 4 = 16) fit in 64.
+  EXPECT_EQ(unrolledWith(0).first, (std::vector<std::string>{"i", "k"}));
+  // 7 lanes of 8 are 7 scalar steps: k makes 28, i would make 112.
+  const auto [unrolled, trace] = unrolledWith(8);
+  EXPECT_EQ(unrolled, (std::vector<std::string>{"k"}));
+  auto unrolledLoops = [](const LoopNest& nest) {
+    int count = 0;
+    for (const Loop& loop : nest.loops) count += loop.annotation == LoopAnnotation::Unrolled;
+    return count;
+  };
+  EXPECT_EQ(unrolledLoops(replaySchedule(c, traceFromJson(traceToJson(trace))).nest()), 1); // the lanes survive JSON
+  Trace legacy = trace;
+  for (Instruction& instruction : legacy.instructions)
+    if (instruction.kind == InstructionKind::Unroll) instruction.attrs.clear();
+  EXPECT_EQ(unrolledLoops(replaySchedule(c, legacy).nest()), 2);
+  Trace badLanes = trace;
+  for (Instruction& instruction : badLanes.instructions)
+    if (instruction.kind == InstructionKind::Unroll) instruction.attrs = {0};
+  EXPECT_THROW(replaySchedule(c, badLanes), Error);
+  EXPECT_NE(traceToText(trace).find("vector lanes 8"), std::string::npos) << traceToText(trace);
+}
+
 TEST(Trace, JsonRoundTrip) {
   const Compute c = computeOf(parseWorkload("conv2d:1x8x9x9,16x8x3x3,s1,p1,bias"));
   Schedule s = MultiLevelTilingSpace().sample(c, 5);
