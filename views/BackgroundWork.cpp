@@ -1,6 +1,9 @@
 #include "BackgroundWork.h"
 
 #include <QCoreApplication>
+#include <QThread>
+
+#include <list>
 
 #include <mutex>
 
@@ -13,16 +16,35 @@
 
 namespace tessera::views {
 
-QThreadPool* backgroundThreadPool() {
-  static QThreadPool pool;
-  static std::once_flag configured;
-  std::call_once(configured, [] {
-    pool.setObjectName(QStringLiteral("tessera-background"));
-    // Drained while the application still exists, as Qt drains its global pool: a task finishing
-    // after it (or a pool thread ending then) crashed the process on its way out.
-    qAddPostRoutine([] { pool.waitForDone(); });
-  });
+namespace {
+
+std::mutex poolsMutex;
+std::list<QThreadPool>& pools() {
+  static std::list<QThreadPool> all; // a list: pools never move
+  return all;
+}
+
+void drainPools() {
+  std::lock_guard lock(poolsMutex);
+  for (QThreadPool& pool : pools()) pool.waitForDone();
+}
+
+} // namespace
+
+QThreadPool* namedThreadPool(const QString& name, int maxThreads) {
+  std::lock_guard lock(poolsMutex);
+  for (QThreadPool& pool : pools())
+    if (pool.objectName() == name) return &pool;
+  if (pools().empty()) qAddPostRoutine(drainPools);
+  QThreadPool& pool = pools().emplace_back();
+  pool.setObjectName(name);
+  pool.setMaxThreadCount(maxThreads);
   return &pool;
+}
+
+QThreadPool* backgroundThreadPool() {
+  static QThreadPool* const pool = namedThreadPool(QStringLiteral("tessera-background"), QThread::idealThreadCount());
+  return pool;
 }
 
 #ifdef __linux__

@@ -28,6 +28,11 @@ int thisThreadsNiceValue();
 // The pool background work runs on when no other is named: idealThreadCount threads.
 QThreadPool* backgroundThreadPool();
 
+// The pool called `name`, made with `maxThreads` threads on first use and drained while the
+// application still exists, as Qt drains its global pool: a task finishing after the application
+// (or a pool thread ending then) crashed the process on its way out.
+QThreadPool* namedThreadPool(const QString& name, int maxThreads);
+
 // QtConcurrent::run, with the function run at background priority.
 template <typename Function, typename... Args>
 auto runInBackground(QThreadPool* pool, Function&& function, Args&&... args) {

@@ -267,13 +267,8 @@ LayoutResult computeLayout(const LayoutRequest& request) {
 }
 
 QFuture<LayoutResult> layoutAsync(LayoutRequest request) {
-  static QThreadPool pool; // its destructor, at exit, waits for a layout still running
-  static std::once_flag configured;
-  std::call_once(configured, [] {
-    pool.setMaxThreadCount(1);
-    pool.setObjectName(QStringLiteral("tessera-layout"));
-  });
-  return runInBackground(&pool, [request = std::move(request)] { return computeLayout(request); });
+  static QThreadPool* const pool = namedThreadPool(QStringLiteral("tessera-layout"), 1);
+  return runInBackground(pool, [request = std::move(request)] { return computeLayout(request); });
 }
 
 } // namespace tessera::views

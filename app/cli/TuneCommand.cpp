@@ -47,6 +47,7 @@ struct TuneCommandOptions {
   std::string records; // JSON lines export
   int threads = 0;      // 0: the CPU executor's (tuning::executorThreads())
   int batch = 16;
+  int population = tune::EvolutionaryOptions{}.population;
   bool pin = true;
 };
 
@@ -67,7 +68,7 @@ TuneTarget cpuTarget(const TuneCommandOptions& options) {
     settings.search = options.search;
     settings.threads = options.threads;
     settings.run.pinThreads = options.pin;
-    settings.build.jobs = std::max(options.threads, 1);
+    settings.evolutionary.population = options.population;
     return tune::makeCpuTuneContext(workload, settings);
   };
   target.baseline = [threads = options.threads](const tune::Workload& workload) {
@@ -97,6 +98,7 @@ TuneTarget cudaTarget(const TuneCommandOptions& options) {
     settings.seed = options.seed;
     settings.search = options.search;
     settings.space = tuner->spaceOptions();
+    settings.evolutionary.population = options.population;
     return tune::makeGpuTuneContext(workload, settings, tuner->makeKernelBuilder(),
                                     tuner->makeKernelRunner(tune::makeProblem(workload, options.seed)), tuner->tuningTarget());
   };
@@ -109,7 +111,7 @@ TuneTarget cudaTarget(const TuneCommandOptions& options) {
     }
     LibraryBaseline baseline;
     baseline.latencyMs = profiler->measureMs(signature);
-    baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
+    baseline.gflops = workload.gflopsAt(baseline.latencyMs);
     baseline.what = signature.key();
     return baseline;
   };
@@ -277,6 +279,9 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
                       "Threads of the kernels and of oneDNN (default: the CPU executor's, which runs tuned kernels only on "
                       "the thread count they were tuned for)");
   command->add_option("--batch", options->batch, "Candidates built together before they are run")->capture_default_str();
+  command->add_option("--population", options->population, "Evolutionary search: traces in each round's population")
+      ->check(CLI::Range(16, 1 << 16))
+      ->capture_default_str();
   command->add_flag("!--no-pin", options->pin, "Do not pin the kernels' OpenMP threads (OMP_PROC_BIND=close, OMP_PLACES=cores)");
   command->callback([options, &context] { context.exitCode = runTune(*options); });
 }

@@ -72,7 +72,6 @@ void TuningRunner::run(const TuningRequest& request) {
     settings.seed = request.seed;
     settings.search = request.search.toStdString();
     settings.threads = request.threads;
-    settings.build.jobs = std::max(request.threads, 1);
     auto context = tune::makeCpuTuneContext(request.workload, settings);
     tune::TuningDatabase database(request.databasePath.isEmpty() ? std::string(":memory:") : request.databasePath.toStdString());
     context->database = &database;

@@ -51,7 +51,7 @@ std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workl
   cpu::TimingPlan plan;
   LibraryBaseline baseline;
   baseline.latencyMs = cpu::timeOpMs(*op, signature, stream, plan);
-  baseline.gflops = workload.flops() / (baseline.latencyMs * 1e6);
+  baseline.gflops = workload.gflopsAt(baseline.latencyMs);
   baseline.what = signature.key();
   for (const std::string& impl : op->implementations()) baseline.what += " " + impl;
   return baseline;

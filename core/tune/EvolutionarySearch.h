@@ -25,6 +25,9 @@ struct EvolutionaryOptions {
   int generations = 4;
   double mutationProbability = 0.85;
   double epsilon = 0.05; // chance that a measured slot goes to a fresh sample
+  // Tessera's addition: the share of a batch's model picks that may hold one micro-kernel (the
+  // innermost tile of every axis, see microKernelOf); 1 lets the model fill a batch with one.
+  double maxShareOfOneMicroKernel = 0.25;
   int minSamplesToTrain = 8; // measured candidates before the model is trusted
 };
 
@@ -46,6 +49,10 @@ struct SearchRound {
   double learnSeconds = 0;        // notify(): replay, features, retraining
 };
 
+// The innermost tile of each axis, as "4x4x8x1x3x3" in the compute's axis order: the micro-kernel
+// that the register tile and the vector loop hold, which decides most of a kernel's speed.
+std::string microKernelOf(const LoopNest& nest);
+
 class EvolutionarySearch : public SearchStrategy {
 public:
   // The compute and space must outlive the strategy. Deterministic in `seed` (with a
@@ -64,6 +71,7 @@ private:
   struct Individual {
     Trace trace;
     std::string hash; // of its kernel, as the tuner dedupes
+    std::string microKernel;
     std::vector<float> features;
   };
   struct Measurement {
@@ -75,8 +83,8 @@ private:
   Individual individualOf(const Schedule& schedule) const;
   std::vector<Individual> freshSamples(int count);
   std::vector<Individual> initialPopulation(std::vector<Individual>& fresh);
-  // The best-predicted individuals never measured nor proposed, at most `count`, best first.
-  std::vector<Individual> evolve(std::vector<Individual> population, int count);
+  // The best-predicted individuals never measured nor proposed, best first.
+  std::vector<Individual> evolve(std::vector<Individual> population);
   std::vector<float> predict(const std::vector<Individual>& individuals) const;
   void retrain();
 

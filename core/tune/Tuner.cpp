@@ -67,7 +67,9 @@ std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const 
   space.threads = settings.threads;
   context->space = std::make_unique<MultiLevelTilingSpace>(space);
   context->strategy = makeSearch(*context, settings.search, settings.seed, settings.evolutionary);
-  context->builder = std::make_unique<CompilerBuilder>(settings.build);
+  BuildOptions build = settings.build;
+  build.jobs = std::max(settings.threads, 1); // the run owns the cores its kernels run on
+  context->builder = std::make_unique<CompilerBuilder>(build);
   RunnerOptions run = settings.run;
   run.threads = settings.threads;
   context->runner = std::make_unique<LocalRunner>(makeProblem(workload, settings.seed), run);
@@ -106,7 +108,6 @@ std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std
   if (times) times->build += secondsSince(buildStart);
   const auto runStart = Clock::now();
   std::vector<MeasuredCandidate> measured;
-  const double flops = context.compute.workload.flops();
   for (size_t i = 0; i < candidates.size(); ++i) {
     if (shouldStop && shouldStop()) break;
     MeasuredCandidate m;
@@ -124,7 +125,7 @@ std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std
     m.runMs = run.runMs;
     m.latencyMs = run.medianMs;
     m.maxAbsError = run.maxAbsError;
-    if (run.status == TrialStatus::Ok && run.medianMs > 0) m.gflops = flops / (run.medianMs * 1e6);
+    if (run.status == TrialStatus::Ok && run.medianMs > 0) m.gflops = context.compute.workload.gflopsAt(run.medianMs);
     measured.push_back(std::move(m));
   }
   if (times) times->run += secondsSince(runStart);

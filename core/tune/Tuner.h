@@ -62,7 +62,7 @@ struct CpuTuneSettings {
   int threads = 2;
   CpuSpaceOptions space;
   EvolutionaryOptions evolutionary;
-  BuildOptions build;
+  BuildOptions build; // its jobs are the kernels' threads: the run owns those cores
   RunnerOptions run;
 };
 

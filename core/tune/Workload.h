@@ -28,6 +28,8 @@ struct Workload {
   std::vector<int64_t> outputShape() const;
   // Multiply-adds counted twice; the epilogue is not counted (as TVM and oneDNN report it).
   double flops() const;
+  // GFLOP/s of a kernel that runs it in latencyMs.
+  double gflopsAt(double latencyMs) const { return flops() / (latencyMs * 1e6); }
   // The canonical spelling, which parse() reads back: the database's workload key.
   std::string key() const;
 

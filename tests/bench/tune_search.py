@@ -31,6 +31,8 @@ def run_one(args, workload, search, seed):
         command = ["taskset", "-c", args.cpus, args.cli, "tune", workload, "--trials", str(args.trials), "--search", search,
                    "--seed", str(seed), "--threads", str(args.threads), "--json", report, "--records", stem + ".jsonl",
                    "--db", ":memory:"]  # the benchmark's kernels stay out of the default tuning database
+        if search == "evolutionary" and args.population:
+            command += ["--population", str(args.population)]
         start = time.monotonic()
         with open(stem + ".log", "w") as log:
             subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
@@ -81,6 +83,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cpus", default="0,1", help="taskset CPU list")
     parser.add_argument("--rerun", action="store_true", help="run again even where a report exists")
+    parser.add_argument("--population", type=int, help="the evolutionary search's population (tune --population)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 

@@ -71,6 +71,17 @@ TEST(BackgroundWork, StaysOffQtsGlobalThreadPool) {
   EXPECT_TRUE(onBackgroundPool);
 }
 
+// One pool per name, made once with its thread count (the layout pool runs one layout at a time).
+TEST(BackgroundWork, NamedPoolsAreMadeOnceWithTheirThreadCount) {
+  QThreadPool* layout = namedThreadPool(QStringLiteral("test-one-at-a-time"), 1);
+  EXPECT_EQ(namedThreadPool(QStringLiteral("test-one-at-a-time"), 4), layout);
+  EXPECT_EQ(layout->maxThreadCount(), 1);
+  EXPECT_NE(namedThreadPool(QStringLiteral("test-other"), 2), layout);
+  QThreadPool* background = backgroundThreadPool();
+  EXPECT_EQ(namedThreadPool(QStringLiteral("tessera-background"), 1), background);
+  EXPECT_EQ(runInBackground(layout, [layout] { return layout->contains(QThread::currentThread()); }).result(), true);
+}
+
 TEST(BackgroundWork, TakesFunctionsThatOwnWhatTheyCapture) {
   auto owned = std::make_unique<int>(7);
   QThreadPool pool;

@@ -13,6 +13,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 namespace tessera::tune {
 namespace {
 
@@ -66,6 +70,46 @@ TEST(EvolutionarySearch, DeterministicForASeed) {
   const std::vector<Trace> first = proposals(5);
   EXPECT_EQ(first, proposals(5));
   EXPECT_NE(first, proposals(6));
+}
+
+// The micro-kernel is the innermost tile of each axis, in the compute's axis order.
+TEST(EvolutionarySearch, MicroKernelIsTheInnermostTileOfEachAxis) {
+  const Compute compute = computeOf(parseWorkload("matmul:64x48x32"));
+  const LoopNest nest = MultiLevelTilingSpace().sample(compute, 9).nest();
+  auto extentOf = [&](const std::string& name) { return std::to_string(nest.loops[nest.loopIndex(name)].extent); };
+  EXPECT_EQ(microKernelOf(nest), extentOf("i.3") + "x" + extentOf("j.3") + "x" + extentOf("k.1"));
+  EXPECT_EQ(microKernelOf(initialNest(compute)), "64x48x32");
+}
+
+// A model sure of one micro-kernel still measures others: after the model is trained, no batch
+// holds more than its share of one; with the share at 1 the model fills batches with the favourite.
+TEST(EvolutionarySearch, ABatchHoldsAtMostItsShareOfOneMicroKernel) {
+  SKIP_WITHOUT_XGBOOST();
+  const Compute compute = computeOf(parseWorkload("matmul:64x64x64,relu"));
+  MultiLevelTilingSpace space;
+  auto largestShareOfABatch = [&](double share) {
+    EvolutionaryOptions options = smallOptions();
+    options.minSamplesToTrain = 4;
+    options.epsilon = 0;
+    options.maxShareOfOneMicroKernel = share;
+    EvolutionarySearch search(compute, space, makeXGBoostModel(3), options, 3);
+    std::string favourite;
+    int largest = 0;
+    for (int round = 0; round < 4; ++round) {
+      std::map<std::string, int> inBatch;
+      std::vector<TrialOutcome> outcomes;
+      for (const Trace& trace : search.nextBatch(8)) {
+        const std::string kernel = microKernelOf(replaySchedule(compute, trace).nest());
+        if (favourite.empty()) favourite = kernel;
+        if (round > 0) largest = std::max(largest, ++inBatch[kernel]);
+        outcomes.push_back({trace, TrialStatus::Ok, kernel == favourite ? 1.0 : 5.0});
+      }
+      search.notify(outcomes);
+    }
+    return largest;
+  };
+  EXPECT_LE(largestShareOfABatch(0.25), 2);
+  EXPECT_GT(largestShareOfABatch(1.0), 2);
 }
 
 TEST(EvolutionarySearch, NeverProposesAKernelTwice) {
