@@ -35,8 +35,9 @@ double mean(const std::vector<float>& values) {
 } // namespace
 
 std::string microKernelOf(const LoopNest& nest) {
-  std::vector<int64_t> innermost(nest.compute.axes.size(), 1);
-  for (const Loop& loop : nest.loops) innermost[loop.axis] = loop.extent; // the last loop of an axis is its innermost
+  std::vector<int64_t> innermost(static_cast<size_t>(nest.compute.spatialAxes()), 1);
+  for (const Loop& loop : nest.loops) // the last loop of an axis is its innermost
+    if (!nest.compute.axes[loop.axis].reduction) innermost[loop.axis] = loop.extent;
   std::string key;
   for (size_t a = 0; a < innermost.size(); ++a) key += (a ? "x" : "") + std::to_string(innermost[a]);
   return key;

@@ -26,7 +26,7 @@ struct EvolutionaryOptions {
   double mutationProbability = 0.85;
   double epsilon = 0.05; // chance that a measured slot goes to a fresh sample
   // Tessera's addition: the share of a batch's model picks that may hold one micro-kernel (the
-  // innermost tile of every axis, see microKernelOf); 1 lets the model fill a batch with one.
+  // innermost tile of every spatial axis, see microKernelOf); 1 lets the model fill a batch with one.
   double maxShareOfOneMicroKernel = 0.25;
   int minSamplesToTrain = 8; // measured candidates before the model is trusted
 };
@@ -49,8 +49,9 @@ struct SearchRound {
   double learnSeconds = 0;        // notify(): replay, features, retraining
 };
 
-// The innermost tile of each axis, as "4x4x8x1x3x3" in the compute's axis order: the micro-kernel
-// that the register tile and the vector loop hold, which decides most of a kernel's speed.
+// The innermost tile of each spatial axis, as "1x4x4x8" in the compute's axis order: the
+// micro-kernel of outputs that the register tile and the vector loop hold, which decides most of a
+// kernel's speed.
 std::string microKernelOf(const LoopNest& nest);
 
 class EvolutionarySearch : public SearchStrategy {
