@@ -4,8 +4,8 @@
 #include <QThread>
 
 #include <list>
-
 #include <mutex>
+#include <vector>
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -25,8 +25,13 @@ std::list<QThreadPool>& pools() {
 }
 
 void drainPools() {
-  std::lock_guard lock(poolsMutex);
-  for (QThreadPool& pool : pools()) pool.waitForDone();
+  std::vector<QThreadPool*> all;
+  {
+    // Not held while waiting: a task still running may make its pool's first call to namedThreadPool.
+    std::lock_guard lock(poolsMutex);
+    for (QThreadPool& pool : pools()) all.push_back(&pool);
+  }
+  for (QThreadPool* pool : all) pool->waitForDone();
 }
 
 } // namespace

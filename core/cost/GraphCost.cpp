@@ -28,8 +28,7 @@ std::vector<bool> weightOnlyNodes(const Graph& graph) {
 }
 
 // The ops that run per inference (not inputs, weights or what weights alone determine), in order.
-std::vector<NodeId> perInferenceOps(const Graph& graph) {
-  const std::vector<bool> weightOnly = weightOnlyNodes(graph);
+std::vector<NodeId> perInferenceOps(const Graph& graph, const std::vector<bool>& weightOnly) {
   std::vector<NodeId> ops;
   for (NodeId id : graph.topologicalOrder())
     if (graph.node(id).kind != OpKind::Input && !weightOnly[id]) ops.push_back(id);
@@ -66,7 +65,7 @@ GraphCost graphCost(const Graph& graph, CostModel& model) {
   GraphCost cost;
   cost.nodeMs.assign(graph.size(), 0.0);
   const std::vector<bool> weightOnly = weightOnlyNodes(graph);
-  const std::vector<NodeId> ops = perInferenceOps(graph);
+  const std::vector<NodeId> ops = perInferenceOps(graph, weightOnly);
   const std::vector<size_t> readers = readerCounts(graph, ops);
   for (NodeId id : ops) {
     if (foldedAtLoad(graph, id, readers, weightOnly, model)) continue;
@@ -77,7 +76,7 @@ GraphCost graphCost(const Graph& graph, CostModel& model) {
 }
 
 std::vector<NodeId> executedOps(const Graph& graph) {
-  std::vector<NodeId> ops = perInferenceOps(graph);
+  std::vector<NodeId> ops = perInferenceOps(graph, weightOnlyNodes(graph));
   std::erase_if(ops, [&](NodeId id) { return isDataView(graph.node(id).kind); });
   return ops;
 }
