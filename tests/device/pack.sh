@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Packs programs for a device machine that has CUDA, cuDNN and cuBLAS but none of Debian's
+# libraries: each FILE (a program or plugin of a build tree), stripped, at its path, and every shared
+# library they load except glibc's, the C++ runtime's and NVIDIA's (those come from the device), in
+# lib/. Writes .device/pack.tar.xz; the device runs tests/device/cuda_checks.sh with `.device` carried.
+#   tests/device/pack.sh build/tests/plugins/tessera_cuda_backend_tests build/tests/plugins/tessera_cuda_tuner_tests
+# tessera-cli from the default build links libtorch (hundreds of MB with its dependencies): pack one
+# from a build configured with -DTESSERA_WITH_TORCH=OFF -DTESSERA_BUILD_GUI=OFF, with its cuda plugin.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[[ $# -gt 0 ]] || { echo "usage: tests/device/pack.sh FILE..." >&2; exit 2; }
+files=("$@")
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/lib" .device
+for file in "${files[@]}"; do
+  [[ -f "$file" ]] || { echo "pack: $file is missing (build first)" >&2; exit 1; }
+  mkdir -p "$stage/$(dirname "$file")"
+  strip --strip-debug -o "$stage/$file" "$file"
+done
+# Shared libraries, except the system's core and NVIDIA's (the device has its own, matching its driver).
+skip='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda|libcudnn|libcublas|libnvrtc)'
+ldd "${files[@]}" | awk '/=> \//{print $1, $3}' | sort -u | while read -r name path; do
+  [[ "$name" =~ $skip ]] && continue
+  strip --strip-debug -o "$stage/lib/$name" "$path" 2>/dev/null || cp "$path" "$stage/lib/$name"
+done
+tar -C "$stage" -I "xz -T0" -cf .device/pack.tar.xz .
+ls -l .device/pack.tar.xz
