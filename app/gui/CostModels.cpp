@@ -39,6 +39,10 @@ public:
     std::lock_guard lock(mutex_);
     return model_->foldedIntoProducer(producer, op);
   }
+  double measuringSeconds() const override {
+    std::lock_guard lock(mutex_);
+    return model_->measuringSeconds();
+  }
 
 private:
   mutable std::mutex mutex_;

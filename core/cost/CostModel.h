@@ -25,6 +25,9 @@ public:
   virtual std::string spec() const = 0;
   // The device figures this model has answered with so far; empty for models that compute theirs.
   virtual DeviceCosts deviceCosts() const { return {}; }
+  // Wall seconds this model has spent timing ops on a device so far; 0 for models that compute
+  // their figures. A search's time limit leaves them out (SearchClock).
+  virtual double measuringSeconds() const { return 0; }
   // Whether the runtime removes `op` when it loads a model, folding it into `producer`, the op its
   // first operand comes from, when its other operands are weights and it is the producer's only
   // consumer (ONNX Runtime folds a BatchNormalization into the Conv before it). graphCost prices

@@ -42,16 +42,18 @@ double MeasuredCostModel::measuredMs(const OpSignature& signature) {
   }
   if (!stats_.deviceFailure.empty() || !profiler_->canMeasure(signature)) return answered_[key] = estimate(signature);
 
-  auto start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
+  auto countTime = [&] { stats_.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   double ms = 0;
   try {
     ms = profiler_->measureMs(signature);
   } catch (const Error& e) {
+    countTime();
     stats_.deviceFailure = e.what();
     if (warn_) warn_(spec_ + ": device " + device_ + " failed (" + stats_.deviceFailure + "); estimating every further op with " + fallback_->spec());
     return answered_[key] = estimate(signature);
   }
-  stats_.measureSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  countTime();
   ++stats_.measured;
   if (cache_) cache_->store(device_, key, ms);
   deviceCosts_[key] = ms;

@@ -53,6 +53,7 @@ public:
   // The device's figures this model answered with (measured now or found in the cache); estimates
   // are left out. A session stores them next to the run that used them.
   DeviceCosts deviceCosts() const override { return {device_, deviceCosts_}; }
+  double measuringSeconds() const override { return stats_.measureSeconds; }
   bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
     return profiler_->foldedIntoProducer(producer, op);
   }

@@ -24,7 +24,8 @@ namespace tessera {
 struct SearchOptions {
   uint64_t seed = 1;
   size_t nodeLimit = 0;           // e-nodes (eqsat, mcts) or ops (taso); 0: the strategy's default
-  double timeLimitSeconds = 60;   // the whole search; mcts and taso include their final extraction
+  double timeLimitSeconds = 60;   // the whole search, less the cost model's measuring (SearchClock);
+                                  // mcts and taso include their final extraction
   int iterationLimit = 15;        // eqsat iterations
   int multiIterations = 1;        // eqsat: iterations that apply multi-pattern rules (TENSAT's k_multi)
   std::string extractMethod = "dag"; // final extraction for e-graph strategies: tree, ocf, dag, ilp
@@ -57,7 +58,8 @@ struct SearchResult {
   size_t enodesFiltered = 0;     // of `enodes`, those the cycle filter set aside (eqsat)
   size_t eclasses = 0;
   std::map<std::string, size_t> rulesApplied; // rule name -> applications that changed something
-  double searchSeconds = 0;
+  double searchSeconds = 0;      // wall time, measuring included
+  double measuringSeconds = 0;   // of searchSeconds, the cost model timing ops (not counted by the time limit)
   double extractionSeconds = 0;
   // Filled by verifySearchResult.
   bool verificationRun = false;

@@ -3,11 +3,11 @@
 #include "rl/DecisionSummary.h"
 #include "rl/RewriteEnvironment.h"
 #include "search/RunProtocol.h"
+#include "search/SearchClock.h"
 #include "support/Error.h"
 #include "xrlflow/XrlflowAgent.h"
 #include "xrlflow/XrlflowTraining.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -45,7 +45,7 @@ public:
   }
 
   SearchResult run(const SearchInput& input) override {
-    const auto start = std::chrono::steady_clock::now();
+    const SearchClock clock(input.cost); // the time limit's clock: the cost model's measuring is not counted
     const XrlflowParameters parameters = readParameters(input.options);
     XrlflowAgent agent = XrlflowAgent::load(parameters.checkpoint, input.rules, input.options.seed);
     const AgentConfig& config = agent.config();
@@ -72,8 +72,7 @@ public:
         stop = StopReason::StoppedByUser;
         break;
       }
-      const double limit = input.options.timeLimitSeconds;
-      if (limit > 0 && secondsSince(start) >= limit) {
+      if (clock.reached(input.options.timeLimitSeconds)) {
         stop = StopReason::TimeLimit;
         break;
       }
@@ -101,22 +100,22 @@ public:
     }
     if (!stop) stop = environment.steps() >= options.horizon ? StopReason::StepLimit : StopReason::Saturated;
 
-    result.searchSeconds = secondsSince(start);
+    result.measuringSeconds = clock.measuringSeconds();
+    result.searchSeconds = clock.seconds() + result.measuringSeconds;
     result.steps = step;
     result.enodes = priced;
     for (const std::string& rule : bestPath) ++result.rulesApplied[rule];
     protocol.finish(*stop);
     char line[160];
-    std::snprintf(line, sizeof line, "xrlflow stopped (%s) after %d rewrites, %zu priced, %.2f s; speedup %.2f%%", result.stopReason.c_str(),
-                  step, priced, result.searchSeconds, result.speedupPct);
-    say(input, line);
+    std::snprintf(line, sizeof line, "xrlflow stopped (%s) after %d rewrites, %zu priced, %.2f s", result.stopReason.c_str(), step, priced,
+                  result.searchSeconds);
+    char speedup[40];
+    std::snprintf(speedup, sizeof speedup, "; speedup %.2f%%", result.speedupPct);
+    say(input, line + measuringNote(result.measuringSeconds) + speedup);
     return result;
   }
 
 private:
-  static double secondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
   static void say(const SearchInput& input, const std::string& line) {
     if (input.options.progress) input.options.progress(line);
   }

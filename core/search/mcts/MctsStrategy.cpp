@@ -9,6 +9,7 @@
 #include "search/EGraphExtraction.h"
 #include "search/Provenance.h"
 #include "search/RunProtocol.h"
+#include "search/SearchClock.h"
 #include "search/mcts/MctsParameters.h"
 #include "search/mcts/MctsPlanner.h"
 #include "search/mcts/MctsTree.h"
@@ -51,7 +52,7 @@ public:
   SearchResult run();
 
 private:
-  bool outOfTime() const { return Clock::now() >= searchDeadline_; }
+  bool outOfTime() const { return clock_.seconds() >= searchBudget_; }
   bool shouldStop() const { return input_.control.stopRequested() || outOfTime(); }
   void say(const std::string& line) const {
     if (input_.options.progress) input_.options.progress(line);
@@ -69,7 +70,9 @@ private:
 
   const SearchInput& input_;
   MctsParameters params_;
-  Clock::time_point start_, searchDeadline_, deadline_;
+  SearchClock clock_;   // the time limit's clock: the cost model's measuring is not counted
+  double budget_;       // the time limit, final extraction included
+  double searchBudget_; // what of it the search may use
   std::mt19937_64 rng_;
   EGraph egraph_;
   ProvenanceRecorder recorder_;
@@ -88,16 +91,14 @@ private:
 };
 
 MctsRun::MctsRun(const SearchInput& input)
-    : input_(input), params_(MctsParameters::from(input.options)), start_(Clock::now()), rng_(input.options.seed),
+    : input_(input), params_(MctsParameters::from(input.options)), clock_(input.cost), budget_(input.options.timeLimitSeconds),
+      rng_(input.options.seed),
       recorder_(input.events),
       coster_(input.cost, *extract::parseExtractionMethod(params_.rewardExtract)),
       rollout_(params_.rollout, input.rules.size()) {
   if (input.rules.size() >= kRebaseTreeAction) throw Error("mcts: a rule pack of " + std::to_string(input.rules.size()) + " rules is too large");
-  const double budget = input.options.timeLimitSeconds;
-  deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget));
   // The time limit covers the final extraction: keep a slice for it (the ILP gets a fixed share).
-  const double reserve = params_.finalExtract == "ilp" ? 0.3 * budget : 0.05 * budget;
-  searchDeadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget - reserve));
+  searchBudget_ = budget_ - (params_.finalExtract == "ilp" ? 0.3 : 0.05) * budget_;
   rulesVersion_ = input.control.rulesVersion();
   space_ = ActionSpace::arrange(input.rules, input.control);
 }
@@ -145,7 +146,7 @@ void MctsRun::noteCommittedState(double stateCost, int step) {
 bool MctsRun::rebase(int step) {
   // The best graph of this e-graph, by the final method when there is time for it (an ILP is
   // warm-started from the greedy, so it is never worse).
-  const double left = secondsBetween(Clock::now(), searchDeadline_);
+  const double left = searchBudget_ - clock_.seconds();
   if (left <= 0) return false;
   ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.finalExtract,
                                           std::min(input_.options.extractTimeLimitSeconds, 0.2 * left));
@@ -274,13 +275,15 @@ SearchResult MctsRun::run() {
   }
   result_.enodes = egraph_.numNodes();
   result_.eclasses = egraph_.numClasses();
-  const auto searchEnd = Clock::now();
-  result_.searchSeconds = secondsBetween(start_, searchEnd);
-  say("mcts stopped (" + std::string(stopReasonName(stopReason)) + ") after " + format("%.2f s", result_.searchSeconds) + ", " +
-      std::to_string(coster_.extractions()) + " reward extractions, " + std::to_string(coster_.cacheHits()) + " cached");
+  const double searched = clock_.seconds();
+  result_.measuringSeconds = clock_.measuringSeconds();
+  result_.searchSeconds = searched + result_.measuringSeconds;
+  say("mcts stopped (" + std::string(stopReasonName(stopReason)) + ") after " + format("%.2f s", result_.searchSeconds) +
+      measuringNote(result_.measuringSeconds) + ", " + std::to_string(coster_.extractions()) + " reward extractions, " +
+      std::to_string(coster_.cacheHits()) + " cached");
 
   // Final extraction, inside what is left of the time limit.
-  const double left = std::max(0.1, secondsBetween(searchEnd, deadline_));
+  const double left = std::max(0.1, budget_ - searched);
   ExtractedGraph extracted = extractGraph(egraph_, seed_, coster_.enodeCoster(), params_.finalExtract,
                                           std::min(options.extractTimeLimitSeconds, left));
   result_.extractionSeconds = extracted.seconds;

@@ -19,11 +19,11 @@
 #include "cost/GraphCost.h"
 #include "ir/GraphHash.h"
 #include "search/RunProtocol.h"
+#include "search/SearchClock.h"
 #include "search/taso/GraphRewriter.h"
 #include "search/taso/SeenGraphs.h"
 #include "support/Error.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -82,7 +82,6 @@ public:
 
   SearchResult run() {
     readParameters();
-    start_ = std::chrono::steady_clock::now();
     size_t originalOps = input_.original.opCount();
     opCap_ = input_.options.nodeLimit ? input_.options.nodeLimit : 2 * originalOps;
     protocol_.start();
@@ -94,14 +93,16 @@ public:
     if (greedy_) runGreedy(std::move(original));
     else runBacktracking(std::move(original));
 
-    result_.searchSeconds = elapsed();
+    result_.measuringSeconds = clock_.measuringSeconds();
+    result_.searchSeconds = clock_.seconds() + result_.measuringSeconds;
     result_.steps = steps_;
     result_.enodes = explored_;
     result_.eclasses = 0;
     for (const std::string& rule : bestPath_) ++result_.rulesApplied[rule];
     protocol_.finish(stop_.value_or(StopReason::Saturated));
     say(method_ + " stopped (" + result_.stopReason + ") after " + std::to_string(steps_) + " steps, " +
-        std::to_string(explored_) + " graphs, " + seconds(result_.searchSeconds) + "; speedup " + percent(result_.speedupPct));
+        std::to_string(explored_) + " graphs, " + seconds(result_.searchSeconds) + measuringNote(result_.measuringSeconds) +
+        "; speedup " + percent(result_.speedupPct));
     return std::move(result_);
   }
 
@@ -258,7 +259,7 @@ private:
                                        graph.graph->opCount(), 0});
     if (step % 50 == 0)
       say("step " + std::to_string(step) + ": best " + std::to_string(protocol_.bestCostMs()) + " ms, " + std::to_string(explored_) +
-          " graphs built, " + seconds(elapsed()));
+          " graphs built, " + seconds(clock_.seconds()));
   }
 
   // Between steps: records decisions, blocks while paused, and says whether to go on.
@@ -274,15 +275,13 @@ private:
       stop_ = StopReason::StoppedByUser;
       return true;
     }
-    double limit = input_.options.timeLimitSeconds;
-    if (limit > 0 && elapsed() >= limit) {
+    if (clock_.reached(input_.options.timeLimitSeconds)) {
       stop_ = StopReason::TimeLimit;
       return true;
     }
     return false;
   }
 
-  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
   void say(const std::string& line) const {
     if (input_.options.progress) input_.options.progress(line);
@@ -304,7 +303,7 @@ private:
   double alpha_ = kTasoAlpha;
   int budget_ = 0;
   size_t opCap_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  SearchClock clock_{input_.cost}; // the time limit's clock: the cost model's measuring is not counted
   SearchResult result_;
   RunProtocol protocol_{input_, result_};
   std::optional<StopReason> stop_; // set once: the loops end
