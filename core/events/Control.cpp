@@ -98,8 +98,9 @@ bool Control::proceed() {
       --stepsGranted_;
       break;
     }
-    const auto due = lastStep_ + stepInterval_;
-    if (stepInterval_.count() == 0 || std::chrono::steady_clock::now() >= due) break;
+    if (stepInterval_.count() == 0 || !lastStep_) break;
+    const auto due = *lastStep_ + stepInterval_;
+    if (std::chrono::steady_clock::now() >= due) break;
     // Any command wakes the wait; the loop then re-reads pause, stop and the pace.
     changed_.wait_until(lock, due);
   }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -57,7 +58,9 @@ private:
   bool stopped_ = false;
   int stepsGranted_ = 0;
   std::chrono::milliseconds stepInterval_{0};
-  std::chrono::steady_clock::time_point lastStep_{};
+  // Empty until the first step, which is never held: the steady clock's epoch is the machine's boot,
+  // so a default time point would hold the first step of a search started within a pace of booting.
+  std::optional<std::chrono::steady_clock::time_point> lastStep_;
   std::set<std::string> pinned_;
   std::set<std::string> vetoed_;
   uint64_t rulesVersion_ = 0;
