@@ -4,6 +4,8 @@
 #include "search/Strategy.h"
 #include "support/Error.h"
 
+#include "BranchesGraph.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,20 +16,8 @@ using namespace tessera;
 
 namespace {
 TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
-using Ints = std::vector<int64_t>;
 
-// Two convs of one input, each followed by relu (Inception-style branches): fusion and the
-// enlarge/concat rules both apply.
-Graph branches() {
-  Graph g;
-  NodeId x = g.addInput("x", f32({1, 8, 14, 14}));
-  NodeId w1 = g.addWeight("w1", Tensor::splat(f32({8, 8, 1, 1}), 0.1));
-  NodeId w2 = g.addWeight("w2", Tensor::splat(f32({8, 8, 3, 3}), 0.1));
-  NodeId a = g.addNode(OpKind::Relu, {{g.addNode(OpKind::Conv, {{x}, {w1}})}});
-  NodeId b = g.addNode(OpKind::Relu, {{g.addNode(OpKind::Conv, {{x}, {w2}}, {{"pads", Ints{1, 1, 1, 1}}})}});
-  g.addOutput({g.addNode(OpKind::Concat, {{a}, {b}}, {{"axis", int64_t{1}}})}, "y");
-  return g;
-}
+using test::branches;
 
 std::vector<const Rule*> all(const RuleSet& rules) {
   std::vector<const Rule*> out;

@@ -7,6 +7,8 @@
 #include "rewrite/StopReason.h"
 #include "search/Strategy.h"
 
+#include "BranchesGraph.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -14,19 +16,8 @@
 using namespace tessera;
 
 namespace {
-TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
 
-// Two relu'd convs of one input, concatenated: fusion and enlarge/concat rewrites apply.
-Graph branches() {
-  Graph g;
-  NodeId x = g.addInput("x", f32({1, 8, 14, 14}));
-  NodeId w1 = g.addWeight("w1", Tensor::splat(f32({8, 8, 1, 1}), 0.1));
-  NodeId w2 = g.addWeight("w2", Tensor::splat(f32({8, 8, 3, 3}), 0.1));
-  NodeId a = g.addNode(OpKind::Relu, {{g.addNode(OpKind::Conv, {{x}, {w1}})}});
-  NodeId b = g.addNode(OpKind::Relu, {{g.addNode(OpKind::Conv, {{x}, {w2}}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}})}});
-  g.addOutput({g.addNode(OpKind::Concat, {{a}, {b}}, {{"axis", int64_t{1}}})}, "y");
-  return g;
-}
+using test::branches;
 
 struct RecordedRun {
   SearchResult result;
