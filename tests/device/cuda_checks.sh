@@ -4,7 +4,8 @@
 # paths, and writes logs and reports under $OUT. Run from the repository root with `.device`
 # carried. The build's absolute paths (samples, RPATHs) name /work/main, so that path is made to
 # point here. TESSERA_DEVICE_TUNE: workloads to tune with `--target cuda` (TESSERA_DEVICE_TRIALS,
-# default 200; TESSERA_DEVICE_BATCH, default MetaSchedule's 64; TESSERA_DEVICE_TUNE_LIMIT seconds).
+# default 200; TESSERA_DEVICE_BATCH, default MetaSchedule's 64; TESSERA_DEVICE_TUNE_ARGS added;
+# TESSERA_DEVICE_TUNE_LIMIT seconds).
 # TESSERA_DEVICE_BENCH: strategies to bench on the samples with measured:cuda, end to end
 # (TESSERA_DEVICE_BENCH_ARGS added; TESSERA_DEVICE_BENCH_LIMIT seconds each).
 set -uo pipefail
@@ -52,7 +53,7 @@ if [[ -f "$cli" ]]; then
     tag=$(echo "$workload" | tr -c 'a-z0-9\n' '_' | cut -c1-40)
     TIMEFORMAT="tune wall %R s"
     time timeout "${TESSERA_DEVICE_TUNE_LIMIT:-240}" "$cli" tune "$workload" --target cuda \
-      --trials "${TESSERA_DEVICE_TRIALS:-200}" --batch "${TESSERA_DEVICE_BATCH:-64}" --db :memory: --json "$out/tune_$tag.json"
+      --trials "${TESSERA_DEVICE_TRIALS:-200}" --batch "${TESSERA_DEVICE_BATCH:-64}" ${TESSERA_DEVICE_TUNE_ARGS:-} --db :memory: --json "$out/tune_$tag.json"
   done
   for strategy in ${TESSERA_DEVICE_BENCH:-}; do
     step "bench $strategy, measured:cuda, end to end"
