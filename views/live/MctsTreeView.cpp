@@ -119,7 +119,7 @@ void MctsTreeView::selectNode(uint32_t id) {
   item_->setSelected(selected_);
   updateDetails();
   if (layout_.position.count(id)) {
-    fitted_ = false; // the user's node stays in view
+    setFitted(false); // the user's node stays in view
     view_->centerOn(layout_.position.at(id));
   }
   emit nodeSelected(id);
@@ -145,8 +145,17 @@ void MctsTreeView::updateDetails() {
   details_->setText(text);
 }
 
+void MctsTreeView::setFitted(bool fitted) {
+  fitted_ = fitted;
+  // Fitted, the whole tree is in view and scroll bars have nothing to scroll. Kept off, they cannot
+  // shrink the viewport, which lays the tree out and fits it again, which hides them, for ever.
+  const Qt::ScrollBarPolicy policy = fitted ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded;
+  view_->setHorizontalScrollBarPolicy(policy);
+  view_->setVerticalScrollBarPolicy(policy);
+}
+
 void MctsTreeView::fitToView() {
-  fitted_ = true;
+  setFitted(true);
   const QRectF bounds = item_->boundingRect();
   if (bounds.isEmpty()) return;
   view_->fitInView(bounds, Qt::KeepAspectRatio);
@@ -163,7 +172,7 @@ bool MctsTreeView::eventFilter(QObject* watched, QEvent* event) {
     fitToView();
   }
   if (event->type() == QEvent::Wheel) {
-    fitted_ = false;
+    setFitted(false);
     const double factor = std::pow(1.0015, static_cast<QWheelEvent*>(event)->angleDelta().y());
     const double scale = view_->transform().m11() * factor;
     if (scale > 0.02 && scale < 6) view_->scale(factor, factor);

@@ -50,6 +50,7 @@ protected:
 
 private:
   void relayout();
+  void setFitted(bool fitted);
   void fillPaneHeight();
   void updateDetails();
 

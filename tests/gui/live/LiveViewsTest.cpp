@@ -55,6 +55,27 @@ std::vector<Event> withDecisions(std::vector<Event> log, uint64_t from) {
   log.push_back(Event{sequence++, 1.1, UserDecision{DecisionKind::Veto, "matmul-assoc", 3}});
   return log;
 }
+
+// Window sizes with various proportions, one of them odd, to shake out fits that never settle.
+const QSize kWindowSizes[] = {QSize(900, 600), QSize(1400, 500), QSize(500, 900), QSize(1237, 811)};
+
+// Resize events `widget` gets while the event loop runs for 300 ms: a view that has settled gets none
+// or a few.
+int resizesWhileIdle(QWidget* widget) {
+  struct Counter : QObject {
+    int resizes = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+      if (event->type() == QEvent::Resize) ++resizes;
+      return false;
+    }
+  } counter;
+  widget->installEventFilter(&counter);
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < 300) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  widget->removeEventFilter(&counter);
+  return counter.resizes;
+}
 } // namespace
 
 TEST(EGraphView, ShowsARealTwoThousandNodeEGraphWithNothingSilentlyHidden) {
@@ -187,6 +208,21 @@ TEST(EGraphView, FitStaysLegibleAndShowsTheWholeInTheOverview) {
   EXPECT_GE(few.zoom(), EGraphView::kReadableScale);
 }
 
+// Framed, the picture is fitted again when the pane resizes; its scroll bars must not keep that going.
+TEST(EGraphView, AFramedPictureSettlesAfterTheWindowResizes) {
+  LiveRun run;
+  EGraphView view;
+  QObject::connect(&run, &LiveRun::stateChanged, &view, &EGraphView::showState);
+  view.show();
+  run.loadEvents(realLog());
+  view.fitToView();
+  for (const QSize size : kWindowSizes) {
+    view.resize(size);
+    EXPECT_LT(resizesWhileIdle(view.graphicsView()->viewport()), 10) << "the viewport kept resizing at " << size.width() << "x"
+                                                                     << size.height();
+  }
+}
+
 TEST(EGraphView, OverTheBudgetTheRestIsCountedNotDropped) {
   LiveRun run;
   EGraphView view;
@@ -316,6 +352,22 @@ TEST(MctsTreeView, ShowsTheCommittedPathAndCountsWhatItLeavesOut) {
   EXPECT_TRUE(view.detailsText().contains(QStringLiteral("visits %1").arg(node->visits)));
   EXPECT_TRUE(view.detailsText().contains(QString::fromStdString(node->action)));
   EXPECT_TRUE(view.detailsText().contains(QStringLiteral("committed at step 0")));
+}
+
+// Framed, the tree is laid out again when the pane resizes. Its scroll bars must not resize the
+// pane in turn: a fit that showed a scroll bar, shrinking the viewport and so refitting without it,
+// kept the GUI thread busy for good (the README's first command, `--view mcts`, never drew).
+TEST(MctsTreeView, AFramedTreeSettlesAfterTheWindowResizes) {
+  LiveRun run;
+  MctsTreeView view;
+  QObject::connect(&run, &LiveRun::stateChanged, &view, &MctsTreeView::showState);
+  view.show();
+  for (const QSize size : kWindowSizes) {
+    view.resize(size);
+    run.loadEvents(recorded::syntheticMctsRun(6, 25));
+    EXPECT_LT(resizesWhileIdle(view.graphicsView()->viewport()), 10) << "the viewport kept resizing at " << size.width() << "x"
+                                                                     << size.height();
+  }
 }
 
 TEST(MctsTreeView, EqsatRunsHaveNoTreeAndSayIt) {
