@@ -9,10 +9,9 @@ SearchClock::SearchClock(const CostModel& cost)
 
 double SearchClock::measuringSeconds() const { return cost_.measuringSeconds() - measuringAtStart_; }
 
-double SearchClock::seconds() const {
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  return wall - measuringSeconds();
-}
+double SearchClock::wallSeconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+double SearchClock::seconds() const { return wallSeconds() - measuringSeconds(); }
 
 std::string measuringNote(double measuringSeconds) {
   if (measuringSeconds <= 0) return {};

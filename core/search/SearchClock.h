@@ -20,6 +20,8 @@ public:
   double seconds() const;
   // Of the wall time since construction, the seconds the cost model spent measuring.
   double measuringSeconds() const;
+  // Wall seconds since construction, measuring included.
+  double wallSeconds() const;
   // Whether a limit (<= 0: none) is used up.
   bool reached(double limitSeconds) const { return limitSeconds > 0 && seconds() >= limitSeconds; }
 

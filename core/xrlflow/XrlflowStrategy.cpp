@@ -101,17 +101,15 @@ public:
     if (!stop) stop = environment.steps() >= options.horizon ? StopReason::StepLimit : StopReason::Saturated;
 
     result.measuringSeconds = clock.measuringSeconds();
-    result.searchSeconds = clock.seconds() + result.measuringSeconds;
+    result.searchSeconds = clock.wallSeconds();
     result.steps = step;
     result.enodes = priced;
     for (const std::string& rule : bestPath) ++result.rulesApplied[rule];
     protocol.finish(*stop);
-    char line[160];
-    std::snprintf(line, sizeof line, "xrlflow stopped (%s) after %d rewrites, %zu priced, %.2f s", result.stopReason.c_str(), step, priced,
-                  result.searchSeconds);
-    char speedup[40];
-    std::snprintf(speedup, sizeof speedup, "; speedup %.2f%%", result.speedupPct);
-    say(input, line + measuringNote(result.measuringSeconds) + speedup);
+    char line[224];
+    std::snprintf(line, sizeof line, "xrlflow stopped (%s) after %d rewrites, %zu priced, %.2f s%s; speedup %.2f%%", result.stopReason.c_str(),
+                  step, priced, result.searchSeconds, measuringNote(result.measuringSeconds).c_str(), result.speedupPct);
+    say(input, line);
     return result;
   }
 

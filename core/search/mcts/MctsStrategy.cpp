@@ -277,7 +277,7 @@ SearchResult MctsRun::run() {
   result_.eclasses = egraph_.numClasses();
   const double searched = clock_.seconds();
   result_.measuringSeconds = clock_.measuringSeconds();
-  result_.searchSeconds = searched + result_.measuringSeconds;
+  result_.searchSeconds = clock_.wallSeconds();
   say("mcts stopped (" + std::string(stopReasonName(stopReason)) + ") after " + format("%.2f s", result_.searchSeconds) +
       measuringNote(result_.measuringSeconds) + ", " + std::to_string(coster_.extractions()) + " reward extractions, " +
       std::to_string(coster_.cacheHits()) + " cached");

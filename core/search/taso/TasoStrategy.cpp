@@ -94,7 +94,7 @@ public:
     else runBacktracking(std::move(original));
 
     result_.measuringSeconds = clock_.measuringSeconds();
-    result_.searchSeconds = clock_.seconds() + result_.measuringSeconds;
+    result_.searchSeconds = clock_.wallSeconds();
     result_.steps = steps_;
     result_.enodes = explored_;
     result_.eclasses = 0;
