@@ -49,6 +49,7 @@ struct TuneCommandOptions {
   int batch = 16;
   int population = tune::EvolutionaryOptions{}.population;
   bool pin = true;
+  std::string codegen = tune::languageName(tune::defaultCpuLanguage()); // cpu: llvm or c
 };
 
 using tuning::LibraryBaseline;
@@ -69,6 +70,7 @@ TuneTarget cpuTarget(const TuneCommandOptions& options) {
     settings.threads = options.threads;
     settings.run.pinThreads = options.pin;
     settings.evolutionary.population = options.population;
+    settings.language = tune::parseCpuLanguage(options.codegen);
     return tune::makeCpuTuneContext(workload, settings);
   };
   target.baseline = [threads = options.threads](const tune::Workload& workload) {
@@ -132,7 +134,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
 
   reportProgress("tune: " + workload.key() + " on " + context->target + ", " + std::to_string(options.trials) + " trials, " +
                  options.search + " search, seed " + std::to_string(options.seed) +
-                 (options.target == "cpu" ? ", " + std::to_string(options.threads) + " threads" : std::string()));
+                 (options.target == "cpu" ? ", " + std::to_string(options.threads) + " threads, " + options.codegen + " code" : std::string()));
   tune::TuneOptions tuneOptions;
   tuneOptions.trials = options.trials;
   tuneOptions.batchSize = options.batch;
@@ -159,6 +161,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   report["seed"] = options.seed;
   report["threads"] = options.threads;
   report["target"] = context->target;
+  report["codegen"] = tune::languageName(context->language);
   report["trials"] = result.trials;
   report["verified_trials"] = result.verified;
   report["failed_trials"] = result.failed;
@@ -262,7 +265,8 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
                    "matmul:MxNxK, bmm:BxMxNxK or conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP], each optionally followed by ,bias and/or "
                    ",relu; or MODEL.onnx: each distinct matmul and conv2d of the model, most expensive first, --trials each")
       ->required();
-  command->add_option("--target", options->target, "Where the kernels run: cpu (C, system compiler) or cuda (CUDA C++, NVRTC, the cuda plugin's GPU)")
+  command->add_option("--target", options->target,
+                      "Where the kernels run: cpu (LLVM IR or C, see --codegen) or cuda (CUDA C++, NVRTC, the cuda plugin's GPU)")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
   command->add_option("--trials", options->trials, "Candidates to measure")->capture_default_str();
@@ -281,6 +285,11 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--batch", options->batch, "Candidates built together before they are run")->capture_default_str();
   command->add_option("--population", options->population, "Evolutionary search: traces in each round's population")
       ->check(CLI::Range(16, 1 << 16))
+      ->capture_default_str();
+  command
+      ->add_option("--codegen", options->codegen,
+                   "CPU kernels: llvm (LLVM IR compiled in-process, the default in a build with LLVM) or c (the system C compiler)")
+      ->check(CLI::IsMember({"llvm", "c"}))
       ->capture_default_str();
   command->add_flag("!--no-pin", options->pin, "Do not pin the kernels' OpenMP threads (OMP_PROC_BIND=close, OMP_PLACES=cores)");
   command->callback([options, &context] { context.exitCode = runTune(*options); });

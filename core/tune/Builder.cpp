@@ -49,6 +49,10 @@ std::vector<BuildResult> CompilerBuilder::build(const std::vector<BuildInput>& i
   std::vector<std::string> temporaries;
   const fs::path dir = options_.cacheDir;
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].language != KernelLanguage::C) {
+      results[i].error = std::string("the system compiler builds C, not ") + languageName(inputs[i].language);
+      continue;
+    }
     std::vector<std::string> argv{options_.compiler};
     argv.insert(argv.end(), options_.flags.begin(), options_.flags.end());
     if (inputs[i].openmp) argv.push_back("-fopenmp");

@@ -3,6 +3,9 @@
 // candidate seen before (in this run or an earlier one) is not compiled again.
 #pragma once
 
+#include "tune/KernelLanguage.h"
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,7 +26,8 @@ struct BuildOptions {
 
 struct BuildInput {
   std::string source;
-  bool openmp = false; // adds -fopenmp
+  bool openmp = false; // adds -fopenmp (links libgomp)
+  KernelLanguage language = KernelLanguage::C;
 };
 
 struct BuildResult {
@@ -40,6 +44,7 @@ public:
   virtual std::vector<BuildResult> build(const std::vector<BuildInput>& inputs) = 0;
 };
 
+// C through the system compiler; an input in another language is a failed build saying so.
 class CompilerBuilder : public Builder {
 public:
   explicit CompilerBuilder(BuildOptions options = {});
@@ -49,6 +54,10 @@ public:
 private:
   BuildOptions options_;
 };
+
+// The CPU builder of this build: LLVM IR compiled in-process and C through the system compiler
+// (LlvmBuilder) when it has LLVM, else C only (CompilerBuilder).
+std::unique_ptr<Builder> makeCpuBuilder(BuildOptions options = {});
 
 // FNV-1a over the bytes, in hex: the cache key of a source and the structural hash of a kernel.
 std::string contentHash(const std::string& text);

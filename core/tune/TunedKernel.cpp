@@ -2,9 +2,12 @@
 #include "tune/TunedKernel.h"
 
 #include "tune/CodegenC.h"
+#include "tune/CodegenLlvm.h"
 #include "tune/Tuner.h"
 
 #include "support/Error.h"
+
+#include <algorithm>
 
 #include <dlfcn.h>
 
@@ -12,18 +15,26 @@ namespace tessera::tune {
 
 std::unique_ptr<TunedKernel> TunedKernel::load(const TuningRecord& record, Builder& builder) {
   const std::string what = "tuned kernel " + record.hash + " of " + record.workload;
-  Candidate candidate;
+  // The record's timing and verification belong to the source it measured, nothing else: the
+  // language whose generator still writes that source (its hash) is the one to build.
+  std::vector<Candidate> lowered;
   Workload workload;
   try {
     workload = parseWorkload(record.workload);
-    candidate = lowerCandidate(computeOf(workload), traceFromJson(record.trace));
+    const Trace trace = traceFromJson(record.trace);
+    for (KernelLanguage language : {KernelLanguage::LlvmIr, KernelLanguage::C})
+      if (language != KernelLanguage::LlvmIr || llvmAvailable()) lowered.push_back(lowerCandidate(computeOf(workload), trace, language));
   } catch (const Error& e) {
     throw Error(what + ": its trace does not replay: " + e.what());
   }
-  // The record's timing and verification belong to the source it measured, nothing else.
-  if (candidate.hash != record.hash)
-    throw Error(what + ": the trace now generates kernel " + candidate.hash + " (the code generator changed since it was tuned)");
-  BuildResult built = builder.build({{candidate.source, candidate.openmp}}).at(0);
+  auto match = std::find_if(lowered.begin(), lowered.end(), [&](const Candidate& c) { return c.hash == record.hash; });
+  if (match == lowered.end()) {
+    std::string generated;
+    for (const Candidate& c : lowered) generated += (generated.empty() ? "" : ", ") + c.hash + " in " + languageName(c.language);
+    throw Error(what + ": the trace now generates kernel " + generated + " (the code generator changed since it was tuned)");
+  }
+  const Candidate& candidate = *match;
+  BuildResult built = builder.build({{candidate.source, candidate.openmp, candidate.language}}).at(0);
   if (!built.ok()) throw Error(what + ": " + built.error);
 
   std::unique_ptr<TunedKernel> kernel(new TunedKernel());

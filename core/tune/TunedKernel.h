@@ -1,6 +1,7 @@
 // A tuned kernel as code this process calls: a tuning record's trace replayed on its workload,
-// lowered to C again, built as a shared object (through the builder, whose cache is keyed by the
-// source, so the tuner's build is reused) and loaded with dlopen.
+// lowered again to the language it was measured in (LLVM IR or C), built as a shared object
+// (through the builder, whose cache is keyed by the source, so the tuner's build is reused) and
+// loaded with dlopen.
 #pragma once
 
 #include "tune/Builder.h"

@@ -3,6 +3,7 @@
 
 #include "tune/CodegenC.h"
 #include "tune/CodegenCuda.h"
+#include "tune/CodegenLlvm.h"
 #include "tune/Schedule.h"
 
 #include "support/Error.h"
@@ -19,14 +20,26 @@ Candidate lowerCandidate(const Compute& compute, const Trace& trace, KernelLangu
   Candidate candidate;
   candidate.trace = schedule.trace();
   candidate.nest = schedule.nest();
-  if (language == KernelLanguage::Cuda) {
-    candidate.source = generateCuda(candidate.nest).source;
-  } else {
-    candidate.source = generateC(candidate.nest);
-    candidate.openmp = needsOpenMp(candidate.nest);
+  candidate.language = language;
+  switch (language) {
+  case KernelLanguage::Cuda: candidate.source = generateCuda(candidate.nest).source; break;
+  case KernelLanguage::LlvmIr: candidate.source = generateLlvmIr(candidate.nest); break;
+  case KernelLanguage::C: candidate.source = generateC(candidate.nest); break;
   }
+  candidate.openmp = language != KernelLanguage::Cuda && needsOpenMp(candidate.nest);
   candidate.hash = contentHash(candidate.source);
   return candidate;
+}
+
+KernelLanguage defaultCpuLanguage() { return llvmAvailable() ? KernelLanguage::LlvmIr : KernelLanguage::C; }
+
+KernelLanguage parseCpuLanguage(const std::string& name) {
+  if (name == "c") return KernelLanguage::C;
+  if (name == "llvm") {
+    if (!llvmAvailable()) throw Error("this build of Tessera has no LLVM code generation (install llvm-dev and configure again); c compiles C");
+    return KernelLanguage::LlvmIr;
+  }
+  throw Error("unknown code generation '" + name + "' (llvm or c)");
 }
 
 std::vector<std::string> availableSearches() {
@@ -69,7 +82,8 @@ std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const 
   context->strategy = makeSearch(*context, settings.search, settings.seed, settings.evolutionary);
   BuildOptions build = settings.build;
   build.jobs = std::max(settings.threads, 1); // the run owns the cores its kernels run on
-  context->builder = std::make_unique<CompilerBuilder>(build);
+  context->builder = makeCpuBuilder(build);
+  context->language = settings.language;
   RunnerOptions run = settings.run;
   run.threads = settings.threads;
   context->runner = std::make_unique<LocalRunner>(makeProblem(workload, settings.seed), run);
@@ -102,7 +116,7 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 std::vector<MeasuredCandidate> measureCandidates(TuneContext& context, const std::vector<Candidate>& candidates,
                                                  const std::function<bool()>& shouldStop, TuneTimes* times) {
   std::vector<BuildInput> inputs;
-  for (const Candidate& c : candidates) inputs.push_back({c.source, c.openmp});
+  for (const Candidate& c : candidates) inputs.push_back({c.source, c.openmp, c.language});
   const auto buildStart = Clock::now();
   std::vector<BuildResult> built = context.builder->build(inputs);
   if (times) times->build += secondsSince(buildStart);

@@ -1,5 +1,5 @@
 // The tuning loop (MetaSchedule's TuneContext and task scheduler for one task): the strategy
-// proposes traces, each is replayed and lowered to C, kernels measured before are skipped, the
+// proposes traces, each is replayed and lowered (to LLVM IR or C on a CPU, CUDA C++ on a GPU), kernels measured before are skipped, the
 // rest are built together and run one at a time, and every outcome becomes a record.
 #pragma once
 
@@ -25,13 +25,17 @@ struct Candidate {
   std::string source;
   std::string hash; // structural hash: of the generated source
   bool openmp = false;
+  KernelLanguage language = KernelLanguage::C;
 };
 
-// What candidates are lowered to: C for the system compiler, or CUDA C++ for NVRTC.
-enum class KernelLanguage { C, Cuda };
-
-// Replays the trace and generates its kernel. Throws tessera::Error when the trace does not apply.
+// Replays the trace and generates its kernel. Throws tessera::Error when the trace does not apply
+// (or for LLVM IR in a build without LLVM).
 Candidate lowerCandidate(const Compute& compute, const Trace& trace, KernelLanguage language = KernelLanguage::C);
+
+// What CPU candidates are lowered to by default: LLVM IR in a build with LLVM, else C.
+KernelLanguage defaultCpuLanguage();
+// "llvm" or "c" (throws tessera::Error naming both for anything else, and for "llvm" in a build without it).
+KernelLanguage parseCpuLanguage(const std::string& name);
 
 struct MeasuredCandidate {
   Candidate candidate;
@@ -64,11 +68,12 @@ struct CpuTuneSettings {
   EvolutionaryOptions evolutionary;
   BuildOptions build; // its jobs are the kernels' threads: the run owns those cores
   RunnerOptions run;
+  KernelLanguage language = defaultCpuLanguage();
 };
 
 // The CPU parts: MultiLevelTilingSpace, the named search ("random", or "evolutionary" with the
 // XGBoost model; another name, or evolutionary in a build without XGBoost, is tessera::Error),
-// the system compiler and a LocalRunner on makeProblem(workload, seed).
+// the settings' code generation (makeCpuBuilder()) and a LocalRunner on makeProblem(workload, seed).
 std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const CpuTuneSettings& settings);
 
 struct GpuTuneSettings {

@@ -52,7 +52,7 @@ const tune::TunedKernel* TunedKernels::load(const tune::TuningRecord& record) {
   auto [it, inserted] = loaded_.try_emplace(record.workload);
   if (!inserted) return it->second.get();
   try {
-    if (!builder_) builder_ = std::make_unique<tune::CompilerBuilder>(buildOptions_);
+    if (!builder_) builder_ = tune::makeCpuBuilder(buildOptions_);
     it->second = tune::TunedKernel::load(record, *builder_);
   } catch (const Error& e) {
     warn_(std::string("skipped a tuned kernel (oneDNN runs the op instead): ") + e.what());

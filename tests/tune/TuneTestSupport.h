@@ -1,8 +1,9 @@
 // Shared by the tuner tests: a CPU tuning context that measures quickly (one short repeat) and
-// waits for slow compiles, a builder whose every other candidate fails to compile, and what a
+// waits for slow compiles, the CPU code generators of the build, a builder whose every other candidate fails to compile, and what a
 // mutation changed in a trace.
 #pragma once
 
+#include "tune/CodegenLlvm.h"
 #include "tune/CostModel.h"
 #include "tune/Tuner.h"
 
@@ -28,6 +29,12 @@ inline CpuTuneSettings quickSettings() {
   // machine a heavily unrolled candidate takes a minute.
   settings.build.timeoutSeconds = 600;
   return settings;
+}
+
+// The CPU code generators of this build: LLVM IR (when it has LLVM) and C.
+inline std::vector<KernelLanguage> cpuLanguages() {
+  if (llvmAvailable()) return {KernelLanguage::LlvmIr, KernelLanguage::C};
+  return {KernelLanguage::C};
 }
 
 // Breaks the source of every other candidate before compiling it.

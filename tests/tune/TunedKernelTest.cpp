@@ -63,8 +63,9 @@ TEST(TunedKernel, DefaultDatabaseSitsBesideTheCostCacheUnlessMoved) {
 }
 
 // The best record of a few random trials of `workload`, measured as `tessera-cli tune` does.
-TuningRecord tunedRecord(const std::string& workload, TuningDatabase& database) {
+TuningRecord tunedRecord(const std::string& workload, TuningDatabase& database, KernelLanguage language = defaultCpuLanguage()) {
   CpuTuneSettings settings = test::quickSettings();
+  settings.language = language;
   auto context = makeCpuTuneContext(parseWorkload(workload), settings);
   context->database = &database;
   TuneOptions options;
@@ -76,12 +77,16 @@ TuningRecord tunedRecord(const std::string& workload, TuningDatabase& database) 
   return *best;
 }
 
-TEST(TunedKernel, LoadedInProcessComputesTheReferenceResult) {
+// Kernels tuned in either language load through the CPU builder, which builds both.
+class TunedKernelIn : public testing::TestWithParam<KernelLanguage> {};
+
+TEST_P(TunedKernelIn, LoadedInProcessComputesTheReferenceResult) {
   TuningDatabase database(":memory:");
-  CompilerBuilder builder;
+  std::unique_ptr<Builder> cpuBuilder = makeCpuBuilder();
+  Builder& builder = *cpuBuilder;
   for (const char* workload : {"matmul:24x20x16,bias,relu", "conv2d:1x4x9x9,6x4x3x3,s1,p1,bias,relu", "bmm:2x8x12x16"}) {
     SCOPED_TRACE(workload);
-    const TuningRecord record = tunedRecord(workload, database);
+    const TuningRecord record = tunedRecord(workload, database, GetParam());
     std::unique_ptr<TunedKernel> kernel = TunedKernel::load(record, builder);
     EXPECT_EQ(kernel->hash(), record.hash);
     EXPECT_EQ(kernel->workload().key(), workload);
@@ -110,10 +115,11 @@ void expectRefused(const TuningRecord& record, Builder& builder, const std::stri
   }
 }
 
-TEST(TunedKernel, RefusesRecordsItCannotRebuildSayingWhy) {
+TEST_P(TunedKernelIn, RefusesRecordsItCannotRebuildSayingWhy) {
   TuningDatabase database(":memory:");
-  const TuningRecord good = tunedRecord("matmul:8x8x8,relu", database);
-  CompilerBuilder builder;
+  const TuningRecord good = tunedRecord("matmul:8x8x8,relu", database, GetParam());
+  std::unique_ptr<Builder> cpuBuilder = makeCpuBuilder();
+  Builder& builder = *cpuBuilder;
 
   TuningRecord garbled = good;
   garbled.trace = "{ not a trace";
@@ -128,11 +134,22 @@ TEST(TunedKernel, RefusesRecordsItCannotRebuildSayingWhy) {
   expectRefused(changed, builder, "code generator changed");
 
   BuildOptions failing;
-  failing.compiler = "false"; // runs, prints nothing, fails: a compiler that cannot build it
-  CompilerBuilder broken(failing);
-  expectRefused(good, broken, "compile failed");
+  failing.compiler = "false"; // runs, prints nothing, fails: a compiler (or, for LLVM, a linker) that cannot build it
+  failing.cacheDir = testing::TempDir() + "/tessera-tune-failing"; // nothing built before
+  std::unique_ptr<Builder> broken = makeCpuBuilder(failing);
+  expectRefused(good, *broken, GetParam() == KernelLanguage::C ? "compile failed" : "link failed");
 
   EXPECT_NO_THROW(TunedKernel::load(good, builder));
+}
+
+INSTANTIATE_TEST_SUITE_P(Tune, TunedKernelIn, testing::ValuesIn(test::cpuLanguages()),
+                         [](const testing::TestParamInfo<KernelLanguage>& info) { return std::string(languageName(info.param)); });
+
+TEST(TunedKernel, TheSystemCompilerRefusesLlvmIrSayingSo) {
+  CompilerBuilder builder;
+  const BuildResult result = builder.build({{"; ModuleID = 'x'", false, KernelLanguage::LlvmIr}}).at(0);
+  EXPECT_FALSE(result.ok());
+  EXPECT_NE(result.error.find("builds C, not llvm"), std::string::npos) << result.error;
 }
 
 } // namespace
