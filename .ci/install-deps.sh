@@ -17,6 +17,7 @@ packages=(
   libdnnl-dev
   libtorch-dev
   libxgboost-dev
+  llvm-dev
   nlohmann-json3-dev libcli11-dev
   clang libclang-rt-14-dev
   xvfb xauth

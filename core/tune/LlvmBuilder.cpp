@@ -124,7 +124,8 @@ using Clock = std::chrono::steady_clock;
 LlvmBuilder::LlvmBuilder(BuildOptions options) : options_(options), compiler_(options) {
   initializeLlvm();
   if (options_.cacheDir.empty()) options_.cacheDir = defaultCacheDir();
-  machineKey_ = std::string("llvm ") + LLVM_VERSION_STRING + " O3 " + llvm::sys::getHostCPUName().str() + " " + hostFeatures();
+  machineKey_ = std::string("llvm ") + LLVM_VERSION_STRING + " O3 " + llvm::sys::getHostCPUName().str() + " " + hostFeatures() +
+                " linked by " + options_.compiler;
 }
 
 std::vector<BuildResult> LlvmBuilder::build(const std::vector<BuildInput>& inputs) {

@@ -2,7 +2,7 @@
 // and compiled to an object in this process, several at a time (each on its own thread and LLVM
 // context), then linked into a shared library by the system compiler driver, so the runner loads
 // it in a child process as it loads a C candidate. C candidates go to the system compiler. Kept in
-// the same cache as CompilerBuilder's libraries, keyed by the IR, LLVM's version and the CPU.
+// the same cache as CompilerBuilder's libraries, keyed by the IR, LLVM's version, the CPU and the linking driver.
 // Exists in builds with LLVM (llvmAvailable()); makeCpuBuilder() picks it.
 #pragma once
 
@@ -19,7 +19,7 @@ public:
 private:
   BuildOptions options_;
   CompilerBuilder compiler_;
-  std::string machineKey_; // LLVM's version, the host CPU and its features
+  std::string machineKey_; // LLVM's version, the host CPU and its features, the linking driver
 };
 
 } // namespace tessera::tune
