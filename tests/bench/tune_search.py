@@ -33,6 +33,10 @@ def run_one(args, workload, search, seed):
                    "--db", ":memory:"]  # the benchmark's kernels stay out of the default tuning database
         if search == "evolutionary" and args.population:
             command += ["--population", str(args.population)]
+        if args.codegen:
+            command += ["--codegen", args.codegen]
+        if args.batch:
+            command += ["--batch", str(args.batch)]
         start = time.monotonic()
         with open(stem + ".log", "w") as log:
             subprocess.run(command, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
@@ -84,6 +88,8 @@ def main():
     parser.add_argument("--cpus", default="0,1", help="taskset CPU list")
     parser.add_argument("--rerun", action="store_true", help="run again even where a report exists")
     parser.add_argument("--population", type=int, help="the evolutionary search's population (tune --population)")
+    parser.add_argument("--batch", type=int, help="candidates measured per round (tune --batch; default: the CLI's)")
+    parser.add_argument("--codegen", choices=["llvm", "c"], help="the CPU kernels' code generation (tune --codegen; default: the CLI's)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
