@@ -14,6 +14,7 @@
 #include "SearchSetup.h"
 
 #include "cost/CostCache.h"
+#include "cost/ExecutorCheck.h"
 #include "cost/GraphCost.h"
 #include "cost/InterleavedLatency.h"
 #include "cost/LatencyCalibration.h"
@@ -27,6 +28,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +58,7 @@ struct TimedCandidate {
   double predictedMs = 0;
   double measuredMs = 0;
   LatencyFeatures features; // with uncalibrated op costs, for a calibration fit
+  OutputAgreement outputs;  // the executor's outputs against the interpreter's
 };
 
 std::string backendOf(const AccuracyOptions& options) {
@@ -82,6 +85,16 @@ std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostM
     sampling.progress = [&](const std::string& line) { reportProgress(prefix + line); };
     const std::vector<SampledCandidate> candidates = sampleCandidates(original, rules.list, model, sampling);
 
+    // A timing means nothing for a graph the executor gets wrong (a tuned kernel, a fused post-op).
+    reportProgress(prefix + "checking each candidate's outputs on " + executor.device() + " against the interpreter's");
+    std::vector<OutputAgreement> outputs;
+    for (const SampledCandidate& c : candidates) {
+      try {
+        outputs.push_back(checkExecutor(executor, c.graph, options.seed));
+      } catch (const Error& e) {
+        outputs.push_back({1, std::string("could not run it: ") + e.what()});
+      }
+    }
     std::vector<const Graph*> graphs;
     for (const SampledCandidate& c : candidates) graphs.push_back(&c.graph);
     reportProgress(prefix + "timing " + std::to_string(graphs.size()) + " candidates end to end, interleaved");
@@ -89,6 +102,7 @@ std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostM
         measureInterleaved(executor, graphs, options.protocol, [&](const std::string& line) { reportProgress(prefix + line); });
     for (size_t i = 0; i < candidates.size(); ++i) {
       TimedCandidate row{name, candidates[i].label, candidates[i].graph.opCount()};
+      row.outputs = outputs[i];
       row.predictedMs = graphCost(candidates[i].graph, model).totalMs;
       row.measuredMs = latencies[i].medianMs;
       row.features = latencyFeatures(candidates[i].graph, [&](const OpSignature& s) {
@@ -117,12 +131,15 @@ nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::js
 
 nlohmann::json pairsJson(const std::vector<const TimedCandidate*>& rows) {
   nlohmann::json pairs = nlohmann::json::array();
-  for (const TimedCandidate* row : rows)
+  for (const TimedCandidate* row : rows) {
     pairs.push_back({{"model", row->model},
                      {"candidate", row->label},
                      {"ops", row->ops},
                      {"predicted_ms", row->predictedMs},
-                     {"measured_ms", row->measuredMs}});
+                     {"measured_ms", row->measuredMs},
+                     {"matches_interpreter", row->outputs.matches()}});
+    if (!row->outputs.matches()) pairs.back()["mismatch"] = row->outputs.worst;
+  }
   return pairs;
 }
 
@@ -137,7 +154,7 @@ int runAccuracy(const AccuracyOptions& options) {
   std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
   const std::vector<TimedCandidate> timed = timeCandidates(options, *model, *executor);
 
-  std::printf("%-14s %-44s %6s %12s %12s %8s\n", "model", "candidate", "ops", "predicted ms", "measured ms", "error");
+  std::printf("%-14s %-44s %6s %12s %12s %8s  %s\n", "model", "candidate", "ops", "predicted ms", "measured ms", "error", "outputs");
   nlohmann::json report;
   report["cost"] = model->spec();
   report["device"] = executor->device();
@@ -149,8 +166,9 @@ int runAccuracy(const AccuracyOptions& options) {
     size_t last = first;
     while (last < timed.size() && timed[last].model == timed[first].model) rows.push_back(&timed[last++]);
     for (const TimedCandidate* row : rows)
-      std::printf("%-14s %-44s %6zu %12.3f %12.3f %7.1f%%\n", row->model.c_str(), row->label.c_str(), row->ops, row->predictedMs,
-                  row->measuredMs, (row->predictedMs - row->measuredMs) / row->measuredMs * 100.0);
+      std::printf("%-14s %-44s %6zu %12.3f %12.3f %7.1f%%  %s\n", row->model.c_str(), row->label.c_str(), row->ops, row->predictedMs,
+                  row->measuredMs, (row->predictedMs - row->measuredMs) / row->measuredMs * 100.0,
+                  row->outputs.matches() ? "match" : ("DIFFER: " + row->outputs.worst).c_str());
     const Accuracy accuracy = accuracyOf(rows);
     std::printf("%-14s Spearman %.3f, MAPE %.1f %% over %zu candidates\n\n", timed[first].model.c_str(), accuracy.spearman,
                 accuracy.mapePct, rows.size());
@@ -171,6 +189,12 @@ int runAccuracy(const AccuracyOptions& options) {
   report["pairs"] = pairsJson(all);
   report["protocol"] = {{"warmup", options.protocol.warmup}, {"rounds", options.protocol.rounds}, {"runs_per_round", options.protocol.runsPerRound}};
   if (!options.json.empty()) writeJsonReport(report, options.json);
+  const auto differ = std::count_if(timed.begin(), timed.end(), [](const TimedCandidate& row) { return !row.outputs.matches(); });
+  if (differ > 0) {
+    std::fprintf(stderr, "costs accuracy: %td of %zu candidates ran with outputs that differ from the interpreter's on %s\n", differ,
+                 timed.size(), executor->device().c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -126,6 +126,7 @@ TEST(MeasuredCostCli, CostsAccuracyReportsRankCorrelationAndErrorPerModelAndOver
   ASSERT_EQ(run.exitCode, 0) << run.output;
   EXPECT_NE(run.output.find("overall: Spearman"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("[1/1] squeezenet: timing 3 candidates"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("[1/1] squeezenet: checking each candidate's outputs on cpu:"), std::string::npos) << run.output;
   const nlohmann::json report = readJson(json);
   for (const char* key : {"spearman", "mape_pct", "pairs", "models"}) EXPECT_TRUE(report.contains(key)) << key << "\n" << report.dump();
   ASSERT_EQ(report["pairs"].size(), 3u) << report.dump();
@@ -135,6 +136,7 @@ TEST(MeasuredCostCli, CostsAccuracyReportsRankCorrelationAndErrorPerModelAndOver
     const double predicted = pair["predicted_ms"], measured = pair["measured_ms"];
     EXPECT_GT(predicted, 0.0);
     EXPECT_GT(measured, 0.0);
+    EXPECT_EQ(pair["matches_interpreter"], true) << pair.dump(); // the executor's outputs were checked
     error += std::abs(predicted - measured) / measured * 100.0 / 3.0;
   }
   EXPECT_EQ(report["pairs"][0]["candidate"], "original");
