@@ -54,6 +54,31 @@ TEST(TrialFailure, EachFailureIsAnOutcome) {
   EXPECT_EQ(measured[6].status, TrialStatus::Ok) << measured[6].error;
 }
 
+TEST(TrialFailure, LlvmIrThatDoesNotParseOrCrashesIsAnOutcomeToo) {
+  auto context = makeCpuTuneContext(parseWorkload(kWorkload), test::quickSettings());
+  const Trace trace = context->space->sample(context->compute, 2).trace();
+  if (!llvmAvailable()) {
+    EXPECT_THROW(lowerCandidate(context->compute, trace, KernelLanguage::LlvmIr), Error);
+    return;
+  }
+  auto inIr = [&](const std::string& source) {
+    Candidate c = withSource(*context, source);
+    c.language = KernelLanguage::LlvmIr;
+    return c;
+  };
+  std::vector<Candidate> candidates{
+      inIr("define void @tessera_kernel(this is not LLVM IR\n"),
+      inIr("define void @tessera_kernel(float** %in, float* %out) {\n  store volatile i32 1, i32* null\n  ret void\n}\n"),
+      lowerCandidate(context->compute, trace, KernelLanguage::LlvmIr),
+  };
+  std::vector<MeasuredCandidate> measured = measureCandidates(*context, candidates);
+  ASSERT_EQ(measured.size(), candidates.size());
+  EXPECT_EQ(measured[0].status, TrialStatus::CompileError);
+  EXPECT_NE(measured[0].error.find("invalid LLVM IR"), std::string::npos) << measured[0].error;
+  EXPECT_EQ(measured[1].status, TrialStatus::Crashed) << measured[1].error;
+  EXPECT_EQ(measured[2].status, TrialStatus::Ok) << measured[2].error;
+}
+
 TEST(TrialFailure, TuningRecordsCompileErrorsAndCarriesOn) {
   auto context = makeCpuTuneContext(parseWorkload("matmul:16x16x16,relu"), test::quickSettings());
   context->builder = std::make_unique<test::BreakingBuilder>(std::move(context->builder));
