@@ -78,6 +78,11 @@ void TuningPage::build() {
   for (const std::string& name : tune::availableSearches()) search_->addItem(QString::fromStdString(name));
   search_->setToolTip(tr("evolutionary: MetaSchedule's search with the XGBoost cost model (when this build has XGBoost); "
                          "random: independent samples"));
+  codegen_ = new QComboBox(this);
+  if (tune::defaultCpuLanguage() == tune::KernelLanguage::LlvmIr) codegen_->addItem(tune::languageName(tune::KernelLanguage::LlvmIr));
+  codegen_->addItem(tune::languageName(tune::KernelLanguage::C));
+  codegen_->setToolTip(tr("llvm: kernels lowered to LLVM IR and compiled in this process (tens of ms each; in a build with LLVM); "
+                          "c: kernels lowered to C for the system compiler"));
   seed_ = new QSpinBox(this);
   seed_->setRange(0, 1'000'000);
   seed_->setValue(1);
@@ -100,7 +105,7 @@ void TuningPage::build() {
   picker_->setToolTip(tr("The workload whose stored records the chart and the table show"));
   auto* open = new QPushButton(tr("Open Database…"), this);
   auto* settingsRow = new QHBoxLayout;
-  for (auto [text, field] : {std::pair<QString, QWidget*>{tr("Trials"), trials_}, {tr("Search"), search_}, {tr("Seed"), seed_},
+  for (auto [text, field] : {std::pair<QString, QWidget*>{tr("Trials"), trials_}, {tr("Search"), search_}, {tr("Code"), codegen_}, {tr("Seed"), seed_},
                              {tr("Threads"), threads_}}) {
     settingsRow->addWidget(new QLabel(text, this));
     settingsRow->addWidget(field);
@@ -264,6 +269,7 @@ bool TuningPage::startTuning() {
   request.workload = *workload;
   request.trials = trials_->value();
   request.search = search_->currentText();
+  request.codegen = codegen_->currentText();
   request.seed = static_cast<quint64>(seed_->value());
   request.threads = threads_->value();
   request.databasePath = databasePath_;

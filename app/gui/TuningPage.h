@@ -70,6 +70,7 @@ public:
   QPushButton* stopButton() const { return stop_; }
   QLineEdit* workloadField() const { return workload_; }
   QComboBox* searchChoice() const { return search_; }
+  QComboBox* codegenChoice() const { return codegen_; }
   QComboBox* workloadPicker() const { return picker_; }
   QPlainTextEdit* traceText() const { return trace_; }
   QPlainTextEdit* loopNestText() const { return loopNest_; }
@@ -105,6 +106,7 @@ private:
   QLineEdit* workload_ = nullptr;
   QSpinBox* trials_ = nullptr;
   QComboBox* search_ = nullptr;
+  QComboBox* codegen_ = nullptr; // "llvm" or "c"
   QSpinBox* seed_ = nullptr;
   QSpinBox* threads_ = nullptr;
   QPushButton* start_ = nullptr;

@@ -72,6 +72,7 @@ void TuningRunner::run(const TuningRequest& request) {
     settings.seed = request.seed;
     settings.search = request.search.toStdString();
     settings.threads = request.threads;
+    settings.language = tune::parseCpuLanguage(request.codegen.toStdString());
     auto context = tune::makeCpuTuneContext(request.workload, settings);
     tune::TuningDatabase database(request.databasePath.isEmpty() ? std::string(":memory:") : request.databasePath.toStdString());
     context->database = &database;

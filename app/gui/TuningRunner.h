@@ -4,6 +4,7 @@
 // thread pool that opens models and sessions.
 #pragma once
 
+#include "tune/Tuner.h"
 #include "tune/TuningDatabase.h"
 #include "tune/Workload.h"
 
@@ -22,6 +23,7 @@ struct TuningRequest {
   tune::Workload workload;
   int trials = 32;
   QString search;  // one of tune::availableSearches()
+  QString codegen = tune::languageName(tune::defaultCpuLanguage()); // "llvm" or "c"
   quint64 seed = 1;
   int threads = 2; // the kernels' and oneDNN's
   QString databasePath; // records are added there (and kernels measured before are skipped); empty: in memory

@@ -13,6 +13,7 @@
 #include "support/Error.h"
 #include "tune/DesignSpace.h"
 #include "tune/Schedule.h"
+#include "tune/Tuner.h"
 #include "tune/TuningDatabase.h"
 #include "tune/Workload.h"
 
@@ -235,6 +236,33 @@ TEST(TuningPage, AShortRunFillsTheChartAndTheTableOffTheUiThread) {
               static_cast<long long>(callMs), ticks, maxGapMs);
   EXPECT_LT(callMs, 200) << "startTuning only starts the tuner's thread";
   EXPECT_LT(maxGapMs, 1000) << "the UI thread stalled while the tuner ran";
+}
+
+// The Code choice offers this build's code generations, LLVM first where it has it, and a run
+// builds its kernels in the chosen one: each record's kernel is the one that language generates.
+TEST(TuningPage, TheCodeChoiceIsTheLanguageTheKernelsAreBuiltIn) {
+  QTemporaryDir dir;
+  MainWindow window(testWindowOptions(dir.path()));
+  window.show();
+  window.showView("tuning");
+  TuningPage* page = window.tuningPage();
+  EXPECT_EQ(page->codegenChoice()->currentText().toStdString(), tune::languageName(tune::defaultCpuLanguage()));
+  EXPECT_EQ(page->codegenChoice()->findText("c") >= 0, true);
+  for (const QString& codegen : {QStringLiteral("c"), page->codegenChoice()->itemText(0)}) {
+    SCOPED_TRACE(codegen.toStdString());
+    page->searchChoice()->setCurrentText("random");
+    page->codegenChoice()->setCurrentText(codegen);
+    QSignalSpy finished(page, &TuningPage::runFinished);
+    ASSERT_TRUE(page->startTuning("matmul:16x16x16", 3)) << page->errorText().toStdString();
+    ASSERT_TRUE(finished.wait(600'000)) << "the run did not end";
+    const tune::KernelLanguage language = tune::parseCpuLanguage(codegen.toStdString());
+    const tune::Compute compute = tune::computeOf(tune::parseWorkload("matmul:16x16x16"));
+    ASSERT_EQ(page->recordsShown(), 3);
+    for (int row = 0; row < 3; ++row) {
+      const tune::TuningRecord& record = page->records()->recordAt(row);
+      EXPECT_EQ(tune::lowerCandidate(compute, tune::traceFromJson(record.trace), language).hash, record.hash);
+    }
+  }
 }
 
 // Stop ends a run before its next kernel runs: what was measured stays listed, and Start is back.
