@@ -4,8 +4,9 @@
 # library they load except glibc's, the C++ runtime's and NVIDIA's (those come from the device), in
 # lib/. Writes .device/pack.tar.xz; the device runs tests/device/cuda_checks.sh with `.device` carried.
 #   tests/device/pack.sh build/tests/plugins/tessera_cuda_backend_tests build/tests/plugins/tessera_cuda_tuner_tests
-# tessera-cli from the default build links libtorch (hundreds of MB with its dependencies): pack one
-# from a build configured with -DTESSERA_WITH_TORCH=OFF -DTESSERA_BUILD_GUI=OFF, with its cuda plugin.
+# tessera-cli from the default build links libtorch (hundreds of MB with its dependencies) and LLVM
+# (over 100 MB): pack one from a build configured with -DTESSERA_WITH_TORCH=OFF -DTESSERA_WITH_LLVM=OFF
+# -DTESSERA_BUILD_GUI=OFF, with its cuda plugin (the GPU tuner needs neither; CPU kernels are then C).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [[ $# -gt 0 ]] || { echo "usage: tests/device/pack.sh FILE..." >&2; exit 2; }
