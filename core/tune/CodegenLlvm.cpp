@@ -329,10 +329,10 @@ private:
       targetAt = offset(c_.output, 0, end);
       if (vector) targetLane = c_.output.coeff[loop->axis] * loop->stride;
     }
-    Value* product = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vectorType(lanes)},
-                                        {load(lhs_, offset(c_.lhs, 0, end), lhsLane, lanes),
-                                         load(rhs_, offset(c_.rhs, 0, end), rhsLane, lanes), load(target, targetAt, targetLane, lanes)});
-    store(target, targetAt, targetLane, product, lanes);
+    Value* sum = b_.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vectorType(lanes)},
+                                    {load(lhs_, offset(c_.lhs, 0, end), lhsLane, lanes), load(rhs_, offset(c_.rhs, 0, end), rhsLane, lanes),
+                                     load(target, targetAt, targetLane, lanes)});
+    store(target, targetAt, targetLane, sum, lanes);
   }
 
   // Loops over the spatial axes whose extent is not 1 (the tile, or the whole output), the last of
