@@ -116,6 +116,7 @@ struct Row {
   // (medians, paired speedup), and the speedup of what optimize returns (0 when it keeps the original).
   std::optional<double> e2eOriginalMs, e2eCandidateMs, e2eCandidatePct, e2eReturnedPct;
   int keptOriginal = 0; // runs whose candidate was not faster end to end
+  std::string e2eMismatch; // why a run's graphs were not timed: the executor computes one wrong
   std::string error;
   std::vector<double> seedSpeedups; // one per seed, in seed order
   double speedupStd = 0;            // sample standard deviation over seeds (0 for one seed)
@@ -160,6 +161,7 @@ Row combineSeeds(const std::vector<Row>& runs) {
     e2eCandidatePct.push_back(*run.e2eCandidatePct);
     e2eReturnedPct.push_back(*run.e2eReturnedPct);
     row.keptOriginal += run.keptOriginal;
+    if (row.e2eMismatch.empty()) row.e2eMismatch = run.e2eMismatch;
   }
   if (row.seedSpeedups.empty()) return row;
   row.verified = row.verificationRun && std::all_of(runs.begin(), runs.end(), [](const Row& r) { return r.verified; });
@@ -201,6 +203,7 @@ nlohmann::json toJson(const Row& row) {
     j["e2e_speedup_pct"] = *row.e2eCandidatePct;
     j["e2e_returned_speedup_pct"] = *row.e2eReturnedPct;
     j["kept_original"] = row.keptOriginal;
+    if (!row.e2eMismatch.empty()) j["e2e_mismatch"] = row.e2eMismatch;
   }
   if (!row.error.empty()) j["error"] = row.error;
   return j;
@@ -327,6 +330,8 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
     if (executor) {
       const DoNoHarmOutcome outcome = keepOriginalUnlessFaster(model.graph, result, *executor, e2e);
       row.keptOriginal = outcome.keptOriginal;
+      row.e2eMismatch = outcome.executorMismatch;
+      if (!row.e2eMismatch.empty()) reportProgress("  " + model.name + " " + strategyName + ": not timed, " + row.e2eMismatch);
       row.e2eCandidatePct = outcome.comparison ? outcome.comparison->speedup.pct : 0.0;
       row.e2eReturnedPct = outcome.returnedSpeedupPct();
       if (outcome.comparison) { // none when the search returned the original: nothing to time

@@ -61,6 +61,10 @@ void printEndToEnd(const EndToEndCheck& check) {
   }
   if (!check.outcome) return;
   const DoNoHarmOutcome& outcome = *check.outcome;
+  if (!outcome.executorMismatch.empty()) {
+    std::printf("end to end      not timed: %s; returning the ORIGINAL model\n", outcome.executorMismatch.c_str());
+    return;
+  }
   if (!outcome.comparison) {
     std::printf("end to end      not timed: the search returned the original graph\n");
     return;
@@ -130,6 +134,7 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
   if (!e2e.skipped.empty()) report["e2e_skipped"] = e2e.skipped;
   if (!e2e.outcome) return report;
   report["kept_original"] = e2e.outcome->keptOriginal;
+  if (!e2e.outcome->executorMismatch.empty()) report["e2e_mismatch"] = e2e.outcome->executorMismatch;
   report["candidate_cost_ms"] = e2e.outcome->candidateCostMs;
   report["candidate_speedup_pct"] = e2e.outcome->candidateSpeedupPct;
   report["e2e_returned_speedup_pct"] = e2e.outcome->returnedSpeedupPct();

@@ -1,5 +1,6 @@
 #include "search/DoNoHarm.h"
 
+#include "cost/ExecutorCheck.h"
 #include "ir/GraphHash.h"
 
 namespace tessera {
@@ -10,8 +11,16 @@ DoNoHarmOutcome keepOriginalUnlessFaster(const Graph& original, SearchResult& re
   outcome.candidateCostMs = result.bestCostMs;
   outcome.candidateSpeedupPct = result.speedupPct;
   if (structurallyEqual(original, result.best)) return outcome; // nothing to time: it is the original
-  outcome.comparison = compareEndToEnd(executor, original, result.best, options);
-  if (outcome.comparison->candidateFaster()) {
+  const Graph& candidate = result.best;
+  for (auto [graph, which] : {std::pair{&candidate, "candidate"}, std::pair{&original, "original"}}) {
+    const OutputAgreement outputs = checkExecutor(executor, *graph, options.seed);
+    if (outputs.matches()) continue;
+    outcome.executorMismatch =
+        std::string("the ") + which + "'s outputs on " + executor.device() + " differ from the interpreter's: " + outputs.worst;
+    break;
+  }
+  if (outcome.executorMismatch.empty()) outcome.comparison = compareEndToEnd(executor, original, result.best, options);
+  if (outcome.comparison && outcome.comparison->candidateFaster()) {
     outcome.screening = std::move(outcome.comparison);
     EndToEndOptions again = options;
     again.seed = options.seed + 1; // fresh pairs, and a bootstrap of its own

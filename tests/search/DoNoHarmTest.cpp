@@ -2,6 +2,7 @@
 // whether optimize keeps the candidate, and the comparison interleaves, warms up and stops as
 // it says it does.
 #include "cost/EndToEndComparison.h"
+#include "interp/Interpreter.h"
 #include "search/DoNoHarm.h"
 #include "support/Error.h"
 
@@ -32,7 +33,12 @@ public:
   ScriptedExecutor(std::function<double(size_t ops)> msPerGraph, double noise) : msPerGraph_(std::move(msPerGraph)), noise_(noise) {}
 
   std::string device() const override { return "scripted"; }
-  std::vector<Tensor> run(const Graph&, const TensorMap&) override { throw Error("the scripted executor computes nothing"); }
+  // The interpreter's outputs, but for graphs with `wrongOps` ops, whose first element is off.
+  std::vector<Tensor> run(const Graph& graph, const TensorMap& inputs) override {
+    std::vector<Tensor> outputs = runGraph(graph, inputs);
+    if (graph.opCount() == wrongOps) outputs[0].mutableValues<float>()[0] += 1.0f;
+    return outputs;
+  }
   double measureLatencyMs(const Graph& graph, int, int) override { return msPerGraph_(graph.opCount()); }
 
   std::unique_ptr<TimedGraph> prepareTiming(const Graph& graph) override {
@@ -41,6 +47,7 @@ public:
   }
 
   std::string runs; // one letter per run, in order
+  size_t wrongOps = 0; // 0: every graph computed right
 
 private:
   class Timed final : public TimedGraph {
@@ -164,6 +171,30 @@ TEST(DoNoHarm, TheOriginalGraphItselfIsNotTimed) {
   EXPECT_FALSE(outcome.comparison);
   EXPECT_FALSE(outcome.keptOriginal);
   EXPECT_TRUE(executor.runs.empty());
+}
+
+TEST(DoNoHarm, ACandidateTheExecutorComputesWrongIsNeitherTimedNorReturned) {
+  const Graph original = chain(3), candidate = chain(2);
+  // Much faster on this "device", but its outputs there are wrong.
+  ScriptedExecutor executor([](size_t ops) { return ops == 2 ? 5.0 : 10.0; }, 0.0);
+  executor.wrongOps = 2;
+  SearchResult result = resultWith(candidate);
+  const DoNoHarmOutcome outcome = keepOriginalUnlessFaster(original, result, executor);
+  EXPECT_TRUE(outcome.keptOriginal);
+  EXPECT_FALSE(outcome.comparison.has_value());
+  EXPECT_TRUE(executor.runs.empty()) << "nothing is timed";
+  EXPECT_EQ(result.best.opCount(), 3u);
+  EXPECT_EQ(result.speedupPct, 0.0);
+  EXPECT_NE(outcome.executorMismatch.find("the candidate's outputs on scripted differ from the interpreter's: output 0 element 0"),
+            std::string::npos)
+      << outcome.executorMismatch;
+
+  // An executor that gets the original wrong cannot say the candidate is faster either.
+  executor.wrongOps = 3;
+  SearchResult again = resultWith(candidate);
+  const DoNoHarmOutcome second = keepOriginalUnlessFaster(original, again, executor);
+  EXPECT_TRUE(second.keptOriginal);
+  EXPECT_NE(second.executorMismatch.find("the original's outputs"), std::string::npos) << second.executorMismatch;
 }
 
 TEST(EndToEndComparison, WarmsUpThenInterleavesInAlternatingOrder) {
