@@ -7,10 +7,10 @@
 #include "tune/Schedule.h"
 
 #include "support/Error.h"
+#include "support/HostCpu.h"
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <set>
 
 namespace tessera::tune {
@@ -47,17 +47,7 @@ std::vector<std::string> availableSearches() {
   return {"random"};
 }
 
-std::string cpuTarget(int threads) {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line, model = "unknown";
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
-    size_t colon = line.find(':');
-    if (colon != std::string::npos) model = line.substr(line.find_first_not_of(' ', colon + 1));
-    break;
-  }
-  return "cpu:" + model + " x" + std::to_string(threads);
-}
+std::string cpuTarget(int threads) { return "cpu:" + hostCpuName() + " x" + std::to_string(threads); }
 
 namespace {
 

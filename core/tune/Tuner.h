@@ -93,7 +93,7 @@ std::unique_ptr<TuneContext> makeGpuTuneContext(const Workload& workload, const 
 // The searches makeCpuTuneContext() knows in this build, the default first.
 std::vector<std::string> availableSearches();
 
-// "cpu:<model name> x<threads>": timings belong to a machine and a thread count.
+// "cpu:<hostCpuName()> x<threads>": timings belong to a kind of CPU and a thread count.
 std::string cpuTarget(int threads);
 
 struct TuneOptions {

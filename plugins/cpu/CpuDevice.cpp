@@ -1,6 +1,6 @@
 #include "CpuDevice.h"
 
-#include "HostCpu.h"
+#include "support/HostCpu.h"
 #include "OpTimer.h"
 
 #include <algorithm>
@@ -50,7 +50,7 @@ void useCpuThreads() {
 
 std::string cpuDeviceKey() {
   const int threads = cpuThreads();
-  return "cpu:" + plugins::hostCpuModelName() + " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+  return "cpu:" + hostCpuName() + " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
          ", executor timings)";
 }
 

@@ -1,11 +1,11 @@
 #include "OrtDevice.h"
 
-#include "HostCpu.h"
+#include "support/HostCpu.h"
 
 namespace tessera::ort {
 
 std::string ortDeviceKey(const std::string& version, const OrtInstall& install) {
-  return "ort:onnxruntime " + version + " on " + plugins::hostCpuModelName() + " (" + std::to_string(install.threads) +
+  return "ort:onnxruntime " + version + " on " + hostCpuName() + " (" + std::to_string(install.threads) +
          (install.threads == 1 ? " thread" : " threads") + (install.cpuClock ? ", CPU time" : "") + ", " + kOrtPricing + ")";
 }
 
