@@ -266,16 +266,22 @@ private:
       if (regTile_[a] != 1) axes.push_back(a);
     Value* target = intoAcc ? acc_ : out_;
     const std::vector<int64_t>& targetCoeff = intoAcc ? accCoeff_ : c_.output.coeff;
+    // target += reg for `lanes` elements, `targetLane` and `regLane` apart.
+    auto addInto = [&](Value* targetAt, Value* regAt, int64_t targetLane, int64_t regLane, int64_t lanes) {
+      Value* sum = b_.CreateFAdd(load(target, targetAt, targetLane, lanes), load(reg_, regAt, regLane, lanes));
+      store(target, targetAt, targetLane, sum, lanes);
+    };
+    if (axes.empty()) { // a one-element tile
+      addInto(base, b_.getInt64(0), 0, 0, 1);
+      return;
+    }
+    // Each axis unrolled, the innermost as one vector operation.
     std::function<void(size_t, Value*, Value*)> level = [&](size_t k, Value* targetAt, Value* regAt) {
-      const int64_t lanes = k + 1 == axes.size() ? regTile_[axes[k]] : 1;
-      if (k + 1 >= axes.size()) {
-        const int a = axes.empty() ? 0 : axes[k];
-        const int64_t targetLane = axes.empty() ? 0 : targetCoeff[a], regLane = axes.empty() ? 0 : regCoeff_[a];
-        Value* sum = b_.CreateFAdd(load(target, targetAt, targetLane, lanes), load(reg_, regAt, regLane, lanes));
-        store(target, targetAt, targetLane, sum, lanes);
+      const int a = axes[k];
+      if (k + 1 == axes.size()) {
+        addInto(targetAt, regAt, targetCoeff[a], regCoeff_[a], regTile_[a]);
         return;
       }
-      const int a = axes[k];
       for (int64_t w = 0; w < regTile_[a]; ++w)
         level(k + 1, addTerm(targetAt, targetCoeff[a] * w, nullptr), addTerm(regAt, regCoeff_[a] * w, nullptr));
     };

@@ -48,15 +48,19 @@ void initializeLlvm() {
   });
 }
 
-// This machine's CPU features, sorted (a StringMap's order is not fixed), as "+avx2,-sse4a,...".
-std::string hostFeatures() {
-  llvm::StringMap<bool> host;
-  std::vector<std::string> features;
-  if (llvm::sys::getHostCPUFeatures(host))
-    for (const auto& feature : host) features.push_back((feature.second ? "+" : "-") + feature.first().str());
-  std::sort(features.begin(), features.end());
-  std::string joined;
-  for (const std::string& feature : features) joined += (joined.empty() ? "" : ",") + feature;
+// This machine's CPU features, sorted (a StringMap's order is not fixed), as "+avx2,-sse4a,...";
+// read once, not for every candidate.
+const std::string& hostFeatures() {
+  static const std::string joined = [] {
+    llvm::StringMap<bool> host;
+    std::vector<std::string> features;
+    if (llvm::sys::getHostCPUFeatures(host))
+      for (const auto& feature : host) features.push_back((feature.second ? "+" : "-") + feature.first().str());
+    std::sort(features.begin(), features.end());
+    std::string text;
+    for (const std::string& feature : features) text += (text.empty() ? "" : ",") + feature;
+    return text;
+  }();
   return joined;
 }
 
@@ -136,6 +140,7 @@ std::vector<BuildResult> LlvmBuilder::build(const std::vector<BuildInput>& input
   std::map<std::string, size_t> firstWithKey; // a kernel twice in one batch is built once
   std::vector<std::pair<size_t, size_t>> repeats;
   const fs::path dir = options_.cacheDir;
+  auto libraryOf = [&](size_t i) { return (dir / ("k" + keys[i] + ".so")).string(); };
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].language != KernelLanguage::LlvmIr) {
       cInputs.push_back(inputs[i]);
@@ -143,11 +148,10 @@ std::vector<BuildResult> LlvmBuilder::build(const std::vector<BuildInput>& input
       continue;
     }
     keys[i] = contentHash(machineKey_ + (inputs[i].openmp ? " openmp" : "") + "\n" + inputs[i].source);
-    const fs::path library = dir / ("k" + keys[i] + ".so");
     if (auto [first, inserted] = firstWithKey.emplace(keys[i], i); !inserted) {
       repeats.emplace_back(i, first->second);
-    } else if (fs::exists(library)) {
-      results[i].library = library.string();
+    } else if (fs::exists(libraryOf(i))) {
+      results[i].library = libraryOf(i);
       results[i].cached = true;
     } else {
       pending.push_back(i);
@@ -166,7 +170,7 @@ std::vector<BuildResult> LlvmBuilder::build(const std::vector<BuildInput>& input
     for (size_t k = next++; k < pending.size(); k = next++) {
       const size_t i = pending[k];
       const auto start = Clock::now();
-      results[i].error = compileToObject(inputs[i].source, objectOf(i));
+      if (std::string error = compileToObject(inputs[i].source, objectOf(i)); !error.empty()) results[i].error = "LLVM: " + error;
       results[i].seconds = std::chrono::duration<double>(Clock::now() - start).count();
     }
   };
@@ -180,32 +184,30 @@ std::vector<BuildResult> LlvmBuilder::build(const std::vector<BuildInput>& input
   std::vector<size_t> linked;
   for (size_t i : pending) {
     if (!results[i].error.empty()) continue;
-    const std::string library = (dir / ("k" + keys[i] + ".so")).string();
-    std::vector<std::string> argv{options_.compiler, "-shared", "-o", library + suffix, objectOf(i)};
+    std::vector<std::string> argv{options_.compiler, "-shared", "-o", libraryOf(i) + suffix, objectOf(i)};
     if (inputs[i].openmp) argv.push_back("-fopenmp");
-    links.push_back({argv, {}, library + suffix + ".log"});
+    links.push_back({argv, {}, libraryOf(i) + suffix + ".log"});
     linked.push_back(i);
   }
   std::vector<ProcessResult> processes = runCommands(links, options_.jobs, options_.timeoutSeconds);
   for (size_t k = 0; k < linked.size(); ++k) {
     BuildResult& result = results[linked[k]];
     result.seconds += processes[k].seconds;
-    const fs::path library = dir / ("k" + keys[linked[k]] + ".so");
+    const std::string library = libraryOf(linked[k]);
     std::error_code ec;
     // Into a private name, then renamed: another tuner on the same cache never sees half a file.
     if (!processes[k].succeeded()) {
-      fs::remove(library.string() + suffix, ec);
+      fs::remove(library + suffix, ec);
       result.error = "link failed (" + processes[k].describe() + "): " + processes[k].output.substr(0, 2000);
-    } else if (fs::rename(library.string() + suffix, library, ec); ec) {
-      result.error = "cannot move the linked kernel to " + library.string() + ": " + ec.message();
+    } else if (fs::rename(library + suffix, library, ec); ec) {
+      result.error = "cannot move the linked kernel to " + library + ": " + ec.message();
     } else {
-      result.library = library.string();
+      result.library = library;
     }
   }
   for (size_t i : pending) {
     std::error_code ec;
     fs::remove(objectOf(i), ec);
-    if (!results[i].error.empty() && results[i].error.rfind("link failed", 0) != 0) results[i].error = "LLVM: " + results[i].error;
   }
   for (const auto& [repeat, first] : repeats) {
     results[repeat] = results[first];

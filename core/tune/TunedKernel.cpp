@@ -7,7 +7,7 @@
 
 #include "support/Error.h"
 
-#include <algorithm>
+#include <optional>
 
 #include <dlfcn.h>
 
@@ -17,24 +17,27 @@ std::unique_ptr<TunedKernel> TunedKernel::load(const TuningRecord& record, Build
   const std::string what = "tuned kernel " + record.hash + " of " + record.workload;
   // The record's timing and verification belong to the source it measured, nothing else: the
   // language whose generator still writes that source (its hash) is the one to build.
-  std::vector<Candidate> lowered;
+  std::optional<Candidate> candidate;
+  std::string generated; // the other kernels the trace generates, for the error
   Workload workload;
   try {
     workload = parseWorkload(record.workload);
     const Trace trace = traceFromJson(record.trace);
-    for (KernelLanguage language : {KernelLanguage::LlvmIr, KernelLanguage::C})
-      if (language != KernelLanguage::LlvmIr || llvmAvailable()) lowered.push_back(lowerCandidate(computeOf(workload), trace, language));
+    for (KernelLanguage language : {KernelLanguage::LlvmIr, KernelLanguage::C}) {
+      if (language == KernelLanguage::LlvmIr && !llvmAvailable()) continue;
+      Candidate lowered = lowerCandidate(computeOf(workload), trace, language);
+      if (lowered.hash == record.hash) {
+        candidate = std::move(lowered);
+        break;
+      }
+      generated += (generated.empty() ? "" : ", ") + lowered.hash + " in " + languageName(language);
+    }
   } catch (const Error& e) {
     throw Error(what + ": its trace does not replay: " + e.what());
   }
-  auto match = std::find_if(lowered.begin(), lowered.end(), [&](const Candidate& c) { return c.hash == record.hash; });
-  if (match == lowered.end()) {
-    std::string generated;
-    for (const Candidate& c : lowered) generated += (generated.empty() ? "" : ", ") + c.hash + " in " + languageName(c.language);
+  if (!candidate)
     throw Error(what + ": the trace now generates kernel " + generated + " (the code generator changed since it was tuned)");
-  }
-  const Candidate& candidate = *match;
-  BuildResult built = builder.build({{candidate.source, candidate.openmp, candidate.language}}).at(0);
+  BuildResult built = builder.build({{candidate->source, candidate->openmp, candidate->language}}).at(0);
   if (!built.ok()) throw Error(what + ": " + built.error);
 
   std::unique_ptr<TunedKernel> kernel(new TunedKernel());
