@@ -19,7 +19,10 @@ double timeSignatureMs(const dnnl::engine& engine, const OpSignature& signature)
   auto op = DnnlOp::lower(engine, signature, DnnlOp::Purpose::Measure);
   dnnl::stream stream(engine);
   useCpuThreads();
-  return timeOpMs(*op, signature, stream, {2, 8, 1e9, 2, 8});
+  TimingPlan plan; // the roofline's peak and bandwidth: cached operands, few repeats
+  plan.warmup = plan.slowWarmup = 2;
+  plan.runs = plan.slowRuns = 8;
+  return timeOpMs(*op, signature, stream, plan);
 }
 
 int decideThreads() {
@@ -51,7 +54,7 @@ void useCpuThreads() {
 std::string cpuDeviceKey() {
   const int threads = cpuThreads();
   return "cpu:" + hostCpuName() + " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
-         ", executor timings)";
+         ", executor timings, operands from memory)";
 }
 
 DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {

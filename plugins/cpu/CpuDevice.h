@@ -18,8 +18,9 @@ int cpuThreads();
 // Applies cpuThreads() to the calling thread's OpenMP team; call before running primitives.
 void useCpuThreads();
 
-// "cpu:<model name from /proc/cpuinfo> (<N> threads, executor timings)": timings depend on both,
-// and on the method (ops timed as the executor runs them; earlier caches timed them otherwise).
+// "cpu:<model name from /proc/cpuinfo> (<N> threads, executor timings, operands from memory)":
+// timings depend on both, and on the method (ops timed as the executor runs them, their operands
+// flushed from the caches first; earlier caches timed them otherwise).
 std::string cpuDeviceKey();
 
 // Peak from a 512^3 GEMM, bandwidth from a 64 MiB ReLU, overhead from a 16-element ReLU, all

@@ -1,5 +1,7 @@
 #include "OpTimer.h"
 
+#include "CacheFlush.h"
+
 #include "interp/Interpreter.h"
 #include "tune/TunedKernel.h"
 
@@ -38,6 +40,11 @@ double timeRuns(Run runOnce, const TimingPlan& plan) {
 
 // Dense buffers of the signature's shapes, inputs filled with sampleValues.
 struct SampleBuffers {
+  void flushFromCaches() const {
+    for (const auto& buffer : inputs) cpu::flushFromCaches(std::as_bytes(std::span(buffer)));
+    for (const auto& buffer : outputs) cpu::flushFromCaches(std::as_bytes(std::span(buffer)));
+  }
+
   std::vector<std::vector<float>> inputs, outputs;
   std::vector<const float*> inputPointers;
   std::vector<float*> outputPointers;
@@ -62,6 +69,7 @@ double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, 
     if (isParameterInput(signature.kind, i)) op.setConstant(i);
   return timeRuns(
       [&] {
+        if (plan.operands == OperandResidence::InMemory) buffers.flushFromCaches();
         const auto start = Clock::now();
         op.execute(stream, buffers.inputPointers, buffers.outputPointers);
         return millisecondsSince(start);
@@ -73,6 +81,7 @@ double timeTunedKernelMs(const tune::TunedKernel& kernel, const OpSignature& sig
   SampleBuffers buffers(signature);
   return timeRuns(
       [&] {
+        if (plan.operands == OperandResidence::InMemory) buffers.flushFromCaches();
         const auto start = Clock::now();
         kernel.run(buffers.inputPointers, buffers.outputPointers.at(0));
         return millisecondsSince(start);
@@ -99,6 +108,9 @@ double timeInterpretedOpMs(const OpSignature& signature, const TimingPlan& plan)
   for (const Tensor& t : inputs) arguments.push_back(&t);
   return timeRuns(
       [&] {
+        if (plan.operands == OperandResidence::InMemory)
+          for (const Tensor& input : inputs)
+            if (input.holdsFloats()) flushFromCaches(std::as_bytes(input.floats())); // its results are new tensors
         const auto start = Clock::now();
         const std::vector<Tensor> results = evaluateNode(node, arguments);
         return millisecondsSince(start);

@@ -10,7 +10,13 @@ class TunedKernel;
 
 namespace tessera::cpu {
 
+// Where an op's operands are when it starts: in the caches, as when an op runs again and again on
+// the same buffers (a kernel benchmark), or in main memory, as in a whole model, where other ops'
+// weights and activations have passed through the caches since the op's buffers were last used.
+enum class OperandResidence { Cached, InMemory };
+
 struct TimingPlan {
+  OperandResidence operands = OperandResidence::Cached;
   int warmup = 8;
   int runs = 32;
   // Long ops (a large GEMM) get fewer repeats so a whole model profiles in seconds.
@@ -20,7 +26,10 @@ struct TimingPlan {
 };
 
 // Runs `op` on buffers of the signature's shapes filled with small varied values (no denormals,
-// no zeros that a kernel might skip). Parameter inputs (isParameterInput) are prepared once.
+// no zeros that a kernel might skip). Parameter inputs (isParameterInput) are prepared once. With
+// OperandResidence::InMemory every input and output is flushed from the caches before each run,
+// outside the timed part (the same for the other two timers). A filter the op reorders into a
+// layout of its own would stay cached; on plain layouts oneDNN's gemm convolutions reorder none.
 double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan = {});
 
 // A tuned kernel on the same buffers, with the same warm-up and repeats as timeOpMs, so the two

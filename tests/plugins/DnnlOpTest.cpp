@@ -1,7 +1,10 @@
 // The oneDNN lowering of each op family against the reference interpreter's kernel on the same
 // random inputs, and what it refuses (so the executor interprets those ops instead).
+#include "CacheFlush.h"
+#include "CpuDevice.h"
 #include "CpuProfiler.h"
 #include "DnnlOp.h"
+#include "OpTimer.h"
 
 #include "cost/GraphCost.h"
 #include "interp/Interpreter.h"
@@ -10,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
 
 using namespace tessera;
 using tessera::cpu::DnnlOp;
@@ -171,4 +175,30 @@ TEST(CpuProfiler, TimesOpsAsTheExecutorRunsThem) {
   ASSERT_TRUE(profiler.canMeasure(transpose));
   EXPECT_GT(profiler.measureMs(transpose), 0.0);
   EXPECT_FALSE(profiler.canMeasure({OpKind::Relu, {{DType::Float16, {8}}}, {{DType::Float16, {8}}}, {}}));
+}
+
+TEST(CacheFlush, LeavesTheValuesAndTakesAnySpan) {
+  std::vector<float> values(10000);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) * 0.5f;
+  const std::span<const std::byte> bytes = std::as_bytes(std::span(values));
+  cpu::flushFromCaches(bytes.subspan(3, 9001)); // neither start nor end on a cache line
+  cpu::flushFromCaches(bytes.subspan(0, 0));
+  cpu::flushFromCaches(bytes);
+  for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(values[i], static_cast<float>(i) * 0.5f) << i;
+}
+
+TEST(CpuProfiler, TimesOpsWithTheirOperandsInMainMemoryAndItsDeviceKeySaysSo) {
+  // Op costs that add up to a whole model's time: there, other ops' data has passed through the
+  // caches since an op last ran (see cpuDeviceKey).
+  EXPECT_NE(cpu::cpuDeviceKey().find("operands from memory"), std::string::npos) << cpu::cpuDeviceKey();
+  // Flushing every operand before each run leaves a time to take.
+  const OpSignature conv{OpKind::Conv, {f32({1, 8, 12, 12}), f32({8, 8, 3, 3})}, {f32({1, 8, 10, 10})}, {}};
+  auto op = DnnlOp::lower(engine(), conv, DnnlOp::Purpose::Execute);
+  ASSERT_NE(op, nullptr);
+  dnnl::stream stream(engine());
+  cpu::TimingPlan plan;
+  plan.operands = cpu::OperandResidence::InMemory;
+  plan.warmup = 1;
+  plan.runs = 3;
+  EXPECT_GT(cpu::timeOpMs(*op, conv, stream, plan), 0.0);
 }

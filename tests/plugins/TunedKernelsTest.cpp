@@ -192,11 +192,11 @@ TEST_F(TunedKernelsTest, RealTimersRecordBothTimesAndCostTheFaster) {
 }
 
 TEST_F(TunedKernelsTest, DeviceKeyNamesTheSetOfKernels) {
-  const std::string base = "cpu:Test CPU (2 threads, executor timings)";
+  const std::string base = "cpu:Test CPU (2 threads, executor timings, operands from memory)";
   auto tuned = open();
   ASSERT_EQ(tuned->fingerprint().size(), 8u);
   EXPECT_EQ(cpu::deviceKeyWithTunedKernels(base, tuned.get()),
-            "cpu:Test CPU (2 threads, executor timings, 2 tuned kernels " + tuned->fingerprint() + ")");
+            "cpu:Test CPU (2 threads, executor timings, operands from memory, 2 tuned kernels " + tuned->fingerprint() + ")");
   EXPECT_EQ(cpu::deviceKeyWithTunedKernels(base, nullptr), base);
 
   // No database file: no tuned kernels, the plain key, and no file made.
