@@ -1,7 +1,9 @@
 #include "CpuDevice.h"
 
-#include "support/HostCpu.h"
+#include "CpuProfiler.h"
 #include "OpTimer.h"
+
+#include "support/HostCpu.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -54,7 +56,7 @@ void useCpuThreads() {
 std::string cpuDeviceKey() {
   const int threads = cpuThreads();
   return "cpu:" + hostCpuName() + " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
-         ", executor timings, operands from memory)";
+         ", executor timings, " + std::string(describe(profilingPlan().operands)) + ")";
 }
 
 DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {

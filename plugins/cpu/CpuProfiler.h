@@ -9,6 +9,7 @@
 #pragma once
 
 #include "DnnlOp.h"
+#include "OpTimer.h"
 #include "TunedKernels.h"
 
 #include "cost/OpProfiler.h"
@@ -19,6 +20,9 @@
 #include <optional>
 
 namespace tessera::cpu {
+
+// How the profiler times ops (cpuDeviceKey names it): as in a whole model, not a kernel benchmark.
+TimingPlan profilingPlan();
 
 // How the profiler times an op's two implementations: OpTimer's timeOpMs and timeTunedKernelMs,
 // unless a test puts in others.

@@ -63,6 +63,10 @@ double millisecondsSince(Clock::time_point start) { return std::chrono::duration
 
 } // namespace
 
+std::string_view describe(OperandResidence residence) {
+  return residence == OperandResidence::InMemory ? "operands from memory" : "operands cached";
+}
+
 double timeOpMs(DnnlOp& op, const OpSignature& signature, dnnl::stream& stream, const TimingPlan& plan) {
   SampleBuffers buffers(signature);
   for (size_t i = 0; i < signature.inputs.size(); ++i)

@@ -4,6 +4,8 @@
 
 #include "DnnlOp.h"
 
+#include <string_view>
+
 namespace tessera::tune {
 class TunedKernel;
 }
@@ -14,6 +16,8 @@ namespace tessera::cpu {
 // the same buffers (a kernel benchmark), or in main memory, as in a whole model, where other ops'
 // weights and activations have passed through the caches since the op's buffers were last used.
 enum class OperandResidence { Cached, InMemory };
+// "operands cached", "operands from memory": for device keys.
+std::string_view describe(OperandResidence residence);
 
 struct TimingPlan {
   OperandResidence operands = OperandResidence::Cached;
