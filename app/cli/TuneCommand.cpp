@@ -49,6 +49,7 @@ struct TuneCommandOptions {
   int batch = 16;
   int population = tune::EvolutionaryOptions{}.population;
   bool pin = true;
+  bool flushCaches = false;
   std::string codegen = tune::languageName(tune::defaultCpuLanguage()); // cpu: llvm or c
 };
 
@@ -69,13 +70,14 @@ TuneTarget cpuTarget(const TuneCommandOptions& options) {
     settings.search = options.search;
     settings.threads = options.threads;
     settings.run.pinThreads = options.pin;
+    settings.run.flushCaches = options.flushCaches;
     settings.evolutionary.population = options.population;
     settings.language = tune::parseCpuLanguage(options.codegen);
     return tune::makeCpuTuneContext(workload, settings);
   };
-  target.baseline = [threads = options.threads](const tune::Workload& workload) {
+  target.baseline = [threads = options.threads, flush = options.flushCaches](const tune::Workload& workload) {
     std::string why;
-    std::optional<LibraryBaseline> baseline = tuning::measureOneDnnBaseline(workload, threads, why);
+    std::optional<LibraryBaseline> baseline = tuning::measureOneDnnBaseline(workload, threads, flush, why);
     if (!baseline) reportProgress("tune: no oneDNN baseline (" + why + ")");
     return baseline;
   };
@@ -162,6 +164,7 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   report["threads"] = options.threads;
   report["target"] = context->target;
   report["codegen"] = tune::languageName(context->language);
+  report["flush_caches"] = options.target == "cpu" && options.flushCaches;
   report["trials"] = result.trials;
   report["verified_trials"] = result.verified;
   report["failed_trials"] = result.failed;
@@ -199,6 +202,8 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
 int runTune(TuneCommandOptions options) {
   if (options.trials < 1) throw Error("--trials must be at least 1");
   if (options.threads < 0) throw Error("--threads must be at least 1");
+  if (options.target == "cuda" && options.flushCaches)
+    throw Error("tune: --flush-caches flushes the CPU's caches; the cuda target times kernels on the GPU");
   const bool isModel = options.workload.size() > 5 && options.workload.ends_with(".onnx");
   // Parsed before anything runs, so that a malformed workload or model costs nothing.
   std::optional<tune::Workload> single;
@@ -291,6 +296,10 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
                    "CPU kernels: llvm (LLVM IR compiled in-process, the default in a build with LLVM) or c (the system C compiler)")
       ->check(CLI::IsMember({"llvm", "c"}))
       ->capture_default_str();
+  command->add_flag("--flush-caches", options->flushCaches,
+                    "CPU: flush each kernel's inputs and output from the caches before every timed run, as a whole model meets "
+                    "them (MetaSchedule's enable_cpu_cache_flush); records go to the target '..., caches flushed', which "
+                    "measured:cpu prefers");
   command->add_flag("!--no-pin", options->pin, "Do not pin the kernels' OpenMP threads (OMP_PROC_BIND=close, OMP_PLACES=cores)");
   command->callback([options, &context] { context.exitCode = runTune(*options); });
 }

@@ -12,6 +12,7 @@
 #include "tune/Schedule.h"
 #include "tune/Tuner.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -83,6 +84,10 @@ void TuningPage::build() {
   codegen_->addItem(tune::languageName(tune::KernelLanguage::C));
   codegen_->setToolTip(tr("llvm: kernels lowered to LLVM IR and compiled in this process (tens of ms each; in a build with LLVM); "
                           "c: kernels lowered to C for the system compiler"));
+  flushCaches_ = new QCheckBox(tr("Flush caches"), this);
+  flushCaches_->setToolTip(tr("Flush each kernel's inputs and output from the caches before every timed run, as a whole model "
+                              "meets them (MetaSchedule's enable_cpu_cache_flush). Records go to the target \"…, caches "
+                              "flushed\", which measured:cpu prefers, since it times ops that way too"));
   seed_ = new QSpinBox(this);
   seed_->setRange(0, 1'000'000);
   seed_->setValue(1);
@@ -111,6 +116,7 @@ void TuningPage::build() {
     settingsRow->addWidget(field);
     settingsRow->addSpacing(6);
   }
+  settingsRow->addWidget(flushCaches_);
   settingsRow->addStretch(1);
 
   error_ = new QLabel(this);
@@ -270,6 +276,7 @@ bool TuningPage::startTuning() {
   request.trials = trials_->value();
   request.search = search_->currentText();
   request.codegen = codegen_->currentText();
+  request.flushCaches = flushCaches_->isChecked();
   request.seed = static_cast<quint64>(seed_->value());
   request.threads = threads_->value();
   request.databasePath = databasePath_;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -71,6 +72,7 @@ public:
   QLineEdit* workloadField() const { return workload_; }
   QComboBox* searchChoice() const { return search_; }
   QComboBox* codegenChoice() const { return codegen_; }
+  QCheckBox* flushCachesChoice() const { return flushCaches_; }
   QComboBox* workloadPicker() const { return picker_; }
   QPlainTextEdit* traceText() const { return trace_; }
   QPlainTextEdit* loopNestText() const { return loopNest_; }
@@ -107,6 +109,7 @@ private:
   QSpinBox* trials_ = nullptr;
   QComboBox* search_ = nullptr;
   QComboBox* codegen_ = nullptr; // "llvm" or "c"
+  QCheckBox* flushCaches_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QSpinBox* threads_ = nullptr;
   QPushButton* start_ = nullptr;

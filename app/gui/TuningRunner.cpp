@@ -56,7 +56,7 @@ void TuningRunner::run(const TuningRequest& request) {
     std::optional<double> bestBaseline;
     auto measureBaseline = [&] {
       std::string why;
-      auto baseline = tuning::measureOneDnnBaseline(request.workload, request.threads, why);
+      auto baseline = tuning::measureOneDnnBaseline(request.workload, request.threads, request.flushCaches, why);
       if (!baseline) {
         post([this, why = QString::fromStdString(why)] { emit baselineUnavailable(why); });
         return;
@@ -73,6 +73,7 @@ void TuningRunner::run(const TuningRequest& request) {
     settings.search = request.search.toStdString();
     settings.threads = request.threads;
     settings.language = tune::parseCpuLanguage(request.codegen.toStdString());
+    settings.run.flushCaches = request.flushCaches;
     auto context = tune::makeCpuTuneContext(request.workload, settings);
     tune::TuningDatabase database(request.databasePath.isEmpty() ? std::string(":memory:") : request.databasePath.toStdString());
     context->database = &database;

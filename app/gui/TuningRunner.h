@@ -24,6 +24,7 @@ struct TuningRequest {
   int trials = 32;
   QString search;  // one of tune::availableSearches()
   QString codegen = tune::languageName(tune::defaultCpuLanguage()); // "llvm" or "c"
+  bool flushCaches = false; // RunnerOptions::flushCaches
   quint64 seed = 1;
   int threads = 2; // the kernels' and oneDNN's
   QString databasePath; // records are added there (and kernels measured before are skipped); empty: in memory

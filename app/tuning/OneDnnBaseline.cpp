@@ -35,7 +35,8 @@ OpSignature baselineSignature(const tune::Workload& w) {
 }
 
 #if TESSERA_HAVE_DNNL
-std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, std::string& why) {
+std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, bool flushCaches,
+                                                     std::string& why) {
 #ifdef _OPENMP
   omp_set_num_threads(threads); // this thread's team: the kernels' thread count
 #else
@@ -49,6 +50,7 @@ std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workl
   for (size_t i = 0; i < signature.inputs.size(); ++i)
     if (cpu::isParameterInput(signature.kind, i)) op->setConstant(i);
   cpu::TimingPlan plan;
+  plan.operands = flushCaches ? cpu::OperandResidence::InMemory : cpu::OperandResidence::Cached;
   LibraryBaseline baseline;
   baseline.latencyMs = cpu::timeOpMs(*op, signature, stream, plan);
   baseline.gflops = workload.gflopsAt(baseline.latencyMs);
@@ -57,7 +59,7 @@ std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workl
   return baseline;
 }
 #else
-std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload&, int, std::string& why) {
+std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload&, int, bool, std::string& why) {
   why = "this build has no oneDNN";
   return std::nullopt;
 }

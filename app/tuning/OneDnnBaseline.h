@@ -21,8 +21,11 @@ struct LibraryBaseline {
 // bias as a Gemm (whose relu oneDNN does not fuse here); a batched matmul's bias is left out.
 OpSignature baselineSignature(const tune::Workload& workload);
 
-// Times baselineSignature(workload) in oneDNN. Runs on the calling thread, whose OpenMP team it sets to `threads`. nullopt with `why` when
-// oneDNN cannot run the workload or this build has no oneDNN.
-std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, std::string& why);
+// Times baselineSignature(workload) in oneDNN, flushing its operands from the caches before each
+// run where `flushCaches` (as the tuner's runner then does). Runs on the calling thread, whose
+// OpenMP team it sets to `threads`. nullopt with `why` when oneDNN cannot run the workload or this
+// build has no oneDNN.
+std::optional<LibraryBaseline> measureOneDnnBaseline(const tune::Workload& workload, int threads, bool flushCaches,
+                                                     std::string& why);
 
 } // namespace tessera::tuning

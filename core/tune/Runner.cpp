@@ -20,9 +20,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// argv: LIBRARY PROBLEM WARMUP REPEATS MIN_REPEAT_MS. Prints "verify OK MAX_ERR WORST" and,
+// argv: LIBRARY PROBLEM WARMUP REPEATS MIN_REPEAT_MS FLUSH. Prints "verify OK MAX_ERR WORST" and,
 // when OK, one "time MS" per repeat. The output starts as NaN so an element the kernel never
-// writes fails the check.
+// writes fails the check. FLUSH 1: before each timed run every input and the output are flushed
+// from the caches (MetaSchedule's enable_cpu_cache_flush), and only the runs are timed.
 constexpr const char* kHarnessSource = R"C(
 #include <dlfcn.h>
 #include <math.h>
@@ -40,6 +41,25 @@ static double now_ms(void) {
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+static void flush_from_caches(const void* data, int64_t count) {
+  const uintptr_t line = 64;
+  const uintptr_t end = (uintptr_t)data + (uintptr_t)count * sizeof(float);
+  for (uintptr_t p = (uintptr_t)data & ~(line - 1); p < end; p += line) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_clflush((const void*)p);
+#elif defined(__aarch64__)
+    __asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
+#else
+#error "no cache-flush instruction known for this architecture"
+#endif
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_mfence();
+#elif defined(__aarch64__)
+  __asm__ volatile("dsb ish" : : : "memory");
+#endif
+}
+
 static float* read_floats(FILE* f, int64_t* count) {
   if (fread(count, sizeof *count, 1, f) != 1 || *count < 0) return NULL;
   size_t bytes = ((size_t)*count * sizeof(float) + 63) / 64 * 64 + 64;
@@ -49,7 +69,7 @@ static float* read_floats(FILE* f, int64_t* count) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 6) { fprintf(stderr, "usage: harness LIBRARY PROBLEM WARMUP REPEATS MIN_REPEAT_MS\n"); return 2; }
+  if (argc != 7) { fprintf(stderr, "usage: harness LIBRARY PROBLEM WARMUP REPEATS MIN_REPEAT_MS FLUSH\n"); return 2; }
   void* library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (!library) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 3; }
   kernel_fn kernel = (kernel_fn)dlsym(library, "tessera_kernel");
@@ -60,9 +80,12 @@ int main(int argc, char** argv) {
   if (!f || fread(magic, 1, 4, f) != 4 || memcmp(magic, "TSRT", 4) != 0 || fread(&inputs_count, 8, 1, f) != 1 ||
       inputs_count < 1 || inputs_count > 8) { fprintf(stderr, "bad problem file %s\n", argv[2]); return 4; }
   const float* inputs[8];
+  int64_t input_counts[8];
   for (int64_t i = 0; i < inputs_count; ++i) {
     int64_t count = 0;
-    if (!(inputs[i] = read_floats(f, &count))) { fprintf(stderr, "bad problem input %lld\n", (long long)i); return 4; }
+    input_counts[i] = 0;
+    if ((inputs[i] = read_floats(f, &count))) input_counts[i] = count;
+    if (!inputs[i]) { fprintf(stderr, "bad problem input %lld\n", (long long)i); return 4; }
   }
   int64_t out_count = 0;
   float* expected = read_floats(f, &out_count);
@@ -86,6 +109,7 @@ int main(int argc, char** argv) {
   if (!ok) return 0;
   int warmup = atoi(argv[3]), repeats = atoi(argv[4]);
   double min_ms = atof(argv[5]);
+  int flush = atoi(argv[6]) == 1;
   double start = now_ms();
   kernel(inputs, out);
   double once = now_ms() - start;
@@ -93,9 +117,21 @@ int main(int argc, char** argv) {
   long number = once >= min_ms ? 1 : (long)ceil(min_ms / (once > 1e-4 ? once : 1e-4));
   if (number > 1000000) number = 1000000;
   for (int r = 0; r < repeats; ++r) {
-    start = now_ms();
-    for (long n = 0; n < number; ++n) kernel(inputs, out);
-    printf("time %.9g\n", (now_ms() - start) / (double)number);
+    if (!flush) {
+      start = now_ms();
+      for (long n = 0; n < number; ++n) kernel(inputs, out);
+      printf("time %.9g\n", (now_ms() - start) / (double)number);
+      continue;
+    }
+    double total = 0;
+    for (long n = 0; n < number; ++n) {
+      for (int64_t i = 0; i < inputs_count; ++i) flush_from_caches(inputs[i], input_counts[i]);
+      flush_from_caches(out, out_count);
+      start = now_ms();
+      kernel(inputs, out);
+      total += now_ms() - start;
+    }
+    printf("time %.9g\n", total / (double)number);
   }
   return 0;
 }
@@ -150,7 +186,7 @@ LocalRunner::~LocalRunner() {
 RunResult LocalRunner::run(const std::string& library) {
   Command command;
   command.argv = {harness_, library, problemFile_, std::to_string(options_.warmup), std::to_string(options_.repeats),
-                  std::to_string(options_.minRepeatMs)};
+                  std::to_string(options_.minRepeatMs), options_.flushCaches ? "1" : "0"};
   command.env = {"OMP_NUM_THREADS=" + std::to_string(options_.threads)};
   if (options_.pinThreads) command.env.insert(command.env.end(), {"OMP_PROC_BIND=close", "OMP_PLACES=cores"});
   command.outputFile = problemFile_ + ".out";

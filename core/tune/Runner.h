@@ -1,7 +1,8 @@
 // The runner (MetaSchedule's LocalRunner): each candidate runs in a fresh child process (a small
 // C harness compiled once) that loads the kernel, checks it against the reference output, then
-// times it: warm-up, repeats of at least minRepeatMs each, OpenMP threads pinned. A crash, a hang
-// or a wrong answer is that trial's outcome.
+// times it: warm-up, repeats of at least minRepeatMs each (with flushCaches, of runs timed one by
+// one, each after a flush), OpenMP threads pinned. A crash, a hang or a wrong answer is that
+// trial's outcome.
 #pragma once
 
 #include "tune/Reference.h"
@@ -19,6 +20,9 @@ struct RunnerOptions {
   int warmup = 1;
   int repeats = 5;
   double minRepeatMs = 20;
+  // Flush every input and the output from the caches before each timed run, as a whole model
+  // meets them (MetaSchedule's enable_cpu_cache_flush); off: a kernel benchmark's warm caches.
+  bool flushCaches = false;
   double timeoutSeconds = 60;
   std::string cacheDir; // where the harness and the problem file live; empty: defaultCacheDir()
   std::string compiler = "cc";

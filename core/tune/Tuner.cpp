@@ -47,7 +47,9 @@ std::vector<std::string> availableSearches() {
   return {"random"};
 }
 
-std::string cpuTarget(int threads) { return "cpu:" + hostCpuName() + " x" + std::to_string(threads); }
+std::string cpuTarget(int threads, bool cachesFlushed) {
+  return "cpu:" + hostCpuName() + " x" + std::to_string(threads) + (cachesFlushed ? ", caches flushed" : "");
+}
 
 namespace {
 
@@ -77,7 +79,7 @@ std::unique_ptr<TuneContext> makeCpuTuneContext(const Workload& workload, const 
   RunnerOptions run = settings.run;
   run.threads = settings.threads;
   context->runner = std::make_unique<LocalRunner>(makeProblem(workload, settings.seed), run);
-  context->target = cpuTarget(settings.threads);
+  context->target = cpuTarget(settings.threads, run.flushCaches);
   return context;
 }
 

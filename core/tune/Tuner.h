@@ -93,8 +93,9 @@ std::unique_ptr<TuneContext> makeGpuTuneContext(const Workload& workload, const 
 // The searches makeCpuTuneContext() knows in this build, the default first.
 std::vector<std::string> availableSearches();
 
-// "cpu:<hostCpuName()> x<threads>": timings belong to a kind of CPU and a thread count.
-std::string cpuTarget(int threads);
+// "cpu:<hostCpuName()> x<threads>", with ", caches flushed" for a runner that flushes them:
+// timings belong to a kind of CPU, a thread count and where the operands start from.
+std::string cpuTarget(int threads, bool cachesFlushed = false);
 
 struct TuneOptions {
   int trials = 64;

@@ -22,7 +22,7 @@ namespace tessera::tune {
 
 struct TuningRecord {
   std::string workload; // Workload::key()
-  std::string target;   // the machine and thread count the times belong to
+  std::string target;   // the machine, thread count and runner (cpuTarget) the times belong to
   std::string trace;    // traceToJson
   std::string hash;     // structural hash of the generated kernel
   TrialStatus status = TrialStatus::Ok;

@@ -13,18 +13,17 @@
 
 namespace tessera::cpu {
 
-TunedKernels::TunedKernels(const std::string& databasePath, std::string target, Warning warn, tune::BuildOptions build)
-    : path_(databasePath), target_(std::move(target)), warn_(std::move(warn)), buildOptions_(std::move(build)) {
+TunedKernels::TunedKernels(const std::string& databasePath, std::vector<std::string> targets, Warning warn, tune::BuildOptions build)
+    : path_(databasePath), targets_(std::move(targets)), warn_(std::move(warn)), buildOptions_(std::move(build)) {
   if (!warn_) warn_ = [](const std::string& message) { std::fprintf(stderr, "tessera: %s\n", message.c_str()); };
   std::error_code ec;
   if (path_ != ":memory:" && !std::filesystem::exists(path_, ec)) return;
   std::string identity;
   try {
     database_ = std::make_unique<tune::TuningDatabase>(path_);
-    for (tune::TuningRecord& record : database_->bestRecords(target_)) {
-      identity += record.workload + "=" + record.hash + "\n";
-      records_.emplace(record.workload, std::move(record));
-    }
+    for (const std::string& target : targets_)
+      for (tune::TuningRecord& record : database_->bestRecords(target)) records_.try_emplace(record.workload, std::move(record));
+    for (const auto& [workload, record] : records_) identity += workload + "=" + record.hash + "\n";
   } catch (const Error& e) {
     warn_(std::string("no tuned kernels: ") + e.what());
     database_.reset();
@@ -37,7 +36,9 @@ TunedKernels::TunedKernels(const std::string& databasePath, std::string target, 
 TunedKernels::~TunedKernels() = default;
 
 std::shared_ptr<TunedKernels> TunedKernels::openDefault() {
-  return std::make_shared<TunedKernels>(tune::defaultTuningDatabasePath(), tune::cpuTarget(cpuThreads()));
+  const int threads = cpuThreads();
+  return std::make_shared<TunedKernels>(tune::defaultTuningDatabasePath(),
+                                        std::vector<std::string>{tune::cpuTarget(threads, true), tune::cpuTarget(threads)});
 }
 
 const tune::TuningRecord* TunedKernels::recordFor(const OpSignature& signature) const {
@@ -68,9 +69,10 @@ const tune::TunedKernel* TunedKernels::kernelFor(const OpSignature& signature) {
 
 void TunedKernels::recordChoice(const OpSignature& signature, const tune::TunedKernel& kernel, double tunedMs, double libraryMs) {
   std::lock_guard lock(mutex_);
-  if (!database_) return;
+  const tune::TuningRecord* record = recordFor(signature); // the kernel's: kept under its target
+  if (!database_ || !record) return;
   try {
-    database_->storeChoice({target_, signature.key(), kernel.hash(), tunedMs, libraryMs});
+    database_->storeChoice({record->target, signature.key(), kernel.hash(), tunedMs, libraryMs});
   } catch (const Error& e) {
     warn_(std::string("could not record which kernel is faster: ") + e.what());
   }
@@ -82,7 +84,7 @@ const tune::TunedKernel* TunedKernels::chosenKernel(const OpSignature& signature
   if (!record) return nullptr;
   std::optional<tune::KernelChoice> choice;
   try {
-    choice = database_->choice(target_, signature.key(), record->hash);
+    choice = database_->choice(record->target, signature.key(), record->hash);
   } catch (const Error& e) {
     warn_(std::string("could not read which kernel is faster: ") + e.what());
   }

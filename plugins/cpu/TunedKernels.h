@@ -1,5 +1,6 @@
 // The tuned kernels the CPU backend may run in place of oneDNN: the tuning database's fastest
-// verified record of each workload on this target (machine and thread count), each rebuilt and
+// verified record of each workload on this target (machine, thread count, and whether the tuner
+// flushed the caches: such records first, since the profiler times ops that way), each rebuilt and
 // loaded on first use, and per op signature which of the two is faster. The profiler times both
 // and records the choice; the executor runs the tuned kernel only where that choice says so. A
 // record whose kernel does not build or load is skipped with a warning, never an error.
@@ -14,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace tessera::tune {
 class TunedKernel;
@@ -26,17 +28,20 @@ public:
   using Warning = std::function<void(const std::string&)>;
 
   // No file at `databasePath`: no tuned kernels (no file is created). A database that cannot be
-  // opened is warned about and counts as none. `warn` empty: warnings go to stderr.
-  TunedKernels(const std::string& databasePath, std::string target, Warning warn = {}, tune::BuildOptions build = {});
+  // opened is warned about and counts as none. `warn` empty: warnings go to stderr. Each workload
+  // takes its record from the first of `targets` that has one; a choice is kept under the target
+  // of the record whose kernel it timed.
+  TunedKernels(const std::string& databasePath, std::vector<std::string> targets, Warning warn = {},
+               tune::BuildOptions build = {});
   ~TunedKernels();
   TunedKernels(const TunedKernels&) = delete;
   TunedKernels& operator=(const TunedKernels&) = delete;
 
-  // tune::defaultTuningDatabasePath() on tune::cpuTarget(cpuThreads()): the executor's threads.
+  // tune::defaultTuningDatabasePath() on tune::cpuTarget(cpuThreads()), caches flushed first: the
+  // executor's threads.
   static std::shared_ptr<TunedKernels> openDefault();
 
   const std::string& databasePath() const { return path_; }
-  const std::string& target() const { return target_; }
   // Workloads with a tuned kernel on the target.
   size_t count() const { return records_.size(); }
   // Eight hex digits naming the set of kernels (workloads and hashes); empty when there are none.
@@ -56,7 +61,7 @@ private:
 
   std::mutex mutex_; // the profiler and the executor may share one instance across threads
   std::string path_;
-  std::string target_;
+  std::vector<std::string> targets_; // in order of preference
   Warning warn_;
   tune::BuildOptions buildOptions_;
   std::unique_ptr<tune::Builder> builder_; // made with the first kernel loaded

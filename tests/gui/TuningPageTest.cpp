@@ -17,6 +17,7 @@
 #include "tune/TuningDatabase.h"
 #include "tune/Workload.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -263,6 +264,23 @@ TEST(TuningPage, TheCodeChoiceIsTheLanguageTheKernelsAreBuiltIn) {
       EXPECT_EQ(tune::lowerCandidate(compute, tune::traceFromJson(record.trace), language).hash, record.hash);
     }
   }
+}
+
+// Flush caches times each kernel with its operands flushed first, and keeps the records apart
+// from a warm runner's, under the target measured:cpu looks at first.
+TEST(TuningPage, FlushCachesRecordsUnderTheFlushedTarget) {
+  QTemporaryDir dir;
+  MainWindow window(testWindowOptions(dir.path()));
+  window.showView("tuning");
+  TuningPage* page = window.tuningPage();
+  EXPECT_FALSE(page->flushCachesChoice()->isChecked()) << "a kernel benchmark's warm caches by default";
+  page->searchChoice()->setCurrentText("random");
+  page->flushCachesChoice()->setChecked(true);
+  QSignalSpy finished(page, &TuningPage::runFinished);
+  ASSERT_TRUE(page->startTuning("matmul:16x16x16", 2)) << page->errorText().toStdString();
+  ASSERT_TRUE(finished.wait(600'000)) << "the run did not end";
+  ASSERT_EQ(page->recordsShown(), 2);
+  for (int row = 0; row < 2; ++row) EXPECT_TRUE(page->records()->recordAt(row).target.ends_with(", caches flushed"));
 }
 
 // Stop ends a run before its next kernel runs: what was measured stays listed, and Start is back.

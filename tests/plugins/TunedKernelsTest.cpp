@@ -110,7 +110,7 @@ protected:
   }
 
   std::shared_ptr<cpu::TunedKernels> open(tune::BuildOptions build = {}) {
-    return std::make_shared<cpu::TunedKernels>(path_, target_, [this](const std::string& w) { warnings_.push_back(w); }, build);
+    return std::make_shared<cpu::TunedKernels>(path_, std::vector<std::string>{target_}, [this](const std::string& w) { warnings_.push_back(w); }, build);
   }
 
   static inline fs::path directory_;
@@ -201,12 +201,12 @@ TEST_F(TunedKernelsTest, DeviceKeyNamesTheSetOfKernels) {
 
   // No database file: no tuned kernels, the plain key, and no file made.
   const std::string missing = (directory_ / "missing.sqlite").string();
-  cpu::TunedKernels none(missing, target_);
+  cpu::TunedKernels none(missing, {target_});
   EXPECT_EQ(none.count(), 0u);
   EXPECT_EQ(cpu::deviceKeyWithTunedKernels(base, &none), base);
   EXPECT_FALSE(fs::exists(missing));
   // Kernels of another thread count are not this target's.
-  EXPECT_EQ(cpu::TunedKernels(path_, "cpu:Test CPU x64").count(), 0u);
+  EXPECT_EQ(cpu::TunedKernels(path_, {"cpu:Test CPU x64"}).count(), 0u);
 
   // A faster kernel found later is another set: costs timed against the old one are not reused.
   {
@@ -217,6 +217,27 @@ TEST_F(TunedKernelsTest, DeviceKeyNamesTheSetOfKernels) {
     database.add(better);
   }
   EXPECT_NE(open()->fingerprint(), tuned->fingerprint());
+}
+
+TEST_F(TunedKernelsTest, RecordsTunedWithFlushedCachesComeFirstAndTheOthersFillIn) {
+  // The profiler times ops with their operands flushed, so a kernel tuned that way is its first
+  // pick for a workload; a workload tuned only with warm caches still gets its kernel.
+  const std::string flushed = tune::cpuTarget(cpu::cpuThreads(), true);
+  EXPECT_EQ(flushed, target_ + ", caches flushed");
+  {
+    tune::TuningDatabase database(path_);
+    tune::TuningRecord cold = *database.best(kGemmWorkload, target_);
+    cold.target = flushed;
+    cold.hash = "eeeeeeeeeeeeeeee";
+    cold.latencyMs *= 3; // slower than the warm record, as a flushed timing is: not compared with it
+    database.add(cold);
+  }
+  const std::string warmOnly = cpu::TunedKernels(path_, {target_}).fingerprint();
+  cpu::TunedKernels preferFlushed(path_, {flushed, target_});
+  EXPECT_EQ(preferFlushed.count(), 2u); // the gemm from the flushed target, the conv from the other
+  EXPECT_NE(preferFlushed.fingerprint(), warmOnly);
+  EXPECT_EQ(cpu::TunedKernels(path_, {target_, flushed}).fingerprint(), warmOnly);
+  EXPECT_EQ(cpu::TunedKernels(path_, {flushed}).count(), 1u);
 }
 
 TEST_F(TunedKernelsTest, RecordsWhoseKernelCannotBeBuiltAreSkippedWithAWarning) {

@@ -14,6 +14,7 @@ TEST(CpuTarget, NamesTheCpuGenerationAndTheThreads) {
   const std::string name = hostCpuName();
   EXPECT_EQ(name, hostCpuName()); // stable: it keys caches and tuning records
   EXPECT_EQ(cpuTarget(3), "cpu:" + name + " x3");
+  EXPECT_EQ(cpuTarget(3, true), "cpu:" + name + " x3, caches flushed");
   if (std::filesystem::exists("/proc/cpuinfo")) {
     EXPECT_NE(name.rfind("unknown CPU", 0), 0u) << name;
     EXPECT_NE(name.find(", family "), std::string::npos) << name;

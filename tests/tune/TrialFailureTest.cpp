@@ -146,6 +146,25 @@ TEST(TrialFailure, AStopEndsTheRunWithWhatWasMeasured) {
   EXPECT_EQ(database.records().size(), 2u);
 }
 
+TEST(TrialFailure, ARunnerThatFlushesTheCachesStillChecksAndTimesEveryCandidate) {
+  CpuTuneSettings settings = test::quickSettings();
+  settings.run.flushCaches = true;
+  settings.run.repeats = 3;
+  settings.run.minRepeatMs = 1; // several flushed runs per repeat
+  auto context = makeCpuTuneContext(parseWorkload(kWorkload), settings);
+  // Its records are kept apart from a warm runner's: the two timings do not compare.
+  EXPECT_EQ(context->target, cpuTarget(settings.threads, true));
+  EXPECT_NE(context->target, cpuTarget(settings.threads));
+  std::vector<Candidate> candidates{withSource(*context, kWrongKernel),
+                                    lowerCandidate(context->compute, context->space->sample(context->compute, 2).trace())};
+  std::vector<MeasuredCandidate> measured = measureCandidates(*context, candidates);
+  ASSERT_EQ(measured.size(), 2u);
+  EXPECT_EQ(measured[0].status, TrialStatus::WrongResult);
+  EXPECT_EQ(measured[1].status, TrialStatus::Ok) << measured[1].error;
+  EXPECT_EQ(measured[1].runMs.size(), 3u);
+  EXPECT_GT(measured[1].latencyMs, 0.0);
+}
+
 TEST(TrialFailure, UnknownSearchIsAnError) {
   CpuTuneSettings settings = test::quickSettings();
   settings.search = "annealing";
