@@ -158,6 +158,38 @@ TEST_F(PluginsCli, TunedKernelsOfTheDefaultDatabaseAreUsedWithoutFlags) {
   EXPECT_EQ(std::filesystem::last_write_time(dir_ + "/tuning.sqlite"), before);
 }
 
+TEST_F(PluginsCli, KernelsTunedWithFlushedCachesAreRecordedApartAndUsedWithoutFlags) {
+  SKIP_WITHOUT_CPU_PLUGIN();
+  using namespace tessera;
+  Graph g;
+  const TensorType square{DType::Float32, {16, 16}};
+  const NodeId x = g.addInput("x", square);
+  const NodeId w = g.addWeight("w", Tensor::splat(square, 0.1));
+  g.addOutput({g.addNode(OpKind::MatMul, {{x}, {w}})}, "y");
+  const std::string model = dir_ + "/matmul.onnx";
+  onnx_io::exportOnnxFile(g, model);
+
+  const CliResult tuned = runCli("tune " + model + " --trials 2 --search random --flush-caches --json " + dir_ + "/tune.json");
+  ASSERT_EQ(tuned.exitCode, 0) << tuned.output;
+  const nlohmann::json signature = readJson(dir_ + "/tune.json")["signatures"][0];
+  EXPECT_EQ(signature["flush_caches"], true) << signature.dump();
+  EXPECT_TRUE(signature["target"].get<std::string>().ends_with(", caches flushed")) << signature.dump();
+
+  const CliResult profile = runCli("costs profile " + model + " --json " + dir_ + "/profile.json");
+  ASSERT_EQ(profile.exitCode, 0) << profile.output;
+  EXPECT_NE(readJson(dir_ + "/profile.json")["device"].get<std::string>().find(", 1 tuned kernel "), std::string::npos);
+  const CliResult list = runCli("costs list --json " + dir_ + "/list.json");
+  ASSERT_EQ(list.exitCode, 0) << list.output;
+  const nlohmann::json targets = readJson(dir_ + "/list.json")["tuning"]["targets"];
+  ASSERT_EQ(targets.size(), 1u) << targets.dump();
+  EXPECT_TRUE(targets[0]["target"].get<std::string>().ends_with(", caches flushed")) << targets.dump();
+  EXPECT_EQ(targets[0]["signatures_timed"], 1); // the choice is kept with the kernel's record
+
+  const CliResult onGpu = runCli("tune matmul:8x8x8 --target cuda --flush-caches --db :memory:");
+  EXPECT_NE(onGpu.exitCode, 0);
+  EXPECT_NE(onGpu.output.find("--flush-caches flushes the CPU's caches"), std::string::npos) << onGpu.output;
+}
+
 TEST_F(PluginsCli, ExportImportAndTableSpecMoveADeviceBetweenMachines) {
   SKIP_WITHOUT_CPU_PLUGIN();
   const std::string model = kSamples + "squeezenet.onnx";
