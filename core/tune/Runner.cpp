@@ -83,9 +83,8 @@ int main(int argc, char** argv) {
   int64_t input_counts[8];
   for (int64_t i = 0; i < inputs_count; ++i) {
     int64_t count = 0;
-    input_counts[i] = 0;
-    if ((inputs[i] = read_floats(f, &count))) input_counts[i] = count;
-    if (!inputs[i]) { fprintf(stderr, "bad problem input %lld\n", (long long)i); return 4; }
+    if (!(inputs[i] = read_floats(f, &count))) { fprintf(stderr, "bad problem input %lld\n", (long long)i); return 4; }
+    input_counts[i] = count;
   }
   int64_t out_count = 0;
   float* expected = read_floats(f, &out_count);

@@ -18,7 +18,7 @@ int cpuThreads();
 // Applies cpuThreads() to the calling thread's OpenMP team; call before running primitives.
 void useCpuThreads();
 
-// "cpu:<model name from /proc/cpuinfo> (<N> threads, executor timings, operands from memory)":
+// "cpu:<hostCpuName()> (<N> threads, executor timings, operands from memory)":
 // timings depend on both, and on the method (ops timed as the executor runs them, their operands
 // flushed from the caches first; earlier caches timed them otherwise).
 std::string cpuDeviceKey();

@@ -13,15 +13,16 @@
 
 namespace tessera::cpu {
 
-TunedKernels::TunedKernels(const std::string& databasePath, std::vector<std::string> targets, Warning warn, tune::BuildOptions build)
-    : path_(databasePath), targets_(std::move(targets)), warn_(std::move(warn)), buildOptions_(std::move(build)) {
+TunedKernels::TunedKernels(const std::string& databasePath, const std::vector<std::string>& targets, Warning warn,
+                           tune::BuildOptions build)
+    : path_(databasePath), warn_(std::move(warn)), buildOptions_(std::move(build)) {
   if (!warn_) warn_ = [](const std::string& message) { std::fprintf(stderr, "tessera: %s\n", message.c_str()); };
   std::error_code ec;
   if (path_ != ":memory:" && !std::filesystem::exists(path_, ec)) return;
   std::string identity;
   try {
     database_ = std::make_unique<tune::TuningDatabase>(path_);
-    for (const std::string& target : targets_)
+    for (const std::string& target : targets)
       for (tune::TuningRecord& record : database_->bestRecords(target)) records_.try_emplace(record.workload, std::move(record));
     for (const auto& [workload, record] : records_) identity += workload + "=" + record.hash + "\n";
   } catch (const Error& e) {

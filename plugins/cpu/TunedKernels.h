@@ -31,7 +31,7 @@ public:
   // opened is warned about and counts as none. `warn` empty: warnings go to stderr. Each workload
   // takes its record from the first of `targets` that has one; a choice is kept under the target
   // of the record whose kernel it timed.
-  TunedKernels(const std::string& databasePath, std::vector<std::string> targets, Warning warn = {},
+  TunedKernels(const std::string& databasePath, const std::vector<std::string>& targets, Warning warn = {},
                tune::BuildOptions build = {});
   ~TunedKernels();
   TunedKernels(const TunedKernels&) = delete;
@@ -42,7 +42,7 @@ public:
   static std::shared_ptr<TunedKernels> openDefault();
 
   const std::string& databasePath() const { return path_; }
-  // Workloads with a tuned kernel on the target.
+  // Workloads with a tuned kernel on one of the targets.
   size_t count() const { return records_.size(); }
   // Eight hex digits naming the set of kernels (workloads and hashes); empty when there are none.
   const std::string& fingerprint() const { return fingerprint_; }
@@ -61,7 +61,6 @@ private:
 
   std::mutex mutex_; // the profiler and the executor may share one instance across threads
   std::string path_;
-  std::vector<std::string> targets_; // in order of preference
   Warning warn_;
   tune::BuildOptions buildOptions_;
   std::unique_ptr<tune::Builder> builder_; // made with the first kernel loaded

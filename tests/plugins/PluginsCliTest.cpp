@@ -51,6 +51,18 @@ protected:
       if (plugin["name"] == "cuda" && plugin["available"].get<bool>()) return true;
     return false;
   }
+  // A model of one 16x16 MatMul by a weight, the smallest the tuner takes: its path.
+  std::string writeMatMulModel() {
+    using namespace tessera;
+    Graph g;
+    const TensorType square{DType::Float32, {16, 16}};
+    const NodeId x = g.addInput("x", square);
+    const NodeId w = g.addWeight("w", Tensor::splat(square, 0.1));
+    g.addOutput({g.addNode(OpKind::MatMul, {{x}, {w}})}, "y");
+    const std::string model = dir_ + "/matmul.onnx";
+    onnx_io::exportOnnxFile(g, model);
+    return model;
+  }
   std::string dir_;
 };
 
@@ -119,14 +131,7 @@ TEST_F(PluginsCli, SecondProfileOfAModelMeasuresNothing) {
 // where both look, and `plugins` and `costs list` say how many tuned kernels are in use.
 TEST_F(PluginsCli, TunedKernelsOfTheDefaultDatabaseAreUsedWithoutFlags) {
   SKIP_WITHOUT_CPU_PLUGIN();
-  using namespace tessera;
-  Graph g;
-  const TensorType square{DType::Float32, {16, 16}};
-  const NodeId x = g.addInput("x", square);
-  const NodeId w = g.addWeight("w", Tensor::splat(square, 0.1));
-  g.addOutput({g.addNode(OpKind::MatMul, {{x}, {w}})}, "y");
-  const std::string model = dir_ + "/matmul.onnx";
-  onnx_io::exportOnnxFile(g, model);
+  const std::string model = writeMatMulModel();
 
   const CliResult tuned = runCli("tune " + model + " --trials 2 --search random --json " + dir_ + "/tune.json");
   ASSERT_EQ(tuned.exitCode, 0) << tuned.output;
@@ -160,14 +165,7 @@ TEST_F(PluginsCli, TunedKernelsOfTheDefaultDatabaseAreUsedWithoutFlags) {
 
 TEST_F(PluginsCli, KernelsTunedWithFlushedCachesAreRecordedApartAndUsedWithoutFlags) {
   SKIP_WITHOUT_CPU_PLUGIN();
-  using namespace tessera;
-  Graph g;
-  const TensorType square{DType::Float32, {16, 16}};
-  const NodeId x = g.addInput("x", square);
-  const NodeId w = g.addWeight("w", Tensor::splat(square, 0.1));
-  g.addOutput({g.addNode(OpKind::MatMul, {{x}, {w}})}, "y");
-  const std::string model = dir_ + "/matmul.onnx";
-  onnx_io::exportOnnxFile(g, model);
+  const std::string model = writeMatMulModel();
 
   const CliResult tuned = runCli("tune " + model + " --trials 2 --search random --flush-caches --json " + dir_ + "/tune.json");
   ASSERT_EQ(tuned.exitCode, 0) << tuned.output;
