@@ -129,6 +129,14 @@ Accuracy accuracyOf(const std::vector<const TimedCandidate*>& rows) {
 
 nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
 
+// Spearman needs two graphs that differ in both rankings; with fewer there is no order to compare.
+std::string spearmanText(double spearman) {
+  if (!std::isfinite(spearman)) return "Spearman n/a (no two candidates to order)";
+  char text[32];
+  std::snprintf(text, sizeof text, "Spearman %.3f", spearman);
+  return text;
+}
+
 nlohmann::json pairsJson(const std::vector<const TimedCandidate*>& rows) {
   nlohmann::json pairs = nlohmann::json::array();
   for (const TimedCandidate* row : rows) {
@@ -170,7 +178,7 @@ int runAccuracy(const AccuracyOptions& options) {
                   row->measuredMs, (row->predictedMs - row->measuredMs) / row->measuredMs * 100.0,
                   row->outputs.matches() ? "match" : ("DIFFER: " + row->outputs.worst).c_str());
     const Accuracy accuracy = accuracyOf(rows);
-    std::printf("%-14s Spearman %.3f, MAPE %.1f %% over %zu candidates\n\n", timed[first].model.c_str(), accuracy.spearman,
+    std::printf("%-14s %s, MAPE %.1f %% over %zu candidates\n\n", timed[first].model.c_str(), spearmanText(accuracy.spearman).c_str(),
                 accuracy.mapePct, rows.size());
     report["models"].push_back({{"model", timed[first].model},
                                 {"spearman", number(accuracy.spearman)},
@@ -179,7 +187,7 @@ int runAccuracy(const AccuracyOptions& options) {
     first = last;
   }
   const Accuracy overall = accuracyOf(all);
-  std::printf("overall: Spearman %.3f, MAPE %.1f %% over %zu candidates of %zu models\n", overall.spearman, overall.mapePct,
+  std::printf("overall: %s, MAPE %.1f %% over %zu candidates of %zu models\n", spearmanText(overall.spearman).c_str(), overall.mapePct,
               all.size(), options.models.size());
   std::printf("timing: %d rounds of %d runs after %d warm-up per graph, interleaved, median of rounds, on %s\n",
               options.protocol.rounds, options.protocol.runsPerRound, options.protocol.warmup, executor->device().c_str());

@@ -72,7 +72,6 @@ const Tensor& ExecutionPlan::fedInput(const TensorMap& fed, const std::string& n
   if (it == fed.end()) throw Error("no value for input '" + name + "'");
   const TensorType& type = values_[index].type;
   if (it->second.type() != type) throw Error("input '" + name + "' expects " + type.toString() + ", got " + it->second.type().toString());
-  if (!it->second.holdsFloats()) throw Error("input '" + name + "' is not a float tensor");
   return it->second;
 }
 

@@ -50,7 +50,7 @@ public:
   // Graph inputs, by name, and the value each feeds.
   const std::vector<std::pair<std::string, size_t>>& inputs() const { return inputs_; }
   // The tensor `fed` gives the input `name` of value `index`, checked: throws tessera::Error when
-  // it is missing, of another type, or not a float tensor.
+  // it is missing or of another type.
   const Tensor& fedInput(const TensorMap& fed, const std::string& name, size_t index) const;
 
 private:

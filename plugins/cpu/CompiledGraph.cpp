@@ -13,7 +13,9 @@ namespace {
 Tensor relabelled(const Tensor& tensor, const TensorType& type) {
   if (tensor.type() == type) return tensor;
   Tensor copy = Tensor::zeros(type);
-  std::memcpy(copy.mutableFloats().data(), tensor.floats().data(), sizeof(float) * static_cast<size_t>(type.numel()));
+  const size_t count = static_cast<size_t>(type.numel());
+  if (tensor.holdsFloats()) std::memcpy(copy.mutableFloats().data(), tensor.floats().data(), sizeof(float) * count);
+  else std::memcpy(copy.mutableInts().data(), tensor.ints().data(), sizeof(int64_t) * count);
   return copy;
 }
 
@@ -55,6 +57,11 @@ void CompiledGraph::feed(const TensorMap& inputs) {
   for (const auto& [name, value] : plan_.inputs()) {
     const Tensor& fed = plan_.fedInput(inputs, name, value);
     Tensor& target = buffers_[plan_.value(value).buffer];
+    // Integer inputs (token ids, indices) feed interpreted ops only; a copy keeps their type.
+    if (!fed.holdsFloats()) {
+      target = fed.materialized();
+      continue;
+    }
     for (int64_t i = 0; i < fed.numel(); ++i) target.mutableFloats()[static_cast<size_t>(i)] = fed.floatAt(i);
   }
 }

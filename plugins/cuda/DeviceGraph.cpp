@@ -71,7 +71,11 @@ Tensor DeviceGraph::download(size_t value) {
 }
 
 void DeviceGraph::feed(const TensorMap& inputs) {
-  for (const auto& [name, value] : plan_.inputs()) upload(value, plan_.fedInput(inputs, name, value));
+  for (const auto& [name, value] : plan_.inputs()) {
+    const Tensor& fed = plan_.fedInput(inputs, name, value);
+    if (!fed.holdsFloats()) throw Error("input '" + name + "' is not a float tensor (the CUDA executor takes float inputs only)");
+    upload(value, fed);
+  }
 }
 
 void DeviceGraph::interpret(const ExecutionPlan::Step& step) {

@@ -31,10 +31,12 @@ Graph withDistinctWeights(const Graph& graph) {
   return copy;
 }
 
-void writeFloats(const Tensor& value, const std::string& path) {
+// An input's raw little-endian elements, float32 or int64 (token ids), as the worker reads them.
+void writeElements(const Tensor& value, const std::string& path) {
   const Tensor dense = value.materialized();
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(dense.floats().data()), static_cast<std::streamsize>(dense.floats().size_bytes()));
+  if (dense.holdsFloats()) out.write(reinterpret_cast<const char*>(dense.floats().data()), static_cast<std::streamsize>(dense.floats().size_bytes()));
+  else out.write(reinterpret_cast<const char*>(dense.ints().data()), static_cast<std::streamsize>(dense.ints().size_bytes()));
   if (!out) throw Error("ort executor: cannot write " + path);
 }
 
@@ -80,12 +82,16 @@ std::vector<Tensor> OrtExecutor::run(const Graph& graph, const TensorMap& inputs
     const Node& input = graph.node(id);
     auto it = inputs.find(input.name);
     if (it == inputs.end()) throw Error("ort executor: no value given for input '" + input.name + "'");
-    if (it->second.dtype() != DType::Float32 || it->second.type() != input.outputTypes[0])
+    if (it->second.type() != input.outputTypes[0])
       throw Error("ort executor: input '" + input.name + "' is " + it->second.type().toString() + ", the graph wants " +
                   input.outputTypes[0].toString());
-    const std::string file = (worker_.scratch() / ("input" + std::to_string(given.size()) + ".f32")).string();
-    writeFloats(it->second, file);
-    given[input.name] = {{"file", file}, {"dims", input.outputTypes[0].shape}};
+    const DType dtype = it->second.dtype();
+    if (dtype != DType::Float32 && dtype != DType::Int64)
+      throw Error("ort executor: input '" + input.name + "' is " + it->second.type().toString() + "; the worker feeds float32 and int64 inputs only");
+    const bool floats = dtype == DType::Float32;
+    const std::string file = (worker_.scratch() / ("input" + std::to_string(given.size()) + (floats ? ".f32" : ".i64"))).string();
+    writeElements(it->second, file);
+    given[input.name] = {{"file", file}, {"type", floats ? "float32" : "int64"}, {"dims", input.outputTypes[0].shape}};
   }
   const nlohmann::json reply =
       worker_.request({{"cmd", "run"}, {"model", path}, {"inputs", given}, {"out_dir", worker_.scratch().string()}});

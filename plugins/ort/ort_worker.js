@@ -169,16 +169,20 @@ async function handle(request) {
       return { ms };
     }
     case 'run': {
-      // Inputs and outputs travel as raw little-endian float32 files.
+      // Inputs travel as raw little-endian float32 or int64 files (token ids), outputs as float32.
       const { session } = await load(request.model);
       const feeds = {};
       session.inputNames.forEach((name, i) => {
         const given = request.inputs[name];
         if (!given) throw new Error(`no value given for input '${name}'`);
+        const type = given.type || 'float32';
+        if (type !== 'float32' && type !== 'int64') throw new Error(`input '${name}' comes as ${type}; the worker reads float32 and int64`);
+        if (session.inputMetadata[i].type !== type) throw new Error(`input '${name}' is ${session.inputMetadata[i].type}, given ${type}`);
         const bytes = fs.readFileSync(given.file);
-        const data = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-        if (session.inputMetadata[i].type !== 'float32') throw new Error(`input '${name}' is not float32`);
-        feeds[name] = new ort.Tensor('float32', Float32Array.from(data), given.dims);
+        const Array = typedArrays[type];
+        // Sliced: the file's bytes need not be aligned for the typed array.
+        const data = new Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+        feeds[name] = new ort.Tensor(type, data, given.dims);
       });
       const results = await session.run(feeds);
       const outputs = session.outputNames.map((name, i) => {

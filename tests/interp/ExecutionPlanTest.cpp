@@ -92,6 +92,8 @@ TEST(ExecutionPlanTest, FedInputsAreCheckedByNameTypeAndElementType) {
   EXPECT_NE(errorOf([&] { plan.fedInput({}, "x", x); }).find("no value for input 'x'"), std::string::npos);
   TensorMap wrongShape{{"x", Tensor::fromFloats({4}, {1, 2, 3, 4})}};
   EXPECT_NE(errorOf([&] { plan.fedInput(wrongShape, "x", x); }).find("expects"), std::string::npos);
+  TensorMap wrongElements{{"x", Tensor::fromInts({DType::Int64, {2, 2}}, {1, 2, 3, 4})}};
+  EXPECT_NE(errorOf([&] { plan.fedInput(wrongElements, "x", x); }).find("expects f32[2,2]"), std::string::npos);
 }
 
 TEST(ExecutionPlanTest, AnOpaqueOpIsRefusedNamingTheDevice) {

@@ -30,3 +30,5 @@ TEST_P(CpuSamples, MatchesTheInterpreter) {
 }
 
 INSTANTIATE_TEST_SUITE_P(NineSamples, CpuSamples, TESSERA_NINE_SAMPLES);
+// The transformer layers take int64 token ids and masks, which feed the interpreted Gather and Cast.
+INSTANTIATE_TEST_SUITE_P(Transformers, CpuSamples, ::testing::Values("transformers/gpt2_block", "transformers/bert_base_layer"));

@@ -283,6 +283,14 @@ TEST(OrtExecutor, RunsASampleModelLikeTheInterpreter) {
   test::expectMatchesInterpreter(executor.run(sample.graph, sample.inputs), sample.want, "squeezenet in ONNX Runtime");
 }
 
+// GPT-2's block takes int64 token ids and an attention mask; they reach ONNX Runtime as int64.
+TEST(OrtExecutor, RunsATransformerWithTokenIdsLikeTheInterpreter) {
+  REQUIRE_ORT(install);
+  ort::OrtExecutor executor(install, "ort:test");
+  const test::SampleRun sample = test::sampleRun("transformers/gpt2_block");
+  test::expectMatchesInterpreter(executor.run(sample.graph, sample.inputs), sample.want, "gpt2_block in ONNX Runtime");
+}
+
 TEST(OrtExecutor, BadInputsAndMalformedModelsGetErrorsAndTheWorkerGoesOn) {
   REQUIRE_ORT(install);
   ort::OrtExecutor executor(install, "ort:test");
