@@ -105,7 +105,7 @@ std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostM
       row.outputs = outputs[i];
       row.predictedMs = graphCost(candidates[i].graph, model).totalMs;
       row.measuredMs = latencies[i].medianMs;
-      row.features = latencyFeatures(candidates[i].graph, [&](const OpSignature& s) {
+      row.features = latencyFeatures(candidates[i].graph, model, [&](const OpSignature& s) {
         return measured ? measured->measuredMs(s) : model.costMs(s);
       });
       timed.push_back(std::move(row));

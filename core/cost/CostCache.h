@@ -60,6 +60,7 @@ public:
   bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
     return measured_->foldedIntoProducer(producer, op);
   }
+  bool slicesContiguousSplits() const override { return measured_->slicesContiguousSplits(); }
   double measuringSeconds() const override { return measured_->measuringSeconds(); }
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }

@@ -37,6 +37,10 @@ public:
     (void)op;
     return false;
   }
+  // Whether the runtime hands out the pieces of a split into contiguous pieces (isContiguousSplit)
+  // as slices of its input and copies nothing (Tessera's CPU executor). Runtimes that copy each
+  // piece (ONNX Runtime) and the per-op models Tessera computes say no.
+  virtual bool slicesContiguousSplits() const { return false; }
 };
 
 // The cost model a run uses when it names none, and what an unusable measured backend falls back to.

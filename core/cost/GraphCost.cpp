@@ -1,5 +1,7 @@
 #include "cost/GraphCost.h"
 
+#include "ir/ContiguousSplit.h"
+
 #include <span>
 
 namespace tessera {
@@ -75,9 +77,14 @@ GraphCost graphCost(const Graph& graph, CostModel& model) {
   return cost;
 }
 
-std::vector<NodeId> executedOps(const Graph& graph) {
+bool runsAsView(const CostModel& model, const OpSignature& signature) {
+  if (isDataView(signature.kind)) return true;
+  return model.slicesContiguousSplits() && !signature.inputs.empty() && isContiguousSplit(signature.kind, signature.attrs, signature.inputs[0]);
+}
+
+std::vector<NodeId> executedOps(const Graph& graph, const CostModel& model) {
   std::vector<NodeId> ops = perInferenceOps(graph, weightOnlyNodes(graph));
-  std::erase_if(ops, [&](NodeId id) { return isDataView(graph.node(id).kind); });
+  std::erase_if(ops, [&](NodeId id) { return runsAsView(model, signatureOf(graph, id)); });
   return ops;
 }
 

@@ -19,8 +19,12 @@ struct GraphCost {
 // do ops the model's runtime folds into their producer at load (CostModel::foldedIntoProducer).
 GraphCost graphCost(const Graph& graph, CostModel& model);
 
-// The ops an executor runs per inference, in topological order: not inputs or weights, not
-// precomputable from weights alone, not data views (isDataView: they alias their input).
-std::vector<NodeId> executedOps(const Graph& graph);
+// Whether the model's runtime runs the op as a view of its input, copying nothing: a data view
+// (isDataView, every executor), or a contiguous split where the runtime slices those.
+bool runsAsView(const CostModel& model, const OpSignature& signature);
+
+// The ops the model's runtime runs per inference, in topological order: not inputs or weights, not
+// precomputable from weights alone, not views of their input (runsAsView).
+std::vector<NodeId> executedOps(const Graph& graph, const CostModel& model);
 
 } // namespace tessera

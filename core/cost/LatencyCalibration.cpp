@@ -86,9 +86,9 @@ std::string LatencyCalibration::describe() const {
   return line;
 }
 
-LatencyFeatures latencyFeatures(const Graph& graph, const std::function<double(const OpSignature&)>& measuredMs) {
+LatencyFeatures latencyFeatures(const Graph& graph, const CostModel& model, const std::function<double(const OpSignature&)>& measuredMs) {
   LatencyFeatures features;
-  for (NodeId id : executedOps(graph)) {
+  for (NodeId id : executedOps(graph, model)) {
     const OpSignature signature = signatureOf(graph, id);
     features.opMs += measuredMs(signature);
     features.ops += 1;

@@ -6,6 +6,7 @@
 // kept with the cost cache per device. Being a sum over ops, it keeps extraction's DAG cost exact.
 #pragma once
 
+#include "cost/CostModel.h"
 #include "cost/OpSignature.h"
 #include "ir/Graph.h"
 
@@ -39,9 +40,10 @@ struct LatencyCalibration {
 // MiB an executed op reads and writes (inputs and outputs, by element size).
 double movedMiB(const OpSignature& signature);
 
-// The features of `graph`: ops that depend on weights alone are precomputed and data views
-// (isDataView) alias their input, so neither is executed. `measuredMs` is the uncalibrated op cost.
-LatencyFeatures latencyFeatures(const Graph& graph, const std::function<double(const OpSignature&)>& measuredMs);
+// The features of `graph` as `model`'s runtime runs it: ops that depend on weights alone are
+// precomputed and views alias their input (runsAsView), so neither is executed. `measuredMs` is
+// the uncalibrated op cost.
+LatencyFeatures latencyFeatures(const Graph& graph, const CostModel& model, const std::function<double(const OpSignature&)>& measuredMs);
 
 struct LatencySample {
   LatencyFeatures features;

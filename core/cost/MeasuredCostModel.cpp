@@ -1,6 +1,7 @@
 #include "cost/MeasuredCostModel.h"
 
 #include "cost/CostCache.h"
+#include "cost/GraphCost.h"
 #include "support/Error.h"
 
 #include <chrono>
@@ -24,13 +25,13 @@ double MeasuredCostModel::estimate(const OpSignature& signature) {
 }
 
 double MeasuredCostModel::costMs(const OpSignature& signature) {
-  if (isDataView(signature.kind)) return 0.0; // every executor aliases the input's buffer
+  if (runsAsView(*this, signature)) return 0.0; // the executor aliases the input's buffer
   const double ms = measuredMs(signature);
   return calibration_ ? calibration_->opCostMs(ms, signature) : ms;
 }
 
 double MeasuredCostModel::measuredMs(const OpSignature& signature) {
-  if (isDataView(signature.kind)) return 0.0;
+  if (runsAsView(*this, signature)) return 0.0;
   std::string key = signature.key();
   if (auto it = answered_.find(key); it != answered_.end()) return it->second;
   if (cache_) {

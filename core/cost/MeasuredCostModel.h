@@ -57,6 +57,7 @@ public:
   bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
     return profiler_->foldedIntoProducer(producer, op);
   }
+  bool slicesContiguousSplits() const override { return profiler_->slicesContiguousSplits(); }
   const CostModel& fallback() const { return *fallback_; }
   // One line: "measured:cpu on cpu:X: 12 measured in 3.1 s, 30 cache hits, 2 estimated by ... (Erf 1, Gather 1)".
   std::string summary() const;

@@ -25,6 +25,8 @@ public:
     (void)op;
     return false;
   }
+  // CostModel::slicesContiguousSplits for the device's executor; by default it copies.
+  virtual bool slicesContiguousSplits() const { return false; }
 };
 
 } // namespace tessera

@@ -1,14 +1,15 @@
 #include "interp/ExecutionPlan.h"
 
+#include "ir/ContiguousSplit.h"
 #include "support/Error.h"
 
 namespace tessera {
 
-ExecutionPlan::ExecutionPlan(const Graph& graph, std::string_view device) : graph_(graph) {
+ExecutionPlan::ExecutionPlan(const Graph& graph, std::string_view device, Splits splits) : graph_(graph) {
   valueIndex_.resize(graph.size());
   for (NodeId id = 0; id < graph.size(); ++id) {
     valueIndex_[id] = values_.size();
-    for (const TensorType& type : graph.node(id).outputTypes) values_.push_back({id, type, 0, false, std::nullopt});
+    for (const TensorType& type : graph.node(id).outputTypes) values_.push_back({id, type, 0, 0, false, std::nullopt});
   }
   auto ownBuffer = [this](size_t value) {
     values_[value].buffer = bufferOwners_.size();
@@ -50,6 +51,16 @@ ExecutionPlan::ExecutionPlan(const Graph& graph, std::string_view device) : grap
     for (const ValueRef& input : node.inputs) step.inputs.push_back(valueOf(input));
     if (isDataView(node.kind)) {
       values_[first].buffer = values_[step.inputs[0]].buffer; // the same bytes under a new shape
+      values_[first].offset = values_[step.inputs[0]].offset;
+      continue;
+    }
+    if (splits == Splits::Sliced && isContiguousSplit(node.kind, node.attrs, values_[step.inputs[0]].type)) {
+      int64_t offset = values_[step.inputs[0]].offset; // each piece follows the one before it
+      for (size_t port = 0; port < node.outputTypes.size(); ++port) {
+        values_[first + port].buffer = values_[step.inputs[0]].buffer;
+        values_[first + port].offset = offset;
+        offset += node.outputTypes[port].numel();
+      }
       continue;
     }
     for (size_t port = 0; port < node.outputTypes.size(); ++port) {

@@ -1,8 +1,10 @@
 // The backend-neutral half of running a Graph again and again: which ops run in which order,
-// which buffer each value lives in, and which values are constants. Every value owns one buffer
-// except data views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout), which share their
-// input's. Weights, and ops that depend on weights only, are evaluated here once by the reference
-// interpreter (as TASO precomputes them); the steps are the ops left, in topological order.
+// which buffer each value lives in (and where in it), and which values are constants. Every value
+// owns one buffer except data views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout),
+// which share their input's, and, for a backend that asks, the outputs of a split into contiguous
+// pieces (isContiguousSplit), which are slices of their input's buffer. Weights, and ops that depend
+// on weights only, are evaluated here once by the reference interpreter (as TASO precomputes them);
+// the steps are the ops left, in topological order.
 // The CPU's CompiledGraph and the GPU's DeviceGraph allocate the buffers and lower the steps to
 // their own kernels.
 #pragma once
@@ -24,6 +26,7 @@ public:
     NodeId node = 0; // the node whose output it is
     TensorType type;
     size_t buffer = 0;      // the buffer this value lives in, shared by a view and its input
+    int64_t offset = 0;     // the element it starts at in that buffer (a slice of a split's input)
     bool constant = false;  // a weight or what follows from weights alone, computed once
     std::optional<Tensor> tensor; // a constant's values (dense) until a backend releases them
   };
@@ -33,9 +36,12 @@ public:
     std::vector<size_t> outputs; // value indices, each owning its buffer
   };
 
+  // Whether a split into contiguous pieces runs as slices of its input (no step, no copy).
+  enum class Splits { Copied, Sliced };
+
   // Throws tessera::Error for an opaque op (naming `device`, e.g. "the CPU"), an absent input, a
   // graph that cannot be ordered, or a constant the interpreter cannot compute (naming the node).
-  ExecutionPlan(const Graph& graph, std::string_view device);
+  ExecutionPlan(const Graph& graph, std::string_view device, Splits splits = Splits::Copied);
 
   const Graph& graph() const { return graph_; }
   size_t valueOf(ValueRef ref) const { return valueIndex_[ref.node] + ref.port; }

@@ -9,20 +9,22 @@ namespace tessera::cpu {
 
 namespace {
 
-// The same values under another shape (a view's consumer in the interpreter wants its own type).
-Tensor relabelled(const Tensor& tensor, const TensorType& type) {
-  if (tensor.type() == type) return tensor;
+// The values of a view (another shape, or a slice from `offset` on) as a tensor of its own, for a
+// consumer in the interpreter or the caller.
+Tensor relabelled(const Tensor& tensor, const TensorType& type, int64_t offset) {
+  if (tensor.type() == type && offset == 0) return tensor;
   Tensor copy = Tensor::zeros(type);
   const size_t count = static_cast<size_t>(type.numel());
-  if (tensor.holdsFloats()) std::memcpy(copy.mutableFloats().data(), tensor.floats().data(), sizeof(float) * count);
-  else std::memcpy(copy.mutableInts().data(), tensor.ints().data(), sizeof(int64_t) * count);
+  const auto first = static_cast<size_t>(offset);
+  if (tensor.holdsFloats()) std::memcpy(copy.mutableFloats().data(), tensor.floats().data() + first, sizeof(float) * count);
+  else std::memcpy(copy.mutableInts().data(), tensor.ints().data() + first, sizeof(int64_t) * count);
   return copy;
 }
 
 } // namespace
 
 CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph, std::shared_ptr<TunedKernels> tuned)
-    : plan_(graph, "the CPU"), tunedKernels_(std::move(tuned)) {
+    : plan_(graph, "the CPU", ExecutionPlan::Splits::Sliced), tunedKernels_(std::move(tuned)) {
   buffers_.reserve(plan_.bufferCount());
   for (size_t b = 0; b < plan_.bufferCount(); ++b) {
     const size_t owner = plan_.ownerOf(b);
@@ -71,12 +73,12 @@ std::vector<Tensor> CompiledGraph::evaluate(const Node& node, const std::vector<
   relabels.reserve(inputValues.size()); // no reallocation: `arguments` points into it
   std::vector<const Tensor*> arguments;
   for (size_t value : inputValues) {
-    const TensorType& type = plan_.value(value).type;
-    if (buffer(value).type() == type) {
+    const ExecutionPlan::Value& planned = plan_.value(value);
+    if (buffer(value).type() == planned.type && planned.offset == 0) {
       arguments.push_back(&buffer(value));
       continue;
     }
-    relabels.push_back(relabelled(buffer(value), type));
+    relabels.push_back(relabelled(buffer(value), planned.type, planned.offset));
     arguments.push_back(&relabels.back());
   }
   return evaluateNode(node, arguments);
@@ -101,7 +103,7 @@ void CompiledGraph::execute(dnnl::stream& stream) {
       }
       inputs.clear();
       outputs.clear();
-      for (size_t value : step.inputs) inputs.push_back(buffer(value).floats().data());
+      for (size_t value : step.inputs) inputs.push_back(buffer(value).floats().data() + plan_.value(value).offset);
       for (size_t value : step.outputs) outputs.push_back(buffers_[plan_.value(value).buffer].mutableFloats().data());
       if (tuned_[s]) tuned_[s]->run(inputs, outputs.at(0));
       else ops_[s]->execute(stream, inputs, outputs);
@@ -117,7 +119,7 @@ std::vector<Tensor> CompiledGraph::outputs() const {
   std::vector<Tensor> results;
   for (const GraphOutput& output : plan_.graph().outputs()) {
     const size_t value = plan_.valueOf(output.value);
-    results.push_back(relabelled(buffer(value), plan_.value(value).type));
+    results.push_back(relabelled(buffer(value), plan_.value(value).type, plan_.value(value).offset));
   }
   return results;
 }

@@ -4,7 +4,8 @@
 // prepared once and the executor's thread count; any other op (Gather, Erf, Pow, a Sub whose
 // first operand broadcasts, an Enlarge of activations, ...) is timed as the reference
 // interpreter's kernel, which is what the executor falls back to. Layout ops that copy (Transpose,
-// Split, Slice, Concat) are timed like any op; only data views are free. An op with a tuned kernel
+// Slice, Concat, a Split along an inner axis) are timed like any op; data views and contiguous
+// splits, which the executor slices (isContiguousSplit), are free. An op with a tuned kernel
 // (TunedKernels) is timed both ways, costs the faster, and the choice is recorded for the executor.
 #pragma once
 
@@ -40,6 +41,7 @@ public:
   std::string device() const override { return device_; }
   bool canMeasure(const OpSignature& signature) override;
   double measureMs(const OpSignature& signature) override;
+  bool slicesContiguousSplits() const override { return true; } // CompiledGraph's plan slices them
 
 private:
   struct Lowered {

@@ -64,6 +64,22 @@ TEST(LatencyCalibration, NoTimedGraphIsAnError) {
   EXPECT_THROW(fitLatencyCalibration(std::vector<LatencySample>{{{1, 1, 1}, 0.0}}), Error);
 }
 
+namespace {
+
+// Half a millisecond an op, on a runtime that slices contiguous splits or copies them.
+class HalfMsModel final : public CostModel {
+public:
+  explicit HalfMsModel(bool slices) : slices_(slices) {}
+  double costMs(const OpSignature&) override { return 0.5; }
+  std::string spec() const override { return "test:half-ms"; }
+  bool slicesContiguousSplits() const override { return slices_; }
+
+private:
+  bool slices_;
+};
+
+} // namespace
+
 TEST(LatencyCalibration, PerOpCostsSumToTheGraphPrediction) {
   // relu(x) -> reshape (a view: not executed) -> tanh; the weight-only add is precomputed.
   Graph g;
@@ -73,9 +89,10 @@ TEST(LatencyCalibration, PerOpCostsSumToTheGraphPrediction) {
   const NodeId relu = g.addNode(OpKind::Relu, {{g.addNode(OpKind::Add, {{x}, {folded}})}});
   const NodeId flat = g.addNode(OpKind::Reshape, {{relu}}, {{"shape", std::vector<int64_t>{4096}}});
   g.addOutput({g.addNode(OpKind::Tanh, {{flat}})});
-  EXPECT_EQ(executedOps(g).size(), 3u); // add, relu, tanh
+  HalfMsModel model(false);
+  EXPECT_EQ(executedOps(g, model).size(), 3u); // add, relu, tanh
 
-  const LatencyFeatures f = latencyFeatures(g, [](const OpSignature&) { return 0.5; });
+  const LatencyFeatures f = latencyFeatures(g, model, [](const OpSignature&) { return 0.5; });
   EXPECT_DOUBLE_EQ(f.opMs, 1.5);
   EXPECT_DOUBLE_EQ(f.ops, 3.0);
   const double mib = 4.0 * 4096 / (1024.0 * 1024.0);
@@ -83,8 +100,28 @@ TEST(LatencyCalibration, PerOpCostsSumToTheGraphPrediction) {
 
   const LatencyCalibration c{2.0, 0.01, 0.5, 10, 3.0};
   double sum = 0;
-  for (NodeId id : executedOps(g)) sum += c.opCostMs(0.5, signatureOf(g, id));
+  for (NodeId id : executedOps(g, model)) sum += c.opCostMs(0.5, signatureOf(g, id));
   EXPECT_NEAR(sum, c.predictMs(f), 1e-12);
+}
+
+// A runtime that slices contiguous splits neither runs nor prices them; one along an inner axis of
+// a batch of two is copied everywhere, and so is every split where the runtime copies.
+TEST(LatencyCalibration, ContiguousSplitsAreViewsWhereTheRuntimeSlicesThem) {
+  Graph g;
+  const NodeId x = g.addInput("x", f32({1, 8, 4}));
+  const NodeId rows = g.addNode(OpKind::Split, {{x}}, {{"axis", int64_t{1}}, {"split", std::vector<int64_t>{3, 5}}});
+  const NodeId y = g.addInput("y", f32({2, 8}));
+  const NodeId columns = g.addNode(OpKind::Split, {{y}}, {{"axis", int64_t{-1}}, {"split", std::vector<int64_t>{4, 4}}});
+  g.addOutput({g.addNode(OpKind::Relu, {{rows, 1}})});
+  g.addOutput({g.addNode(OpKind::Tanh, {{columns, 0}})});
+
+  HalfMsModel slicing(true), copying(false);
+  EXPECT_TRUE(runsAsView(slicing, signatureOf(g, rows)));
+  EXPECT_FALSE(runsAsView(slicing, signatureOf(g, columns))) << "the batch of two puts each piece in two places";
+  EXPECT_FALSE(runsAsView(copying, signatureOf(g, rows)));
+  EXPECT_EQ(executedOps(g, slicing).size(), 3u); // the column split, relu, tanh
+  EXPECT_EQ(executedOps(g, copying).size(), 4u);
+  EXPECT_DOUBLE_EQ(latencyFeatures(g, slicing, [](const OpSignature&) { return 0.5; }).ops, 3.0);
 }
 
 TEST(LatencyCalibration, TheCostCacheKeepsOneCalibrationPerDevice) {

@@ -126,3 +126,34 @@ TEST(CpuExecutor, TakesIntegerInputsForTheOpsThatReadThem) {
   // Integer ids where floats are expected are still refused by type.
   EXPECT_THROW(compiled.feed({{"ids", Tensor::zeros(f32({2, 3}))}}), Error);
 }
+
+// A split into contiguous pieces (batch 1, channels; then a row vector's columns) runs as slices of
+// its input: no step, and every reader (oneDNN at an offset, the interpreter, a view, a split of a
+// piece, the caller) sees the piece's values. A split along an inner axis is still copied.
+TEST(CpuExecutor, ContiguousSplitsAreSlicesOfTheirInput) {
+  Graph g;
+  const NodeId x = g.addInput("x", f32({1, 6, 5, 5}));
+  const NodeId channels = g.addNode(OpKind::Split, {{x}}, {{"axis", int64_t{1}}, {"split", Ints{2, 4}}}, "channels");
+  const NodeId w = g.addWeight("w", randomTensor(f32({3, 4, 3, 3}), 7, "w"));
+  const NodeId conv = g.addNode(OpKind::Conv, {{channels, 1}, {w}}, {{"pads", Ints{1, 1, 1, 1}}}, "conv_of_second_piece");
+  const NodeId halves = g.addNode(OpKind::Split, {{channels, 1}}, {{"axis", int64_t{1}}, {"split", Ints{1, 3}}}, "halves");
+  const NodeId erf = g.addNode(OpKind::Erf, {{halves, 1}}, {}, "erf_of_a_piece_of_a_piece");
+  const NodeId flat = g.addNode(OpKind::Reshape, {{conv}}, {{"shape", Ints{1, 75}}}, "flat");
+  const NodeId columns = g.addNode(OpKind::Split, {{flat}}, {{"axis", int64_t{1}}, {"split", Ints{25, 50}}}, "columns");
+  const NodeId inner = g.addNode(OpKind::Split, {{x}}, {{"axis", int64_t{2}}, {"split", Ints{2, 3}}}, "rows_copied");
+  g.addOutput({channels, 0}, "first_channels");
+  g.addOutput({erf}, "erf");
+  g.addOutput({g.addNode(OpKind::Relu, {{columns, 1}}, {}, "relu")}, "relu");
+  g.addOutput({inner, 1}, "rows");
+
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  cpu::CompiledGraph compiled(engine, g);
+  EXPECT_EQ(compiled.oneDnnOps() + compiled.interpretedOps(), 4u); // conv, erf, relu, the inner split
+  for (uint64_t seed : {3, 4}) {
+    const TensorMap inputs = randomInputs(g, seed);
+    compiled.feed(inputs);
+    compiled.execute(stream);
+    expectClose(compiled.outputs(), runGraph(g, inputs));
+  }
+}
