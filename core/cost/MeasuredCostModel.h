@@ -1,8 +1,9 @@
 // A cost model that times ops on a device (TASO): each distinct signature is measured once per
 // device and kept in the cost cache, so a later run measures nothing. Ops the backend cannot run,
 // and every op after the device fails, are estimated by a fallback model; the counts say how many.
-// Only data views (isDataView) are free: layout ops that copy (Transpose, Split, ...) are timed as
-// the backend runs them. When the cache holds a latency calibration for the device, costMs is the
+// Only views are free (runsAsView: data views, and contiguous splits where the backend slices them):
+// layout ops that copy (Transpose, Concat, other splits, ...) are timed as the backend runs them.
+// When the cache holds a latency calibration for the device, costMs is the
 // calibrated figure (measured op + its share of dispatch and data movement in a whole graph).
 #pragma once
 
