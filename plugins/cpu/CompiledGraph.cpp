@@ -1,8 +1,11 @@
 #include "CompiledGraph.h"
 
+#include "HugePages.h"
+
 #include "support/Error.h"
 #include "tune/TunedKernel.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tessera::cpu {
@@ -30,6 +33,8 @@ CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph, std
     const size_t owner = plan_.ownerOf(b);
     buffers_.push_back(plan_.value(owner).constant ? plan_.releaseConstant(owner) : Tensor::zeros(plan_.value(owner).type));
   }
+  for (const Tensor& buffer : buffers_)
+    backWithHugePages(buffer.holdsFloats() ? std::as_bytes(buffer.floats()) : std::as_bytes(buffer.ints()));
   for (const ExecutionPlan::Step& step : plan_.steps()) {
     const Node& node = graph.node(step.node);
     OpSignature signature{node.kind, {}, node.outputTypes, node.attrs};
@@ -86,7 +91,15 @@ std::vector<Tensor> CompiledGraph::evaluate(const Node& node, const std::vector<
 
 void CompiledGraph::interpret(const ExecutionPlan::Step& step) {
   std::vector<Tensor> results = evaluate(plan_.graph().node(step.node), step.inputs);
-  for (size_t port = 0; port < results.size(); ++port) buffers_[plan_.value(step.outputs[port]).buffer] = std::move(results[port]);
+  for (size_t port = 0; port < results.size(); ++port) {
+    Tensor& target = buffers_[plan_.value(step.outputs[port]).buffer];
+    Tensor& result = results[port];
+    // Into the buffer's own memory where the kinds agree, so it keeps its pages.
+    if (target.type() == result.type() && !result.isSplat() && target.holdsFloats())
+      std::copy(result.floats().begin(), result.floats().end(), target.mutableFloats().begin());
+    else
+      target = std::move(result);
+  }
 }
 
 void CompiledGraph::execute(dnnl::stream& stream) {

@@ -1,6 +1,7 @@
 #include "CpuDevice.h"
 
 #include "CpuProfiler.h"
+#include "HugePages.h"
 #include "OpTimer.h"
 
 #include "support/HostCpu.h"
@@ -56,7 +57,8 @@ void useCpuThreads() {
 std::string cpuDeviceKey() {
   const int threads = cpuThreads();
   return "cpu:" + hostCpuName() + " (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
-         ", executor timings, " + std::string(describe(profilingPlan().operands)) + ")";
+         ", executor timings" + (hugePagesAvailable() ? " on huge pages" : "") + ", " + std::string(describe(profilingPlan().operands)) +
+         ")";
 }
 
 DeviceProfile calibrateCpuProfile(const dnnl::engine& engine) {

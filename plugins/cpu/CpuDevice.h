@@ -18,9 +18,10 @@ int cpuThreads();
 // Applies cpuThreads() to the calling thread's OpenMP team; call before running primitives.
 void useCpuThreads();
 
-// "cpu:<hostCpuName()> (<N> threads, executor timings, operands from memory)":
-// timings depend on both, and on the method (ops timed as the executor runs them, their operands
-// flushed from the caches first; earlier caches timed them otherwise).
+// "cpu:<hostCpuName()> (<N> threads, executor timings on huge pages, operands from memory)":
+// timings depend on both, and on the method (ops timed as the executor runs them, on huge pages
+// where the kernel gives them (HugePages.h), their operands flushed from the caches first; earlier
+// caches timed them otherwise).
 std::string cpuDeviceKey();
 
 // Peak from a 512^3 GEMM, bandwidth from a 64 MiB ReLU, overhead from a 16-element ReLU, all

@@ -1,12 +1,16 @@
 #include "OpTimer.h"
 
 #include "CacheFlush.h"
+#include "HugePages.h"
 
 #include "interp/Interpreter.h"
 #include "tune/TunedKernel.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace tessera::cpu {
@@ -38,23 +42,51 @@ double timeRuns(Run runOnce, const TimingPlan& plan) {
   return median(times);
 }
 
-// Dense buffers of the signature's shapes, inputs filled with sampleValues.
+// Dense buffers of the signature's shapes, inputs filled with sampleValues, laid out one after
+// another (64-byte aligned) in one block of huge pages where the kernel gives them, as the
+// executor's buffers are (CompiledGraph).
 struct SampleBuffers {
   void flushFromCaches() const {
-    for (const auto& buffer : inputs) cpu::flushFromCaches(std::as_bytes(std::span(buffer)));
-    for (const auto& buffer : outputs) cpu::flushFromCaches(std::as_bytes(std::span(buffer)));
+    for (std::span<const float> buffer : inputs) cpu::flushFromCaches(std::as_bytes(buffer));
+    for (std::span<const float> buffer : outputs) cpu::flushFromCaches(std::as_bytes(buffer));
   }
 
-  std::vector<std::vector<float>> inputs, outputs;
+  std::vector<std::span<float>> inputs, outputs;
   std::vector<const float*> inputPointers;
   std::vector<float*> outputPointers;
 
   explicit SampleBuffers(const OpSignature& signature) {
-    for (size_t i = 0; i < signature.inputs.size(); ++i) inputs.push_back(sampleValues(signature.inputs[i].numel(), i));
-    for (const TensorType& type : signature.outputs) outputs.emplace_back(static_cast<size_t>(std::max<int64_t>(type.numel(), 1)));
-    for (const auto& buffer : inputs) inputPointers.push_back(buffer.data());
-    for (auto& buffer : outputs) outputPointers.push_back(buffer.data());
+    auto elements = [](const TensorType& type) { return static_cast<size_t>(std::max<int64_t>(type.numel(), 1)); };
+    auto padded = [](size_t count) { return (count + 15) / 16 * 16; }; // 64 bytes of floats
+    size_t total = 0;
+    for (const TensorType& type : signature.inputs) total += padded(elements(type));
+    for (const TensorType& type : signature.outputs) total += padded(elements(type));
+    constexpr size_t hugePage = size_t{2} << 20;
+    const size_t bytes = (total * sizeof(float) + hugePage - 1) / hugePage * hugePage;
+    block_.reset(static_cast<float*>(std::aligned_alloc(hugePage, bytes)));
+    if (!block_) throw std::bad_alloc();
+    std::fill_n(block_.get(), bytes / sizeof(float), 0.0f);
+    float* next = block_.get();
+    for (size_t i = 0; i < signature.inputs.size(); ++i) {
+      const std::vector<float> values = sampleValues(signature.inputs[i].numel(), i);
+      inputs.emplace_back(next, values.size());
+      std::copy(values.begin(), values.end(), next);
+      next += padded(values.size());
+    }
+    for (const TensorType& type : signature.outputs) {
+      outputs.emplace_back(next, elements(type));
+      next += padded(elements(type));
+    }
+    backWithHugePages(std::as_bytes(std::span(block_.get(), bytes / sizeof(float))));
+    for (std::span<float> buffer : inputs) inputPointers.push_back(buffer.data());
+    for (std::span<float> buffer : outputs) outputPointers.push_back(buffer.data());
   }
+
+private:
+  struct Free {
+    void operator()(float* data) const { std::free(data); }
+  };
+  std::unique_ptr<float, Free> block_;
 };
 
 using Clock = std::chrono::steady_clock;

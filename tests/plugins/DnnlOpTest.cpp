@@ -1,6 +1,7 @@
 // The oneDNN lowering of each op family against the reference interpreter's kernel on the same
 // random inputs, and what it refuses (so the executor interprets those ops instead).
 #include "CacheFlush.h"
+#include "HugePages.h"
 #include "CpuDevice.h"
 #include "CpuProfiler.h"
 #include "DnnlOp.h"
@@ -11,6 +12,8 @@
 #include "interp/TestData.h"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include <cmath>
 #include <span>
@@ -187,11 +190,44 @@ TEST(CacheFlush, LeavesTheValuesAndTakesAnySpan) {
   for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(values[i], static_cast<float>(i) * 0.5f) << i;
 }
 
+namespace {
+
+// Kilobytes of this process's anonymous memory in huge pages (/proc/self/smaps_rollup).
+long anonymousHugePagesKb() {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string key;
+  long kb = 0;
+  while (rollup >> key)
+    if (key == "AnonHugePages:" && rollup >> kb) return kb;
+  return 0;
+}
+
+} // namespace
+
+// Collapsing keeps every value, takes any span, and where the kernel offers huge pages, a 6 MB
+// buffer then lies at least partly on them.
+TEST(HugePages, KeepTheValuesAndBackLargeBuffersWhereTheKernelGivesThem) {
+  std::vector<float> values(6 << 18); // 6 MB
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 1000) * 0.25f;
+  const long before = anonymousHugePagesKb();
+  const std::span<const std::byte> bytes = std::as_bytes(std::span(values));
+  cpu::backWithHugePages(bytes.subspan(0, 0));
+  cpu::backWithHugePages(bytes.subspan(5, 1000)); // a small piece: its huge page reaches past it
+  cpu::backWithHugePages(bytes);
+  for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(values[i], static_cast<float>(i % 1000) * 0.25f) << i;
+  if (cpu::hugePagesAvailable()) {
+    EXPECT_GE(anonymousHugePagesKb() - before, 2048) << "a 6 MB buffer holds at least one aligned 2 MB range";
+  }
+}
+
 TEST(CpuProfiler, TimesOpsWithTheirOperandsInMainMemoryAndItsDeviceKeySaysSo) {
   // Op costs that add up to a whole model's time: there, other ops' data has passed through the
   // caches since an op last ran. Costs timed otherwise are kept apart by the device key.
   EXPECT_EQ(cpu::profilingPlan().operands, cpu::OperandResidence::InMemory);
   EXPECT_NE(cpu::cpuDeviceKey().find(", operands from memory)"), std::string::npos) << cpu::cpuDeviceKey();
+  // Timings on huge pages are kept apart from timings on small ones.
+  EXPECT_EQ(cpu::cpuDeviceKey().find("executor timings on huge pages") != std::string::npos, cpu::hugePagesAvailable())
+      << cpu::cpuDeviceKey();
   EXPECT_NE(cpu::describe(cpu::OperandResidence::Cached), cpu::describe(cpu::OperandResidence::InMemory));
   // Flushing every operand before each run leaves a time to take.
   const OpSignature conv{OpKind::Conv, {f32({1, 8, 12, 12}), f32({8, 8, 3, 3})}, {f32({1, 8, 10, 10})}, {}};
