@@ -4,6 +4,7 @@
 #include "HugePages.h"
 
 #include "interp/Interpreter.h"
+#include "support/Error.h"
 #include "tune/TunedKernel.h"
 
 #include <algorithm>
@@ -42,9 +43,36 @@ double timeRuns(Run runOnce, const TimingPlan& plan) {
   return median(times);
 }
 
-// Dense buffers of the signature's shapes, inputs filled with sampleValues, laid out one after
-// another (64-byte aligned) in one block of huge pages where the kernel gives them, as the
-// executor's buffers are (CompiledGraph).
+struct FreeFloats {
+  void operator()(float* data) const { std::free(data); }
+};
+
+// `count` floats of one block on huge pages where the kernel gives them, as the executor's buffers
+// are (CompiledGraph). The block is kept for the thread's next timing: collapsing pages copies them
+// and often compacts memory, which would double the time to profile a model if paid per op. A
+// block far larger than needed (after VGG-19's 400 MB classifier) is given back.
+std::span<float> sampleBlock(size_t count) {
+  constexpr size_t hugePage = size_t{2} << 20;
+  thread_local std::unique_ptr<float, FreeFloats> block;
+  thread_local size_t capacity = 0; // floats
+  const size_t bytes = (std::max<size_t>(count, 1) * sizeof(float) + hugePage - 1) / hugePage * hugePage;
+  const bool tooSmall = bytes / sizeof(float) > capacity;
+  const bool farTooLarge = capacity * sizeof(float) > 32 * hugePage && bytes / sizeof(float) < capacity / 4;
+  if (tooSmall || farTooLarge) {
+    block.reset(); // before allocating the next, so both never coexist
+    capacity = 0;
+    block.reset(static_cast<float*>(std::aligned_alloc(hugePage, bytes)));
+    if (!block) throw std::bad_alloc();
+    capacity = bytes / sizeof(float);
+    std::fill_n(block.get(), capacity, 0.0f);
+    backWithHugePages(std::as_bytes(std::span(block.get(), capacity)));
+  }
+  return {block.get(), count};
+}
+
+// Dense buffers of the signature's shapes, inputs filled with sampleValues and outputs zeroed,
+// laid out one after another (64-byte aligned) in the thread's sample block, which only one of
+// them at a time may use.
 struct SampleBuffers {
   void flushFromCaches() const {
     for (std::span<const float> buffer : inputs) cpu::flushFromCaches(std::as_bytes(buffer));
@@ -55,18 +83,18 @@ struct SampleBuffers {
   std::vector<const float*> inputPointers;
   std::vector<float*> outputPointers;
 
+  SampleBuffers(const SampleBuffers&) = delete;
+  SampleBuffers& operator=(const SampleBuffers&) = delete;
+  ~SampleBuffers() { blockInUse() = false; }
+
   explicit SampleBuffers(const OpSignature& signature) {
+    if (blockInUse()) throw Error("internal: two op timings share one thread's sample block");
     auto elements = [](const TensorType& type) { return static_cast<size_t>(std::max<int64_t>(type.numel(), 1)); };
     auto padded = [](size_t count) { return (count + 15) / 16 * 16; }; // 64 bytes of floats
     size_t total = 0;
     for (const TensorType& type : signature.inputs) total += padded(elements(type));
     for (const TensorType& type : signature.outputs) total += padded(elements(type));
-    constexpr size_t hugePage = size_t{2} << 20;
-    const size_t bytes = (total * sizeof(float) + hugePage - 1) / hugePage * hugePage;
-    block_.reset(static_cast<float*>(std::aligned_alloc(hugePage, bytes)));
-    if (!block_) throw std::bad_alloc();
-    std::fill_n(block_.get(), bytes / sizeof(float), 0.0f);
-    float* next = block_.get();
+    float* next = sampleBlock(total).data();
     for (size_t i = 0; i < signature.inputs.size(); ++i) {
       const std::vector<float> values = sampleValues(signature.inputs[i].numel(), i);
       inputs.emplace_back(next, values.size());
@@ -75,18 +103,19 @@ struct SampleBuffers {
     }
     for (const TensorType& type : signature.outputs) {
       outputs.emplace_back(next, elements(type));
+      std::fill(outputs.back().begin(), outputs.back().end(), 0.0f);
       next += padded(elements(type));
     }
-    backWithHugePages(std::as_bytes(std::span(block_.get(), bytes / sizeof(float))));
     for (std::span<float> buffer : inputs) inputPointers.push_back(buffer.data());
     for (std::span<float> buffer : outputs) outputPointers.push_back(buffer.data());
+    blockInUse() = true; // last: a constructor that throws leaves the block free
   }
 
 private:
-  struct Free {
-    void operator()(float* data) const { std::free(data); }
-  };
-  std::unique_ptr<float, Free> block_;
+  static bool& blockInUse() {
+    thread_local bool inUse = false;
+    return inUse;
+  }
 };
 
 using Clock = std::chrono::steady_clock;
