@@ -2,6 +2,7 @@
 #include "tune/Runner.h"
 
 #include "tune/Builder.h"
+#include "tune/FlushFromCachesSource.h"
 #include "tune/Subprocess.h"
 
 #include "support/Error.h"
@@ -23,8 +24,9 @@ namespace fs = std::filesystem;
 // argv: LIBRARY PROBLEM WARMUP REPEATS MIN_REPEAT_MS FLUSH. Prints "verify OK MAX_ERR WORST" and,
 // when OK, one "time MS" per repeat. The output starts as NaN so an element the kernel never
 // writes fails the check. FLUSH 1: before each timed run every input and the output are flushed
-// from the caches (MetaSchedule's enable_cpu_cache_flush), and only the runs are timed.
-constexpr const char* kHarnessSource = R"C(
+// from the caches (MetaSchedule's enable_cpu_cache_flush) by tessera_flush_from_caches, whose
+// source (flushFromCachesSource) goes before this, and only the runs are timed.
+constexpr const char* kHarnessMain = R"C(
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
@@ -39,25 +41,6 @@ static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static void flush_from_caches(const void* data, int64_t count) {
-  const uintptr_t line = 64;
-  const uintptr_t end = (uintptr_t)data + (uintptr_t)count * sizeof(float);
-  for (uintptr_t p = (uintptr_t)data & ~(line - 1); p < end; p += line) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_clflush((const void*)p);
-#elif defined(__aarch64__)
-    __asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
-#else
-#error "no cache-flush instruction known for this architecture"
-#endif
-  }
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_mfence();
-#elif defined(__aarch64__)
-  __asm__ volatile("dsb ish" : : : "memory");
-#endif
 }
 
 static float* read_floats(FILE* f, int64_t* count) {
@@ -124,8 +107,8 @@ int main(int argc, char** argv) {
     }
     double total = 0;
     for (long n = 0; n < number; ++n) {
-      for (int64_t i = 0; i < inputs_count; ++i) flush_from_caches(inputs[i], input_counts[i]);
-      flush_from_caches(out, out_count);
+      for (int64_t i = 0; i < inputs_count; ++i) tessera_flush_from_caches(inputs[i], (size_t)input_counts[i] * sizeof(float));
+      tessera_flush_from_caches(out, (size_t)out_count * sizeof(float));
       start = now_ms();
       kernel(inputs, out);
       total += now_ms() - start;
@@ -154,11 +137,12 @@ void writeProblem(const std::string& path, const Problem& problem) {
 }
 
 std::string buildHarness(const RunnerOptions& options) {
+  const std::string harnessSource = std::string(flushFromCachesSource()) + kHarnessMain;
   const fs::path dir = options.cacheDir;
-  const fs::path harness = dir / ("harness-" + contentHash(options.compiler + "\n" + kHarnessSource));
+  const fs::path harness = dir / ("harness-" + contentHash(options.compiler + "\n" + harnessSource));
   if (fs::exists(harness)) return harness.string();
   const fs::path source = harness.string() + ".c";
-  std::ofstream(source) << kHarnessSource;
+  std::ofstream(source) << harnessSource;
   const std::string temporary = harness.string() + ".tmp" + std::to_string(::getpid());
   Command command{{options.compiler, "-O2", "-o", temporary, source.string(), "-ldl", "-lm"}, {}, temporary + ".log"};
   ProcessResult result = runCommands({command}, 1, 120).at(0);
