@@ -83,8 +83,12 @@ bool runsAsView(const CostModel& model, const OpSignature& signature) {
 }
 
 std::vector<NodeId> executedOps(const Graph& graph, const CostModel& model) {
-  std::vector<NodeId> ops = perInferenceOps(graph, weightOnlyNodes(graph));
-  std::erase_if(ops, [&](NodeId id) { return runsAsView(model, signatureOf(graph, id)); });
+  const std::vector<bool> weightOnly = weightOnlyNodes(graph);
+  std::vector<NodeId> ops = perInferenceOps(graph, weightOnly);
+  const std::vector<size_t> readers = readerCounts(graph, ops);
+  std::erase_if(ops, [&](NodeId id) {
+    return runsAsView(model, signatureOf(graph, id)) || foldedAtLoad(graph, id, readers, weightOnly, model);
+  });
   return ops;
 }
 

@@ -24,7 +24,8 @@ GraphCost graphCost(const Graph& graph, CostModel& model);
 bool runsAsView(const CostModel& model, const OpSignature& signature);
 
 // The ops the model's runtime runs per inference, in topological order: not inputs or weights, not
-// precomputable from weights alone, not views of their input (runsAsView).
+// precomputable from weights alone, not views of their input (runsAsView), not folded into their
+// producer at load (CostModel::foldedIntoProducer). graphCost prices exactly these.
 std::vector<NodeId> executedOps(const Graph& graph, const CostModel& model);
 
 } // namespace tessera

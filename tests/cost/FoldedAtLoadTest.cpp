@@ -2,8 +2,11 @@
 // folds into its producer costs nothing, and only where the runtime can fold it.
 #include "cost/AnalyticCostModel.h"
 #include "cost/GraphCost.h"
+#include "cost/LatencyCalibration.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 using namespace tessera;
 
@@ -69,4 +72,18 @@ TEST(GraphCost, NoFoldWhereTheProducerHasOtherReadersOrTheOperandsAreNotWeights)
   // Statistics that arrive per inference cannot be folded into the conv's weights.
   ConvBatchNorm fed = convBatchNorm(true);
   EXPECT_EQ(graphCost(fed.graph, model).nodeMs[fed.bn], 1.0);
+}
+
+// A calibration counts the ops graphCost prices: a folded batch norm is not executed, so it adds
+// neither its time nor a dispatch to the features the fit sees.
+TEST(GraphCost, AFoldedOpIsNotAnExecutedOp) {
+  ConvBatchNorm g = convBatchNorm();
+  FoldingModel model;
+  const std::vector<NodeId> executed = executedOps(g.graph, model);
+  EXPECT_EQ(executed.size(), 2u); // conv, relu
+  EXPECT_EQ(std::count(executed.begin(), executed.end(), g.bn), 0);
+  EXPECT_DOUBLE_EQ(latencyFeatures(g.graph, model, [](const OpSignature&) { return 1.0; }).opMs, graphCost(g.graph, model).totalMs);
+  // Where the batch norm cannot be folded, it runs.
+  ConvBatchNorm fed = convBatchNorm(true);
+  EXPECT_EQ(executedOps(fed.graph, model).size(), 3u);
 }
