@@ -5,6 +5,7 @@
 
 #include "ir/TensorType.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,6 +40,8 @@ public:
   std::span<float> mutableFloats() { return floats_; }
   std::span<const int64_t> ints() const { return ints_; }
   std::span<int64_t> mutableInts() { return ints_; }
+  // The stored elements, floats or ints, as raw bytes (a splat's one element).
+  std::span<const std::byte> bytes() const { return holdsFloats() ? std::as_bytes(floats()) : std::as_bytes(ints()); }
   // floats() or ints() by element type, for kernels written once for both.
   template <class T> std::span<const T> values() const;
   template <class T> std::span<T> mutableValues();

@@ -33,8 +33,7 @@ CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph, std
     const size_t owner = plan_.ownerOf(b);
     buffers_.push_back(plan_.value(owner).constant ? plan_.releaseConstant(owner) : Tensor::zeros(plan_.value(owner).type));
   }
-  for (const Tensor& buffer : buffers_)
-    backWithHugePages(buffer.holdsFloats() ? std::as_bytes(buffer.floats()) : std::as_bytes(buffer.ints()));
+  for (const Tensor& buffer : buffers_) backWithHugePages(buffer.bytes());
   for (const ExecutionPlan::Step& step : plan_.steps()) {
     const Node& node = graph.node(step.node);
     OpSignature signature{node.kind, {}, node.outputTypes, node.attrs};

@@ -35,8 +35,8 @@ Graph withDistinctWeights(const Graph& graph) {
 void writeElements(const Tensor& value, const std::string& path) {
   const Tensor dense = value.materialized();
   std::ofstream out(path, std::ios::binary);
-  if (dense.holdsFloats()) out.write(reinterpret_cast<const char*>(dense.floats().data()), static_cast<std::streamsize>(dense.floats().size_bytes()));
-  else out.write(reinterpret_cast<const char*>(dense.ints().data()), static_cast<std::streamsize>(dense.ints().size_bytes()));
+  const std::span<const std::byte> bytes = dense.bytes();
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw Error("ort executor: cannot write " + path);
 }
 
