@@ -43,7 +43,7 @@ struct BenchOptions {
   double timeLimitSeconds = 60;
   size_t nodeLimit = 0;
   std::string extract = "dag";
-  int multiIterations = 1; // eqsat: TENSAT's k_multi (its run script sweeps 0, 1 and 2)
+  int multiIterations = SearchOptions{}.multiIterations; // eqsat: TENSAT's k_multi (its run script sweeps 0, 1 and 2)
   uint64_t seed = 1;
   int seeds = 1; // runs per model and strategy, seeds seed..seed+seeds-1
   std::vector<std::string> parameters; // STRATEGY.NAME=VALUE

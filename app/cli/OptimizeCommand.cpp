@@ -225,7 +225,7 @@ void addOptimizeCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::IsMember({"tree", "ocf", "dag", "ilp"}))
       ->capture_default_str();
   command->add_option("--node-limit", options->search.nodeLimit,
-                      "E-node limit (ops for taso/greedy); 0: the strategy's default (eqsat 50000, mcts 2000, taso 2x ops)")
+                      "E-node limit (ops for taso/greedy); 0: the strategy's default (eqsat 50000, mcts 10000, taso 2x ops)")
       ->capture_default_str();
   command->add_option("--iter-limit", options->search.iterationLimit, "Iteration limit (eqsat)")->capture_default_str();
   command->add_option("--time-limit", options->search.timeLimitSeconds, "Search time limit in seconds")->capture_default_str();

@@ -51,7 +51,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   cost_->setToolTip(tr("Cost model: prices every op for the heat map, the properties and the search"));
   nodeLimit_ = new QSpinBox(this);
   nodeLimit_->setRange(0, 5'000'000);
-  // 0: each strategy's own default (mcts 2,000 e-nodes as in PACT'24, eqsat 50,000, taso 2x ops).
+  // 0: each strategy's own default (mcts 10,000 e-nodes, eqsat 50,000, taso 2x ops).
   nodeLimit_->setSpecialValueText(tr("strategy default"));
   nodeLimit_->setSingleStep(1000);
   nodeLimit_->setGroupSeparatorShown(true);

@@ -3,6 +3,8 @@
 #include "ir/ContiguousSplit.h"
 #include "support/Error.h"
 
+#include <cstring>
+
 namespace tessera {
 
 ExecutionPlan::ExecutionPlan(const Graph& graph, std::string_view device, Splits splits) : graph_(graph) {
@@ -84,6 +86,16 @@ const Tensor& ExecutionPlan::fedInput(const TensorMap& fed, const std::string& n
   const TensorType& type = values_[index].type;
   if (it->second.type() != type) throw Error("input '" + name + "' expects " + type.toString() + ", got " + it->second.type().toString());
   return it->second;
+}
+
+Tensor viewOfBuffer(const Tensor& buffer, const ExecutionPlan::Value& value) {
+  if (buffer.type() == value.type && value.offset == 0) return buffer;
+  Tensor copy = Tensor::zeros(value.type);
+  const auto count = static_cast<size_t>(value.type.numel());
+  const auto first = static_cast<size_t>(value.offset);
+  if (buffer.holdsFloats()) std::memcpy(copy.mutableFloats().data(), buffer.floats().data() + first, sizeof(float) * count);
+  else std::memcpy(copy.mutableInts().data(), buffer.ints().data() + first, sizeof(int64_t) * count);
+  return copy;
 }
 
 } // namespace tessera

@@ -68,4 +68,9 @@ private:
   std::vector<std::pair<std::string, size_t>> inputs_;
 };
 
+// The values of `value` as a tensor of its own, read from `buffer`, the tensor that holds its buffer:
+// `buffer` itself where the value owns it, else a copy of the view's elements (another shape, or a
+// slice from the value's offset on), for a consumer in the interpreter or the caller.
+Tensor viewOfBuffer(const Tensor& buffer, const ExecutionPlan::Value& value);
+
 } // namespace tessera

@@ -89,6 +89,7 @@ RunReport runSaturation(EGraph& egraph, std::span<const EClassId> roots, std::sp
 
     bool hitNodeLimit = false, interrupted = false;
     if (multiAllowed(iteration)) {
+      if (hooks.beforeMultiRound) hooks.beforeMultiRound(iteration - multiStart);
       MultiPhaseEnd end = applyMultiPatternRules(egraph, roots, active, limits, hooks,
                                                  [&] { return outOfTime() || stopRequested(); }, it, report);
       hitNodeLimit = end == MultiPhaseEnd::NodeLimit;

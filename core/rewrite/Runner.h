@@ -78,6 +78,10 @@ struct RunnerHooks {
   std::function<std::vector<const Rule*>(std::span<const Rule* const> rules)> arrangeRules;
   std::function<void(const Rule&, const RuleMatch&, const RuleApplication&)> ruleApplied;
   std::function<void(const IterationReport&)> iterationDone;
+  // Called before each iteration that applies multi-pattern rules, with its round (0 .. k_multi-1),
+  // on the clean e-graph the earlier rounds left. A later round can lose a graph an earlier one
+  // made: its merges close cycles, and the cycle filter breaks them by dropping e-nodes.
+  std::function<void(int round)> beforeMultiRound;
 };
 
 // Runs `rules` (in this order: put pinned rules first, leave vetoed ones out) on `egraph`.

@@ -76,6 +76,7 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   provenance.originalSeeded();
 
   const RunnerLimits limits = runnerLimits(options);
+  ENodeCoster coster(input.cost);
   if (tensatPreset(options))
     say(options, "TENSAT's settings: multi-pattern rules in the first " + std::to_string(limits.multiIterations) +
                      " iteration(s), " + std::to_string(limits.nodeLimit) + " e-nodes, " + std::to_string(limits.iterationLimit) +
@@ -92,6 +93,17 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   hooks.ruleApplied = [&](const Rule& rule, const RuleMatch& match, const RuleApplication& application) {
     provenance.ruleApplied(rule, match, application, step);
   };
+  // Each later round of multi-pattern rules starts with a candidate of the rounds before it, so that
+  // a second round's cycle filtering cannot cost the graph the first found (TENSAT's run does not).
+  double snapshotSeconds = 0;
+  hooks.beforeMultiRound = [&](int round) {
+    if (round == 0 || tensatPreset(options)) return;
+    ExtractedGraph snapshot = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
+    snapshotSeconds += snapshot.seconds;
+    say(options, "extracted the graph of multi-pattern round " + std::to_string(round) + " with " + options.extractMethod +
+                     " in " + seconds(snapshot.seconds));
+    protocol.addCandidate(provenance.candidate(egraph, std::move(snapshot), input.cost, step));
+  };
   hooks.iterationDone = [&](const IterationReport& it) {
     input.events.publish(StepCommitted{it.index, "iteration", 0, 0, 0, it.enodes, it.eclasses});
     say(options, "iteration " + std::to_string(it.index + 1) + ": " + std::to_string(it.enodes) + " e-nodes (" +
@@ -101,7 +113,8 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   };
   RunReport run = runSaturation(egraph, seed.outputs, input.rules, limits, hooks);
   egraph.setListener(nullptr);
-  result.searchSeconds = run.seconds;
+  result.searchSeconds = run.seconds - snapshotSeconds;
+  result.extractionSeconds = snapshotSeconds;
   result.steps = static_cast<int>(run.iterations.size());
   result.rulesApplied = run.rulesApplied;
   result.enodes = egraph.numNodes();
@@ -109,13 +122,12 @@ SearchResult EqsatStrategy::run(const SearchInput& input) {
   result.eclasses = egraph.numClasses();
   say(options, "saturation stopped (" + std::string(stopReasonName(run.stopReason)) + ") after " + seconds(result.searchSeconds));
 
-  ENodeCoster coster(input.cost);
   if (std::string path = textParameter(options, "egraph_json", ""); !path.empty()) {
     extract::writeEGraphJson(toExtractionProblem(egraph, seed.outputs, coster).problem, path);
     say(options, "wrote the e-graph to " + path);
   }
   ExtractedGraph extracted = extractGraph(egraph, seed, coster, options.extractMethod, options.extractTimeLimitSeconds);
-  result.extractionSeconds = extracted.seconds;
+  result.extractionSeconds += extracted.seconds;
   say(options, "extracted with " + options.extractMethod + " in " + seconds(extracted.seconds));
   protocol.addCandidate(provenance.candidate(egraph, std::move(extracted), input.cost, result.steps));
   protocol.finish(run.stopReason);

@@ -6,7 +6,7 @@
 // checkpoints (mcts/MctsPlanner.h), commits the root child with the best mean reward and re-plans
 // from there; a pinned rule that changes the committed state is committed without planning, and
 // vetoed rules are never applied, not even in simulations. Stops on the node limit
-// (SearchOptions::nodeLimit, default 2000), `max_steps`, the time limit (final extraction
+// (SearchOptions::nodeLimit, default 10,000; PACT'24 ran 2,000), `max_steps`, the time limit (final extraction
 // included), a stop request, or when no rule changes the committed state ("node_limit", "steps",
 // "time_limit", "stopped_by_user", "saturated"). The final graph is extracted with
 // SearchOptions::extractMethod; each committed state cheaper than all before it also yields a

@@ -27,7 +27,10 @@ struct SearchOptions {
   double timeLimitSeconds = 60;   // the whole search, less the cost model's measuring (SearchClock);
                                   // mcts and taso include their final extraction
   int iterationLimit = 15;        // eqsat iterations
-  int multiIterations = 1;        // eqsat: iterations that apply multi-pattern rules (TENSAT's k_multi)
+  // eqsat: iterations that apply multi-pattern rules (TENSAT's k_multi). TENSAT's default is 1, which
+  // merges pairs only; a second round merges the merged ops again, which is what pays end to end on
+  // a CPU (README, "Speedups on a real device").
+  int multiIterations = 2;
   std::string extractMethod = "dag"; // final extraction for e-graph strategies: tree, ocf, dag, ilp
   double extractTimeLimitSeconds = 60;
   // Strategy-specific knobs by name (e.g. mcts: "simulations", "rollout"; taso: "alpha", "budget").

@@ -10,22 +10,6 @@
 
 namespace tessera::cpu {
 
-namespace {
-
-// The values of a view (another shape, or a slice from `offset` on) as a tensor of its own, for a
-// consumer in the interpreter or the caller.
-Tensor relabelled(const Tensor& tensor, const TensorType& type, int64_t offset) {
-  if (tensor.type() == type && offset == 0) return tensor;
-  Tensor copy = Tensor::zeros(type);
-  const size_t count = static_cast<size_t>(type.numel());
-  const auto first = static_cast<size_t>(offset);
-  if (tensor.holdsFloats()) std::memcpy(copy.mutableFloats().data(), tensor.floats().data() + first, sizeof(float) * count);
-  else std::memcpy(copy.mutableInts().data(), tensor.ints().data() + first, sizeof(int64_t) * count);
-  return copy;
-}
-
-} // namespace
-
 CompiledGraph::CompiledGraph(const dnnl::engine& engine, const Graph& graph, std::shared_ptr<TunedKernels> tuned)
     : plan_(graph, "the CPU", ExecutionPlan::Splits::Sliced), tunedKernels_(std::move(tuned)) {
   buffers_.reserve(plan_.bufferCount());
@@ -82,7 +66,7 @@ std::vector<Tensor> CompiledGraph::evaluate(const Node& node, const std::vector<
       arguments.push_back(&buffer(value));
       continue;
     }
-    relabels.push_back(relabelled(buffer(value), planned.type, planned.offset));
+    relabels.push_back(viewOfBuffer(buffer(value), planned));
     arguments.push_back(&relabels.back());
   }
   return evaluateNode(node, arguments);
@@ -131,7 +115,7 @@ std::vector<Tensor> CompiledGraph::outputs() const {
   std::vector<Tensor> results;
   for (const GraphOutput& output : plan_.graph().outputs()) {
     const size_t value = plan_.valueOf(output.value);
-    results.push_back(relabelled(buffer(value), plan_.value(value).type, plan_.value(value).offset));
+    results.push_back(viewOfBuffer(buffer(value), plan_.value(value)));
   }
   return results;
 }

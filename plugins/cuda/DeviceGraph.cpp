@@ -8,9 +8,13 @@ namespace tessera::cuda {
 
 DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(context), plan_(graph, "the GPU") {
   deviceBuffer_.assign(plan_.bufferCount(), kNoBuffer);
+  hostBuffers_.resize(plan_.bufferCount());
   for (size_t b = 0; b < plan_.bufferCount(); ++b) {
     const ExecutionPlan::Value& owner = plan_.value(plan_.ownerOf(b));
-    if (owner.constant && !owner.tensor->holdsFloats()) continue; // integer constants stay on the host
+    if (isInteger(owner.type.dtype)) { // integers (token ids, masks, indices) stay on the host
+      if (!owner.constant) hostBuffers_[b] = Tensor::zeros(owner.type);
+      continue;
+    }
     buffers_.emplace_back(sizeof(float) * static_cast<size_t>(std::max<int64_t>(owner.type.numel(), 1)));
     deviceBuffer_[b] = buffers_.size() - 1;
   }
@@ -26,14 +30,15 @@ DeviceGraph::DeviceGraph(CudaContext& context, const Graph& graph) : context_(co
   for (const ExecutionPlan::Step& step : plan_.steps()) {
     const Node& node = graph.node(step.node);
     OpSignature signature{node.kind, {}, node.outputTypes, node.attrs};
-    bool inputsOnDevice = true;
+    bool allOnDevice = true;
     for (size_t value : step.inputs) {
       signature.inputs.push_back(plan_.value(value).type);
-      inputsOnDevice = inputsOnDevice && onDevice(value);
+      allOnDevice = allOnDevice && onDevice(value);
     }
+    for (size_t value : step.outputs) allOnDevice = allOnDevice && onDevice(value);
     std::unique_ptr<CudaOp> op;
     try {
-      if (inputsOnDevice) op = CudaOp::lower(context_, signature);
+      if (allOnDevice) op = CudaOp::lower(context_, signature);
       // Convolution algorithms are searched now, on the buffers they will run on, not in a timed run.
       if (op) {
         std::vector<const float*> in;
@@ -71,27 +76,35 @@ Tensor DeviceGraph::download(size_t value) {
 }
 
 void DeviceGraph::feed(const TensorMap& inputs) {
-  for (const auto& [name, value] : plan_.inputs()) {
-    const Tensor& fed = plan_.fedInput(inputs, name, value);
-    if (!fed.holdsFloats()) throw Error("input '" + name + "' is not a float tensor (the CUDA executor takes float inputs only)");
-    upload(value, fed);
-  }
+  for (const auto& [name, value] : plan_.inputs()) store(value, plan_.fedInput(inputs, name, value));
+}
+
+void DeviceGraph::store(size_t value, const Tensor& tensor) {
+  if (onDevice(value)) upload(value, tensor);
+  else hostBuffers_[plan_.value(value).buffer] = tensor.materialized();
+}
+
+Tensor DeviceGraph::fetch(size_t value) {
+  const ExecutionPlan::Value& planned = plan_.value(value);
+  if (planned.constant) return *planned.tensor;
+  if (onDevice(value)) return download(value);
+  return viewOfBuffer(hostBuffers_[planned.buffer], planned);
 }
 
 void DeviceGraph::interpret(const ExecutionPlan::Step& step) {
-  std::vector<Tensor> downloaded;
-  downloaded.reserve(step.inputs.size()); // no reallocation: `arguments` points into it
+  std::vector<Tensor> fetched;
+  fetched.reserve(step.inputs.size()); // no reallocation: `arguments` points into it
   std::vector<const Tensor*> arguments;
   for (size_t value : step.inputs) {
     if (plan_.value(value).constant) {
       arguments.push_back(&*plan_.value(value).tensor);
       continue;
     }
-    downloaded.push_back(download(value));
-    arguments.push_back(&downloaded.back());
+    fetched.push_back(fetch(value));
+    arguments.push_back(&fetched.back());
   }
   std::vector<Tensor> results = evaluateNode(plan_.graph().node(step.node), arguments);
-  for (size_t port = 0; port < results.size(); ++port) upload(step.outputs[port], results[port]);
+  for (size_t port = 0; port < results.size(); ++port) store(step.outputs[port], results[port]);
 }
 
 void DeviceGraph::run(size_t s) {
@@ -122,7 +135,7 @@ std::vector<Tensor> DeviceGraph::outputs() {
   std::vector<Tensor> results;
   for (const GraphOutput& output : plan_.graph().outputs()) {
     const size_t value = plan_.valueOf(output.value);
-    results.push_back(plan_.value(value).constant ? *plan_.value(value).tensor : download(value));
+    results.push_back(fetch(value));
   }
   return results;
 }

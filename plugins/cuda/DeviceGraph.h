@@ -2,8 +2,9 @@
 // steps). Each step runs as a CudaOp (cuDNN, cuBLAS or Tessera's kernels) where one computes it
 // exactly; otherwise through the reference interpreter's kernel (evaluateNode) on downloaded
 // inputs, its outputs uploaded again (Gather, Pad of edge or reflect mode, LayerNorm with a
-// broadcast scale, ...), counted as interpreted. Every plan buffer is one device buffer, allocated
-// once, except integer constants (Gather's indices), which stay on the host.
+// broadcast scale, ...), counted as interpreted. Every plan buffer of floats is one device buffer,
+// allocated once; integer values (token ids, attention masks, Gather's indices) stay on the host,
+// and the ops that read or write them are interpreted.
 #pragma once
 
 #include "CudaOp.h"
@@ -21,7 +22,8 @@ public:
   // opaque op, a graph that cannot be ordered, or a device failure (naming the node).
   DeviceGraph(CudaContext& context, const Graph& graph);
 
-  // Uploads every Input by name; throws tessera::Error for a missing or mistyped one.
+  // Uploads every float Input by name, keeps integer ones on the host; throws tessera::Error for a
+  // missing or mistyped one.
   void feed(const TensorMap& inputs);
   // Enqueues every op once (an interpreted op waits for the GPU). Throws tessera::Error naming the
   // node that failed.
@@ -39,6 +41,9 @@ private:
   bool onDevice(size_t value) const { return deviceBuffer_[plan_.value(value).buffer] != kNoBuffer; }
   void upload(size_t value, const Tensor& tensor);
   Tensor download(size_t value);
+  // A value's tensor wherever it lives: a constant, a device buffer, or a host buffer of integers.
+  void store(size_t value, const Tensor& tensor);
+  Tensor fetch(size_t value);
   void interpret(const ExecutionPlan::Step& step);
   void run(size_t step);
 
@@ -46,6 +51,7 @@ private:
   ExecutionPlan plan_;
   std::vector<size_t> deviceBuffer_;         // per plan buffer, its index in buffers_ (kNoBuffer: host only)
   std::vector<DeviceBuffer> buffers_;
+  std::vector<Tensor> hostBuffers_;          // per plan buffer of integers that is no constant, its values
   std::vector<std::unique_ptr<CudaOp>> ops_; // per plan step; nullptr: interpreted
   size_t gpuOps_ = 0;
   size_t interpretedOps_ = 0;

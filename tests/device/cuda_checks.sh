@@ -8,13 +8,21 @@
 # TESSERA_DEVICE_TUNE_LIMIT seconds).
 # TESSERA_DEVICE_BENCH: strategies to bench on the samples with measured:cuda, end to end
 # (TESSERA_DEVICE_BENCH_ARGS added; TESSERA_DEVICE_BENCH_LIMIT seconds each).
+# TESSERA_DEVICE_TESTS: the test suites to run (default all three; empty for none).
+# TESSERA_DEVICE_ACCURACY: sample names whose candidates `costs accuracy` predicts and times with
+# measured:cuda (TESSERA_DEVICE_ACCURACY_LIMIT seconds).
 set -uo pipefail
 root=$PWD
 out=${OUT:-$root/.device/out}
 mkdir -p "$out"
 exec > >(tee "$out/device.log") 2>&1
+# Only on a device machine: never replace a real checkout at that path.
+if [[ "$root" != /work/main && -e /work/main && ! -L /work/main ]]; then
+  echo "cuda_checks: /work/main exists here; run this on a device machine" >&2
+  exit 2
+fi
 tar -C "$root" -xJf .device/pack.tar.xz
-if [[ "$root" != /work/main ]]; then mkdir -p /work && rm -rf /work/main && ln -s "$root" /work/main; fi
+if [[ "$root" != /work/main ]]; then mkdir -p /work && rm -f /work/main && ln -s "$root" /work/main; fi
 cd /work/main
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
@@ -30,15 +38,18 @@ export LD_LIBRARY_PATH="/work/main/lib$dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # build's path, so that path leads to it when the default build's own is not packed.
 cli=build-device/bin/tessera-cli
 [[ -f build-device/bin/tessera-cli && ! -e build/bin ]] && mkdir -p build && ln -s ../build-device/bin build/bin
-for program in build/tests/plugins/tessera_cuda_backend_tests build/tests/plugins/tessera_cuda_tuner_tests $cli build-device/bin/plugins/*; do
+# The tests come from the lean build too where it has them (-DTESSERA_BUILD_TESTS=ON), else from the default one.
+tests=build-device/tests/plugins
+[[ -d $tests ]] || tests=build/tests/plugins
+for program in $tests/tessera_cuda_backend_tests $tests/tessera_cuda_tuner_tests $cli build-device/bin/plugins/*; do
   [[ -f "$program" ]] && ldd "$program" | grep -q "not found" && { echo "$program lacks:"; ldd "$program" | grep "not found"; }
 done
 
 # A fresh NVRTC kernel cache, so the tuner compiles every candidate in this run.
 export TMPDIR=$(mktemp -d)
 step() { echo; echo "=== $* ($(date +%T))"; }
-for suite in cuda_backend cuda_tuner plugins_cli; do
-  program=build/tests/plugins/tessera_${suite}_tests
+for suite in ${TESSERA_DEVICE_TESTS-cuda_backend cuda_tuner plugins_cli}; do
+  program=$tests/tessera_${suite}_tests
   [[ -f "$program" ]] || continue
   filter='*'
   [[ $suite == plugins_cli ]] && filter='*Cuda*' # the rest need the CPU and ORT plugins
@@ -55,6 +66,13 @@ if [[ -f "$cli" ]]; then
     time timeout "${TESSERA_DEVICE_TUNE_LIMIT:-240}" "$cli" tune "$workload" --target cuda \
       --trials "${TESSERA_DEVICE_TRIALS:-200}" --batch "${TESSERA_DEVICE_BATCH:-64}" ${TESSERA_DEVICE_TUNE_ARGS:-} --db :memory: --json "$out/tune_$tag.json"
   done
+  if [[ -n "${TESSERA_DEVICE_ACCURACY:-}" ]]; then
+    step "costs accuracy, measured:cuda: $TESSERA_DEVICE_ACCURACY"
+    models=()
+    for name in $TESSERA_DEVICE_ACCURACY; do models+=("samples/$name.onnx"); done
+    TIMEFORMAT="accuracy wall %R s"
+    time timeout "${TESSERA_DEVICE_ACCURACY_LIMIT:-240}" "$cli" costs accuracy "${models[@]}" --cost measured:cuda --json "$out/accuracy.json"
+  fi
   for strategy in ${TESSERA_DEVICE_BENCH:-}; do
     step "bench $strategy, measured:cuda, end to end"
     TIMEFORMAT="bench wall %R s"

@@ -3,10 +3,12 @@
 # libraries: each FILE (a program or plugin of a build tree), stripped, at its path, and every shared
 # library they load except glibc's, the C++ runtime's and NVIDIA's (those come from the device), in
 # lib/. Writes .device/pack.tar.xz; the device runs tests/device/cuda_checks.sh with `.device` carried.
-#   tests/device/pack.sh build/tests/plugins/tessera_cuda_backend_tests build/tests/plugins/tessera_cuda_tuner_tests
+#   tests/device/pack.sh build-device/tests/plugins/tessera_cuda_{backend,tuner}_tests \
+#     build-device/tests/plugins/tessera_plugins_cli_tests build-device/bin/tessera-cli build-device/bin/plugins/*
 # tessera-cli from the default build links libtorch (hundreds of MB with its dependencies) and LLVM
 # (over 100 MB): pack one from a build configured with -DTESSERA_WITH_TORCH=OFF -DTESSERA_WITH_LLVM=OFF
-# -DTESSERA_BUILD_GUI=OFF, with its cuda plugin (the GPU tuner needs neither; CPU kernels are then C).
+# -DTESSERA_BUILD_GUI=OFF, with its cuda plugin (the GPU tuner needs neither; CPU kernels are then C),
+# and its tests from the same build (-DTESSERA_BUILD_TESTS=ON): the default build's link LLVM.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [[ $# -gt 0 ]] || { echo "usage: tests/device/pack.sh FILE..." >&2; exit 2; }

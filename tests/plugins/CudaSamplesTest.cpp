@@ -1,6 +1,6 @@
-// End-to-end on the GPU: each of the nine benchmark samples on the CUDA executor matches the
-// reference interpreter within rtol 1e-3 (atol 1e-4 for values near zero), on the same random
-// inputs and weights. Skipped without a usable GPU.
+// End-to-end on the GPU: each of the nine benchmark samples and the two transformer layers on the
+// CUDA executor matches the reference interpreter within rtol 1e-3 (atol 1e-4 for values near
+// zero), on the same random inputs and weights. Skipped without a usable GPU.
 #include "CudaDevice.h"
 #include "DeviceGraph.h"
 
@@ -31,3 +31,5 @@ TEST_P(CudaSamples, MatchesTheInterpreter) {
 }
 
 INSTANTIATE_TEST_SUITE_P(NineSamples, CudaSamples, TESSERA_NINE_SAMPLES);
+// Token ids and attention masks (int64) stay on the host for the ops that read them.
+INSTANTIATE_TEST_SUITE_P(Transformers, CudaSamples, ::testing::Values("transformers/gpt2_block", "transformers/bert_base_layer"));

@@ -1,5 +1,6 @@
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
+#include "onnx/OnnxImport.h"
 #include "rewrite/DefaultRules.h"
 #include "search/Strategy.h"
 #include "support/Error.h"
@@ -55,7 +56,8 @@ TEST(EqsatStrategy, FindsACheaperVerifiedGraphWithEveryExtractor) {
     SearchOptions options;
     options.extractMethod = method;
     options.nodeLimit = 5000;
-    options.parameters["multi_schedule"] = "first"; // fusion only: the late merges keep the op count
+    options.multiIterations = 1;                    // TENSAT's k_multi: one round, spent first,
+    options.parameters["multi_schedule"] = "first"; // so fusion only: the late merges keep the op count
     SearchResult result = f.run(original, options);
     ASSERT_EQ(result.bestCandidate, 0) << method;
     EXPECT_GT(result.speedupPct, 0.0) << method;
@@ -76,6 +78,7 @@ TEST(EqsatStrategy, LateMultiPatternIterationsSeeWhatSingleRewritesMade) {
     Fixture f;
     SearchOptions options;
     options.extractMethod = "ilp";
+    options.multiIterations = 1; // TENSAT's: a second round would reach the fused convs either way
     options.parameters["multi_schedule"] = schedule;
     (std::string(schedule) == "late" ? late : first) = f.run(branches(), options);
   }
@@ -90,6 +93,29 @@ TEST(EqsatStrategy, LateMultiPatternIterationsSeeWhatSingleRewritesMade) {
   SearchOptions bad;
   bad.parameters["multi_schedule"] = "sometimes";
   EXPECT_THROW(f.run(branches(), bad), Error);
+}
+
+// On SqueezeNet a second round of multi-pattern merges closes cycles whose filtering drops e-nodes
+// the first round's best graph needed: extracted at the end, k_multi 2 alone would cost more than
+// k_multi 1. The graph extracted before the second round is a candidate, so it never does.
+TEST(EqsatStrategy, ASecondMultiPatternRoundNeverLosesTheGraphTheFirstFound) {
+  const Graph squeezenet = onnx_io::importOnnxFile(std::string(TESSERA_SOURCE_DIR) + "/samples/squeezenet.onnx");
+  auto withRounds = [&](int rounds) {
+    Fixture f;
+    SearchOptions options;
+    options.multiIterations = rounds;
+    return f.run(squeezenet, options);
+  };
+  const SearchResult one = withRounds(1);
+  SearchResult two = withRounds(2);
+  ASSERT_EQ(one.candidates.size(), 1u);
+  ASSERT_EQ(two.candidates.size(), 2u); // before round 2, and at the end
+  EXPECT_NEAR(two.candidates[0].costMs, one.bestCostMs, 1e-12) << "before round 2 the e-graph is k_multi 1's";
+  EXPECT_GT(two.candidates[1].costMs, two.candidates[0].costMs) << "the end of round 2 lost the first round's graph";
+  EXPECT_EQ(two.bestCandidate, 0);
+  EXPECT_LE(two.bestCostMs, one.bestCostMs);
+  verifySearchResult(squeezenet, two, 1, 7);
+  EXPECT_TRUE(two.verified) << two.verifyProblem;
 }
 
 // Three projections of one input: TENSAT's QKV merge (tensat-m05) pairs them up.
@@ -165,7 +191,9 @@ TEST(EqsatStrategy, EmitsRuleAndNodeEventsInOrder) {
   EXPECT_GT(applied, 0u);
   EXPECT_EQ(eventsOf<StepCommitted>(f.recorder).size(), static_cast<size_t>(result.steps));
   EXPECT_GT(eventsOf<ENodeAdded>(f.recorder).size(), 0u);
-  EXPECT_EQ(eventsOf<CandidateExtracted>(f.recorder).size(), 1u);
+  // One candidate before each multi-pattern round after the first, one at the end.
+  EXPECT_EQ(eventsOf<CandidateExtracted>(f.recorder).size(), static_cast<size_t>(SearchOptions{}.multiIterations));
+  EXPECT_EQ(result.candidates.size(), static_cast<size_t>(SearchOptions{}.multiIterations));
 }
 
 TEST(EqsatStrategy, VetoedRuleIsNeverApplied) {

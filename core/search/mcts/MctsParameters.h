@@ -30,7 +30,9 @@ struct MctsParameters {
   // search's --extract). PACT'24 ran OCF/ILP, ILP/ILP and DAG/DAG.
   std::string rewardExtract = "dag";
   std::string finalExtract;
-  size_t nodeLimit = 2000;                     // SearchOptions::nodeLimit, 0 meaning this default
+  // SearchOptions::nodeLimit, 0 meaning this default. PACT'24 ran 2,000 e-nodes, which one
+  // application of a matmul-merge rule fills before a second round of merges can pay.
+  size_t nodeLimit = 10000;
   // When the e-graph reaches the node limit, continue in a fresh e-graph seeded with the best graph
   // so far, as long as each such epoch finds something cheaper ("rebase": 1 or 0). The node limit
   // bounds the e-graph's memory, not the search's work; 0 stops at the first full e-graph (PACT'24).
