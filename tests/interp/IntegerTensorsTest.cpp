@@ -52,6 +52,25 @@ TEST(IntegerTensorsTest, ComparisonsGiveBoolAndWhereSelects) {
   }
 }
 
+// A causal mask as GPT-2 applies it: the condition broadcast over batch and heads, the scores
+// full, the fill a scalar; and a condition broadcast along the last axis, its values per row.
+TEST(IntegerTensorsTest, WhereBroadcastsEachOperandAlongItsOwnAxes) {
+  std::vector<int64_t> causal;
+  for (int row = 0; row < 3; ++row)
+    for (int column = 0; column < 3; ++column) causal.push_back(column <= row);
+  std::vector<float> scores(2 * 3 * 3);
+  for (size_t i = 0; i < scores.size(); ++i) scores[i] = static_cast<float>(i);
+  const Tensor masked = runOp(OpKind::Where, {ints(DType::Bool, {1, 3, 3}, causal), Tensor::fromFloats({2, 3, 3}, scores),
+                                              Tensor::fromFloats({}, {-1})});
+  std::vector<float> expected;
+  for (size_t i = 0; i < scores.size(); ++i) expected.push_back(causal[i % 9] ? scores[i] : -1.0f);
+  EXPECT_EQ(valuesOf(masked), expected);
+
+  const Tensor rows = runOp(OpKind::Where, {ints(DType::Bool, {2, 1}, {0, 1}), Tensor::fromFloats({3}, {1, 2, 3}),
+                                            Tensor::fromFloats({2, 3}, {-1, -2, -3, -4, -5, -6})});
+  EXPECT_EQ(valuesOf(rows), (std::vector<float>{-1, -2, -3, 1, 2, 3}));
+}
+
 TEST(IntegerTensorsTest, CastTruncatesTowardZeroAndRoundsIntoHalf) {
   Tensor x = Tensor::fromFloats({4}, {2.7f, -2.7f, 0.0f, 300.0f});
   EXPECT_EQ(intsOf(runOp(OpKind::Cast, {x}, {{"to", std::string("i64")}})), (std::vector<int64_t>{2, -2, 0, 300}));
