@@ -25,7 +25,7 @@ OutputAgreement compareOutputs(const std::vector<Tensor>& got, const std::vector
       continue;
     }
     for (int64_t i = 0; i < want[o].numel(); ++i) {
-      const double w = want[o].floatAt(i), g = got[o].floatAt(i);
+      const double w = want[o].valueAt(i), g = got[o].valueAt(i); // integer outputs too
       const double excess = std::isnan(g) != std::isnan(w) ? INFINITY : std::fabs(g - w) - (1e-4 + 1e-3 * std::fabs(w));
       if (!(excess > 0)) continue;
       ++agreement.mismatches;

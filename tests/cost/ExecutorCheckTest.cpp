@@ -86,4 +86,13 @@ TEST(ExecutorCheck, AnotherShapeOrOutputCountIsAMismatch) {
   EXPECT_FALSE(checkExecutor(extra, matmulRelu(), 3).matches());
 }
 
+// An integer output (token ids passed through, an argmax) is compared by value like a float one.
+TEST(ExecutorCheck, IntegerOutputsAreComparedByValue) {
+  const Tensor ids = Tensor::fromInts({DType::Int64, {3}}, {4, 0, 9});
+  EXPECT_TRUE(compareOutputs({ids}, {ids}).matches());
+  const OutputAgreement wrong = compareOutputs({Tensor::fromInts({DType::Int64, {3}}, {4, 1, 9})}, {ids});
+  EXPECT_EQ(wrong.mismatches, 1);
+  EXPECT_NE(wrong.worst.find("output 0 element 1: 1 vs 0"), std::string::npos) << wrong.worst;
+}
+
 } // namespace

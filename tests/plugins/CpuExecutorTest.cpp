@@ -2,6 +2,7 @@
 // subgraphs, latency, and the errors a bad graph or input gets.
 #include "CompiledGraph.h"
 #include "CpuExecutor.h"
+#include "SampleExecution.h"
 
 #include "interp/TestData.h"
 #include "support/Error.h"
@@ -105,23 +106,16 @@ TEST(CpuExecutor, BadInputsAndOpaqueOpsAreErrors) {
 // Token ids reach the executor as int64 (BERT's input_ids): they feed the interpreted Gather, and
 // each run reads the ids it was fed.
 TEST(CpuExecutor, TakesIntegerInputsForTheOpsThatReadThem) {
-  Graph g;
-  const NodeId ids = g.addInput("ids", {DType::Int64, {2, 3}});
-  const NodeId table = g.addWeight("table", randomTensor(f32({10, 4}), 6, "table"));
   // A view of the ids (as GPT-2's mask is unsqueezed) reaches the Gather relabelled.
-  const NodeId flatIds = g.addNode(OpKind::Reshape, {{ids}}, {{"shape", Ints{6}}}, "flat_ids");
-  const NodeId gather = g.addNode(OpKind::Gather, {{table}, {flatIds}}, {{"axis", int64_t{0}}}, "embed");
-  const NodeId relu = g.addNode(OpKind::Relu, {{gather}}, {}, "relu");
-  g.addOutput({relu}, "embedded");
-
+  const Graph g = test::tokenEmbeddingGraph();
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
   cpu::CompiledGraph compiled(engine, g);
   for (const Ints& tokens : {Ints{0, 3, 9, 1, 1, 7}, Ints{5, 2, 8, 0, 4, 6}}) {
-    const TensorMap fed{{"ids", Tensor::fromInts({DType::Int64, {2, 3}}, tokens)}};
+    const TensorMap fed = test::tokenIds(tokens);
     compiled.feed(fed);
     compiled.execute(stream);
-    expectClose(compiled.outputs(), runGraph(g, fed));
+    test::expectMatchesInterpreter(compiled.outputs(), runGraph(g, fed), "token embedding");
   }
   // Integer ids where floats are expected are still refused by type.
   EXPECT_THROW(compiled.feed({{"ids", Tensor::zeros(f32({2, 3}))}}), Error);

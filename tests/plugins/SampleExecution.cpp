@@ -19,6 +19,19 @@ SampleRun sampleRun(const std::string& name) {
   return run;
 }
 
+Graph tokenEmbeddingGraph() {
+  Graph g;
+  const NodeId ids = g.addInput("ids", {DType::Int64, {2, 3}});
+  const NodeId table = g.addWeight("table", randomTensor({DType::Float32, {10, 4}}, 6, "table"));
+  const NodeId flatIds = g.addNode(OpKind::Reshape, {{ids}}, {{"shape", std::vector<int64_t>{6}}}, "flat_ids");
+  const NodeId gather = g.addNode(OpKind::Gather, {{table}, {flatIds}}, {{"axis", int64_t{0}}}, "embed");
+  g.addOutput({g.addNode(OpKind::Relu, {{gather}}, {}, "relu")}, "embedded");
+  g.addOutput({flatIds}, "ids_seen");
+  return g;
+}
+
+TensorMap tokenIds(std::vector<int64_t> tokens) { return {{"ids", Tensor::fromInts({DType::Int64, {2, 3}}, std::move(tokens))}}; }
+
 void expectMatchesInterpreter(const std::vector<Tensor>& got, const std::vector<Tensor>& want, const std::string& what) {
   const OutputAgreement agreement = compareOutputs(got, want);
   EXPECT_EQ(agreement.mismatches, 0) << what << ": worst " << agreement.worst;

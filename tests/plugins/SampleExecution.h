@@ -17,6 +17,12 @@ struct SampleRun {
 };
 SampleRun sampleRun(const std::string& name);
 
+// Token ids as GPT-2 reads them: "ids" (int64 [2, 3]) through a view into a Gather from a 10×4
+// table, then a Relu; outputs "embedded" and the view of the ids, "ids_seen" (an integer output).
+Graph tokenEmbeddingGraph();
+// Fed ids for it.
+TensorMap tokenIds(std::vector<int64_t> tokens);
+
 // Every element within rtol 1e-3 (atol 1e-4 for values near zero); NaN only where the interpreter has one.
 void expectMatchesInterpreter(const std::vector<Tensor>& got, const std::vector<Tensor>& want, const std::string& what);
 
