@@ -1,6 +1,7 @@
 // Elementwise ops: the unary activations and math functions (Relu ... Mish; Neg, Abs and Sign on
 // integers too), the numpy-broadcasting arithmetic (Add, Sub, Mul, Div, Pow, Mod, PRelu, variadic
 // Sum, Mean, Min, Max) on floats or integers, and TENSAT's smul.
+#include "interp/BroadcastWalk.h"
 #include "interp/Kernels.h"
 
 #include <algorithm>
@@ -40,26 +41,8 @@ void broadcastApply(const Shape& outShape, const A* a, const Shape& aShape, cons
     for (int64_t i = 0; i < total; ++i) out[i] = op(scalar, b[i]);
     return;
   }
-  // General case: rows of the last output dimension, each operand stepping 0 or 1 along it.
-  const size_t rank = outShape.size();
-  if (rank == 0 || total == 0) return; // a rank-0 output has rank-0 operands, handled above
-  const std::vector<int64_t> stridesA = broadcastStrides(aShape, outShape);
-  const std::vector<int64_t> stridesB = broadcastStrides(bShape, outShape);
-  const std::vector<int64_t> outStrides = contiguousStrides(outShape);
-  const int64_t inner = outShape.back();
-  const int64_t stepA = stridesA.back(), stepB = stridesB.back();
-  const int64_t rows = total / inner;
-#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (total > kParallelGrain)
-  for (int64_t row = 0; row < rows; ++row) {
-    int64_t offsetA = 0, offsetB = 0;
-    for (size_t d = 0; d + 1 < rank; ++d) {
-      const int64_t coordinate = row * inner / outStrides[d] % outShape[d];
-      offsetA += coordinate * stridesA[d];
-      offsetB += coordinate * stridesB[d];
-    }
-    Out* dst = out + row * inner;
-    for (int64_t i = 0; i < inner; ++i) dst[i] = op(a[offsetA + i * stepA], b[offsetB + i * stepB]);
-  }
+  forEachBroadcastElement<2>(outShape, {&aShape, &bShape},
+                             [&](int64_t i, const std::array<int64_t, 2>& at) { out[i] = op(a[at[0]], b[at[1]]); });
 }
 
 float gelu(float x, bool tanhApproximation) {

@@ -1,6 +1,7 @@
 // Ops with Bool results or operands: comparisons (Equal, Less, LessOrEqual, Greater,
 // GreaterOrEqual) on floats or integers, And/Or/Xor/Not on Bool, IsNaN/IsInf, Where; and Cast
 // between element types (truncating toward zero into integers, rounding into float16).
+#include "interp/BroadcastWalk.h"
 #include "interp/Kernels.h"
 
 #include <array>
@@ -10,35 +11,6 @@
 namespace tessera::interp {
 
 namespace {
-
-// Output element i of `outShape` from operands broadcast to it under numpy's rules: calls
-// element(i, offsets), offsets[k] being the element of operand k it reads. Walks the output row by
-// row (its last dimension), so the per-element work is one step per operand, not a division per
-// dimension (a causal mask's Where over GPT-2's scores is 200,000 elements).
-template <size_t N, class Element>
-void forEachBroadcastElement(const Shape& outShape, const std::array<const Shape*, N>& shapes, Element element) {
-  const int64_t total = numelOf(outShape);
-  if (total == 0) return;
-  if (outShape.empty()) {
-    element(int64_t{0}, std::array<int64_t, N>{});
-    return;
-  }
-  std::array<std::vector<int64_t>, N> strides;
-  for (size_t k = 0; k < N; ++k) strides[k] = broadcastStrides(*shapes[k], outShape);
-  const std::vector<int64_t> outStrides = contiguousStrides(outShape);
-  const int64_t inner = outShape.back();
-  for (int64_t first = 0; first < total; first += inner) {
-    std::array<int64_t, N> offsets{};
-    for (size_t d = 0; d + 1 < outShape.size(); ++d) {
-      const int64_t coordinate = first / outStrides[d] % outShape[d];
-      for (size_t k = 0; k < N; ++k) offsets[k] += coordinate * strides[k][d];
-    }
-    for (int64_t i = 0; i < inner; ++i) {
-      element(first + i, offsets);
-      for (size_t k = 0; k < N; ++k) offsets[k] += strides[k].back();
-    }
-  }
-}
 
 template <class T, class Op> void compareElements(const Tensor& a, const Tensor& b, Tensor& y, Op op) {
   const T* x = a.values<T>().data();
