@@ -67,6 +67,7 @@ OpWork opWork(const OpSignature& s) {
     return work;
   }
   case OpKind::LRN: work.flops = out * static_cast<double>(s.attrs.getInt("size", 1) + 4); return work;
+  case OpKind::LrnDenominator: work.flops = out * static_cast<double>(s.attrs.getInt("size", 1) + 2); return work;
   case OpKind::Resize: {
     // Taps per output element: 1 (nearest), 2 (linear) or 4 (cubic) per resized axis.
     const std::string mode = s.attrs.getString("mode", "nearest");

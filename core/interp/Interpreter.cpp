@@ -131,6 +131,7 @@ std::vector<Tensor> dispatch(const Node& node, KernelInputs in) {
   case OpKind::LayerNorm: return {layerNorm(node, in)};
   case OpKind::InstanceNorm: return {instanceNorm(node, in)};
   case OpKind::LRN: return {lrn(node, in)};
+  case OpKind::LrnDenominator: return {lrnDenominator(node, in)};
   case OpKind::Softmax:
   case OpKind::LogSoftmax:
   case OpKind::Hardmax: return {softmaxFamily(node, in)};

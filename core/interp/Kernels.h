@@ -18,6 +18,7 @@ Tensor gemm(const Node& node, KernelInputs in);
 Tensor batchNorm(const Node& node, KernelInputs in);
 Tensor layerNorm(const Node& node, KernelInputs in);
 Tensor lrn(const Node& node, KernelInputs in);
+Tensor lrnDenominator(const Node& node, KernelInputs in);
 Tensor instanceNorm(const Node& node, KernelInputs in);
 
 // Reduction.cpp

@@ -1,5 +1,5 @@
 // BatchNormalization (inference form), LayerNormalization, InstanceNormalization and LRN, with
-// ONNX semantics.
+// ONNX semantics, and LRN's denominator (LrnDenominator) on its own.
 // Statistics accumulate in double: the interpreter is the reference, not the fast path.
 #include "interp/Kernels.h"
 
@@ -98,35 +98,61 @@ Tensor instanceNorm(const Node& node, KernelInputs in) {
   return y;
 }
 
-// y = x / (bias + alpha / size * square_sum)^beta, where square_sum runs over the channels
-// [c - floor((size-1)/2), c + ceil((size-1)/2)] that exist.
-Tensor lrn(const Node& node, KernelInputs in) {
-  const float alpha = node.attrs.getFloat("alpha", 1e-4f);
-  const float beta = node.attrs.getFloat("beta", 0.75f);
-  const float bias = node.attrs.getFloat("bias", 1.0f);
-  const int64_t size = node.attrs.getInt("size", 0);
-  if (size < 1) kernelError("LRN size must be >= 1");
-  const Shape& shape = in[0]->shape();
-  const int64_t batch = shape[0], channels = shape[1], inner = product(shape, 2, shape.size());
-  const int64_t before = (size - 1) / 2, after = size - 1 - before;
-  const float* x = in[0]->floats().data();
-  Tensor y = allocateOutput(node);
-  float* out = y.mutableFloats().data();
-  const int64_t planes = batch * channels;
-#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * inner * size > kParallelGrain)
+namespace {
+
+// LRN's attributes, with ONNX's defaults.
+struct LrnWindow {
+  explicit LrnWindow(const Node& node)
+      : alpha(node.attrs.getFloat("alpha", 1e-4f)), beta(node.attrs.getFloat("beta", 0.75f)), bias(node.attrs.getFloat("bias", 1.0f)),
+        size(node.attrs.getInt("size", 0)) {
+    if (size < 1) kernelError("LRN size must be >= 1");
+  }
+  float alpha, beta, bias;
+  int64_t size;
+};
+
+// For every element of `s` (N, C, ...): (bias + alpha / size * window_sum)^beta, the sum over the
+// channels [c - floor((size-1)/2), c + ceil((size-1)/2)] that exist of s, or of s squared when
+// `squared` (LRN). Hands each element's value and its index to `store`.
+template <typename Store>
+void forEachLrnDenominator(const LrnWindow& window, const Tensor& s, bool squared, Store store) {
+  const Shape& shape = s.shape();
+  const int64_t channels = shape[1], inner = product(shape, 2, shape.size());
+  const int64_t before = (window.size - 1) / 2, after = window.size - 1 - before;
+  const float* x = s.floats().data();
+  const int64_t planes = shape[0] * channels;
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * inner * window.size > kParallelGrain)
   for (int64_t plane = 0; plane < planes; ++plane) {
     const int64_t n = plane / channels, c = plane % channels;
     const int64_t first = std::max<int64_t>(0, c - before), last = std::min(channels - 1, c + after);
     for (int64_t i = 0; i < inner; ++i) {
-      double squareSum = 0.0;
+      double windowSum = 0.0;
       for (int64_t k = first; k <= last; ++k) {
         const double v = x[(n * channels + k) * inner + i];
-        squareSum += v * v;
+        windowSum += squared ? v * v : v;
       }
-      const double denominator = std::pow(bias + alpha / static_cast<double>(size) * squareSum, static_cast<double>(beta));
-      out[plane * inner + i] = static_cast<float>(x[plane * inner + i] / denominator);
+      store(plane * inner + i, std::pow(window.bias + window.alpha / static_cast<double>(window.size) * windowSum, static_cast<double>(window.beta)));
     }
   }
+}
+
+} // namespace
+
+// y = x / (bias + alpha / size * square_sum)^beta (ONNX LRN).
+Tensor lrn(const Node& node, KernelInputs in) {
+  const float* x = in[0]->floats().data();
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+  forEachLrnDenominator(LrnWindow(node), *in[0], true, [&](int64_t i, double denominator) { out[i] = static_cast<float>(x[i] / denominator); });
+  return y;
+}
+
+// LRN's denominator over squares already taken: (bias + alpha / size * window_sum(s))^beta, so
+// that LRN(x) = x / LrnDenominator(x * x) (the rule lrn-as-channel-conv).
+Tensor lrnDenominator(const Node& node, KernelInputs in) {
+  Tensor y = allocateOutput(node);
+  float* out = y.mutableFloats().data();
+  forEachLrnDenominator(LrnWindow(node), *in[0], false, [&](int64_t i, double denominator) { out[i] = static_cast<float>(denominator); });
   return y;
 }
 

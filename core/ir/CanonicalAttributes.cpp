@@ -93,6 +93,7 @@ Attributes canonicalAttributes(OpKind kind, const Attributes& original, std::spa
     attrs.erase("stash_type");
     break;
   case OpKind::LRN:
+  case OpKind::LrnDenominator:
     dropIfFloat(attrs, "alpha", 1e-4f);
     dropIfFloat(attrs, "beta", 0.75f);
     dropIfFloat(attrs, "bias", 1.0f);

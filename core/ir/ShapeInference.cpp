@@ -570,6 +570,7 @@ std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, s
       if (in[i].shape != Shape{in[0].shape[1]}) fail("instance norm parameter must be [C], got " + in[i].toString());
     return {in[0]};
   case OpKind::LRN:
+  case OpKind::LrnDenominator:
     expectRank(in[0], 4, "LRN input");
     if (attrs.getInt("size", 0) < 1) fail("LRN size must be >= 1");
     return {in[0]};

@@ -292,6 +292,48 @@ void writeFoldBatchNorm(ExportWriter& w, const Node& node, NodeId id) {
   w.addNode("Add", {scaled, w.nameOf(node.inputs[1])}, {output}, node.name);
 }
 
+// LrnDenominator as ONNX Runtime runs it fast (its LRN kernel takes ~20 ns an element): the window
+// sum over channels is a 1x1 Conv whose [C, C] weight holds alpha/size where input channel c' lies
+// in output channel c's window (an Expand of that scalar cut by two Trilu), with bias as the conv's
+// bias; then ^beta, as square roots for beta 1/2 and 3/4 (Pow is a scalar loop in runtimes). The
+// constants are built from scalars, which runtimes fold at load and `verify` does not redraw.
+void writeLrnDenominator(ExportWriter& w, const Node& node, NodeId id) {
+  const TensorType& input = inputType(w, node, 0);
+  const int64_t channels = input.shape[1], size = node.attrs.getInt("size", 0);
+  if (input.rank() != 4 || size < 1) fail(node, "has an input or a size that LrnDenominator does not accept");
+  const double alpha = node.attrs.getFloat("alpha", 1e-4f), beta = node.attrs.getFloat("beta", 0.75f), bias = node.attrs.getFloat("bias", 1.0f);
+  const int64_t below = (size - 1) / 2, above = size - 1 - below;
+  std::string full = addStep(w, node, "Expand",
+                             {w.addScalarInitializer(input.dtype, alpha / static_cast<double>(size), node.name + "_scale"),
+                              w.addInt64Initializer(Ints{channels, channels}, node.name + "_band_shape")},
+                             "full");
+  // Row c reads the channels c' with c - below <= c' <= c + above.
+  std::string fromBelow = addStep(w, node, "Trilu", {full, w.addScalarInitializer(DType::Int64, static_cast<double>(-below), node.name + "_below")}, "from_below");
+  std::string band = w.fresh(node.name + "_band");
+  setAttribute(w.addNode("Trilu", {fromBelow, w.addScalarInitializer(DType::Int64, static_cast<double>(above), node.name + "_above")}, {band},
+                         node.name + "_band"),
+               "upper", int64_t{0});
+  std::string weight = reshapeStep(w, node, band, Ints{channels, channels, 1, 1}, "weight");
+  std::string biases = addStep(w, node, "Expand",
+                               {w.addScalarInitializer(input.dtype, bias, node.name + "_bias"), w.addInt64Initializer(Ints{channels}, node.name + "_bias_shape")},
+                               "biases");
+  const std::string& output = w.nameOf({id, 0});
+  const std::vector<std::string> convInputs = {w.nameOf(node.inputs[0]), weight, biases};
+  if (beta == 1.0) {
+    w.addNode("Conv", convInputs, {output}, node.name);
+    return;
+  }
+  std::string sum = addStep(w, node, "Conv", convInputs, "window_sum");
+  if (beta == 0.5) {
+    w.addNode("Sqrt", {sum}, {output}, node.name);
+  } else if (beta == 0.75) {
+    std::string root = addStep(w, node, "Sqrt", {sum}, "root");
+    w.addNode("Mul", {root, addStep(w, node, "Sqrt", {root}, "fourth_root")}, {output}, node.name);
+  } else {
+    w.addNode("Pow", {sum, w.addScalarInitializer(input.dtype, beta, node.name + "_beta")}, {output}, node.name);
+  }
+}
+
 void writeScalarMul(ExportWriter& w, const Node& node, NodeId id) {
   std::string scalar = w.nameOf(node.inputs[1]);
   // Mul broadcasts: a [1,1,1] scalar would raise the rank of a lower-rank operand.
@@ -386,6 +428,7 @@ void writeNode(ExportWriter& w, NodeId id) {
   case OpKind::MergeGroups: return writeMergeGroups(w, node, id);
   case OpKind::FoldBatchNormWeight:
   case OpKind::FoldBatchNormBias: return writeFoldBatchNorm(w, node, id);
+  case OpKind::LrnDenominator: return writeLrnDenominator(w, node, id);
   case OpKind::ScalarMul: return writeScalarMul(w, node, id);
   case OpKind::ReduceSum: return writeReduceSum(w, node, id);
   case OpKind::CumSum: return writeWithIntInput(w, node, id, "axis", true, {"exclusive", "reverse"});

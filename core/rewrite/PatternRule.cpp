@@ -230,8 +230,11 @@ private:
 // split can be sized by them.
 class Builder {
 public:
-  Builder(EGraph& egraph, const std::vector<EClassId>& bindings, const std::vector<uint32_t>& attributes)
-      : egraph_(egraph), bindings_(bindings), attributes_(attributes) {}
+  // `unboundAttributes`: what an unbound attribute variable stands for (verification builds both
+  // sides with no match to copy from); absent, an unbound variable copies nothing.
+  Builder(EGraph& egraph, const std::vector<EClassId>& bindings, const std::vector<uint32_t>& attributes,
+          const std::vector<Attributes>* unboundAttributes = nullptr)
+      : egraph_(egraph), bindings_(bindings), attributes_(attributes), unboundAttributes_(unboundAttributes) {}
 
   std::optional<EClassId> build(const CompiledPattern& pattern) {
     if (pattern.kind == CompiledPattern::Kind::Variable) return bindings_[pattern.variable];
@@ -247,6 +250,8 @@ public:
       Attributes attrs;
       if (pattern.attributeVariable >= 0 && attributes_[pattern.attributeVariable] != kUnbound)
         attrs = egraph_.attributes().get(attributes_[pattern.attributeVariable]);
+      else if (pattern.attributeVariable >= 0 && unboundAttributes_)
+        attrs = (*unboundAttributes_)[pattern.attributeVariable];
       for (const auto& [key, value] : pattern.attributes.entries()) attrs.set(key, value);
       return egraph_.add(pattern.native, attrs, children);
     }
@@ -299,6 +304,7 @@ private:
   EGraph& egraph_;
   const std::vector<EClassId>& bindings_;
   const std::vector<uint32_t>& attributes_;
+  const std::vector<Attributes>* unboundAttributes_;
   std::map<const CompiledPattern*, std::vector<EClassId>> concatOperands_;
 };
 
@@ -476,9 +482,29 @@ bool PatternRule::guardsHold(const std::vector<TensorType>& types) const {
                      [&](const std::pair<int, int>& guard) { return types[guard.first] == types[guard.second]; });
 }
 
+namespace {
+
+// The attributes a rule's check gives an op it copies attributes from (`LRN@l`): ONNX gives LRN
+// no default size, and an even size (a window reaching further up than down) with a large alpha
+// makes the check strict. Other ops take their defaults.
+Attributes verificationAttributes(OpKind kind) {
+  if (kind == OpKind::LRN) return {{"size", int64_t{4}}, {"alpha", 0.5f}, {"beta", 0.75f}, {"bias", 2.0f}};
+  return {};
+}
+
+void collectVerificationAttributes(const CompiledPattern& pattern, std::vector<Attributes>& out) {
+  if (pattern.kind == CompiledPattern::Kind::NativeOp && pattern.attributeVariable >= 0 && out[pattern.attributeVariable].empty())
+    out[pattern.attributeVariable] = verificationAttributes(pattern.native);
+  for (const CompiledPattern& t : pattern.tensors) collectVerificationAttributes(t, out);
+}
+
+} // namespace
+
 std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed, int count) const {
   std::vector<VerificationCase> cases;
   std::mt19937_64 rng(seed);
+  std::vector<Attributes> unboundAttributes(attributeVariables_.size());
+  for (const Side& side : sides_) collectVerificationAttributes(side.lhs, unboundAttributes);
   const auto& shapes = candidateShapes();
   std::vector<std::string> seen;
   const size_t n = variables_.size();
@@ -499,7 +525,7 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
       bindings[v] = scratch.addLeaf(input);
     }
     std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
-    Builder builder(scratch, bindings, attributes);
+    Builder builder(scratch, bindings, attributes, &unboundAttributes);
     for (const Side& side : sides_)
       if (!feasible(side.lhs, builder, assigned) || !feasible(side.rhs, builder, assigned)) return false;
     return true;
@@ -552,7 +578,7 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
     Graph inputs;
     for (size_t v = 0; v < n; ++v) inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
     // Each side is built in a fresh e-graph over the same inputs, where every class holds one
-    // node, so extraction is unambiguous. Attribute variables take the op's defaults.
+    // node, so extraction is unambiguous. Attribute variables take verificationAttributes.
     auto buildSide = [&](bool before) -> std::optional<Graph> {
       EGraph scratch;
       SeededGraph sides;
@@ -562,7 +588,7 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
         sides.inputLeaves.push_back(scratch.registerLeaf(inputs.node(id)));
       }
       std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
-      Builder builder(scratch, bindings, attributes);
+      Builder builder(scratch, bindings, attributes, &unboundAttributes);
       for (const Side& side : sides_) {
         std::optional<EClassId> root = builder.build(before ? side.lhs : side.rhs);
         if (!root) return std::nullopt;

@@ -73,6 +73,11 @@ lines.append("fuse-conv-bias-batchnorm [fusion,conv,batchnorm]: (BatchNorm@bn (C
 lines.append("fuse-matmul-add-gemm [fusion,matmul,gemm]: (Add (MatMul{activation=0} ?a ?b) ?c) => (Gemm ?a ?b ?c)")
 lines.append("fuse-add-matmul-gemm [fusion,matmul,gemm]: (Add ?c (MatMul{activation=0} ?a ?b)) => (Gemm ?a ?b ?c)")
 
+lines += ["", "# --- Other spellings of an op, for the runtime that runs one of them faster ---",
+          "# LRN as x / LrnDenominator(x * x): exported, its window sum over channels is a 1x1 conv (ONNX Runtime's LRN",
+          "# kernel is a scalar loop; see writeLrnDenominator in core/onnx/ExportOps.cpp)."]
+lines.append("lrn-as-channel-conv [normalization,lrn]: (LRN@l ?x) => (Div ?x (LrnDenominator@l (Mul ?x ?x)))")
+
 with open("default.rules", "w") as f:
     f.write("\n".join(lines) + "\n")
 print(f"{len(singles)} single, {len(multis) // 2} multi, wrote default.rules")

@@ -98,6 +98,28 @@ TEST(LrnTest, MatchesOnnxFormula) {
   EXPECT_TRUE(allClose(runOp(OpKind::LRN, {x}, {{"size", int64_t{3}}}), defaults, 1e-5, 1e-6));
 }
 
+// LrnDenominator(x * x) is what LRN divides x by (the rule lrn-as-channel-conv), for windows that
+// reach as far up as down (odd size) or one further up (even size), and a size wider than C.
+TEST(LrnTest, DenominatorOfTheSquaresIsWhatLrnDividesBy) {
+  Tensor x = testTensor({2, 5, 3, 2}, 6, -2, 2);
+  std::vector<float> squares = valuesOf(x);
+  for (float& v : squares) v *= v;
+  const Tensor squared = Tensor::fromFloats(x.shape(), squares);
+  for (int64_t size : {1, 2, 4, 5, 9}) {
+    SCOPED_TRACE("size " + std::to_string(size));
+    const Attributes attrs{{"size", size}, {"alpha", 0.7f}, {"beta", 0.6f}, {"bias", 1.5f}};
+    const std::vector<float> lrn = valuesOf(runOp(OpKind::LRN, {x}, attrs));
+    const std::vector<float> denominator = valuesOf(runOp(OpKind::LrnDenominator, {squared}, attrs));
+    std::vector<float> divided(lrn.size());
+    for (size_t i = 0; i < divided.size(); ++i) divided[i] = x.floatAt(static_cast<int64_t>(i)) / denominator[i];
+    EXPECT_TRUE(allClose(Tensor::fromFloats(x.shape(), divided), lrn, 1e-6, 1e-7));
+  }
+  // By hand, size 2 (window [c, c+1]), alpha 1, beta 1, bias 1: 1 + (s_c + s_c+1) / 2.
+  Tensor s = Tensor::fromFloats({1, 3, 1, 1}, {1, 4, 9});
+  EXPECT_TRUE(allClose(runOp(OpKind::LrnDenominator, {s}, {{"size", int64_t{2}}, {"alpha", 1.0f}, {"beta", 1.0f}, {"bias", 1.0f}}),
+                       {3.5f, 7.5f, 5.5f}, 1e-6));
+}
+
 TEST(SoftmaxTest, AlongTheGivenAxis) {
   Tensor x = Tensor::fromFloats({2, 3}, {1, 2, 3, 1001, 1002, 1003}); // large values must not overflow
   const std::vector<float> row = {0.09003057f, 0.24472847f, 0.66524096f};

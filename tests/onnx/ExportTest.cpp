@@ -253,6 +253,38 @@ TEST(Export, BatchNormFoldsAreSpelledOutOverTheOriginalWeights) {
   }
 }
 
+// LrnDenominator is written as a 1x1 Conv over a band weight built from scalars (Expand, Trilu),
+// then square roots for beta 3/4 and 1/2 and Pow otherwise: no float initializer of more than one
+// element, so `verify` draws no weight the original lacks, and the file computes the IR's values.
+TEST(Export, LrnDenominatorIsAChannelConvOverABandBuiltFromScalars) {
+  struct Case {
+    int64_t size;
+    float beta;
+    const char* power; // the op that raises the window sum to beta, "" for none
+  };
+  for (const Case& c : {Case{5, 0.75f, "Sqrt"}, Case{4, 0.5f, "Sqrt"}, Case{2, 1.0f, ""}, Case{3, 0.6f, "Pow"}}) {
+    SCOPED_TRACE("size " + std::to_string(c.size) + ", beta " + std::to_string(c.beta));
+    Graph g;
+    ValueRef x{g.addInput("x", f32({1, 6, 3, 2}))};
+    ValueRef squares{g.addNode(OpKind::Mul, {x, x})};
+    const Attributes attrs{{"size", c.size}, {"alpha", 0.3f}, {"beta", c.beta}, {"bias", 2.0f}};
+    g.addOutput({g.addNode(OpKind::LrnDenominator, {squares}, attrs, "lrn_denominator")}, "y");
+
+    onnx::ModelProto model = exportProto(g);
+    std::vector<std::string> ops = protoOps(model);
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), "Conv"), 1);
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), "Trilu"), 2);
+    if (*c.power) {
+      EXPECT_NE(std::find(ops.begin(), ops.end(), c.power), ops.end());
+    }
+    EXPECT_EQ(std::find(ops.begin(), ops.end(), c.beta == 0.6f ? "Sqrt" : "Pow"), ops.end());
+    EXPECT_TRUE(floatInitializers(model).empty());
+    Graph again = roundTrip(g);
+    EXPECT_EQ(countKind(again, OpKind::LrnDenominator), 0u);
+    expectSameFunction(g, again);
+  }
+}
+
 TEST(Export, NamesAreKeptAndMadeUnique) {
   Graph g;
   ValueRef x{g.addInput("features", f32({2, 3}))};

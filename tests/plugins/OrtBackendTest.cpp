@@ -276,6 +276,30 @@ TEST(OrtExecutor, RunsAGraphLikeTheInterpreterAndTimesIt) {
   EXPECT_THROW(executor.measureLatencyMs(graph, 0, 0), Error);
 }
 
+// LRN as the rule lrn-as-channel-conv spells it, x / LrnDenominator(x * x): ORT runs the export
+// (a 1x1 conv over a band built from scalars, then square roots) as the interpreter computes LRN,
+// and the profiler can price LrnDenominator on its own.
+TEST(OrtExecutor, RunsLrnSpelledAsAChannelConvLikeTheInterpreter) {
+  REQUIRE_ORT(install);
+  const Attributes attrs{{"size", int64_t{5}}, {"alpha", 0.5f}, {"beta", 0.75f}, {"bias", 2.0f}};
+  Graph g;
+  const ValueRef x{g.addInput("x", f32({1, 12, 7, 5}))};
+  const ValueRef squares{g.addNode(OpKind::Mul, {x, x}, {}, "squares")};
+  const ValueRef denominator{g.addNode(OpKind::LrnDenominator, {squares}, attrs, "denominator")};
+  g.addOutput({g.addNode(OpKind::Div, {x, denominator}, {}, "normalised")}, "y");
+  Graph lrn;
+  lrn.addOutput({lrn.addNode(OpKind::LRN, {{lrn.addInput("x", f32({1, 12, 7, 5}))}}, attrs, "lrn")}, "y");
+
+  ort::OrtExecutor executor(install, "ort:test");
+  const TensorMap inputs = randomInputs(g, 21);
+  test::expectMatchesInterpreter(executor.run(g, inputs), runGraph(lrn, inputs), "LRN as a channel conv in ONNX Runtime");
+
+  ort::OrtProfiler profiler(install, "ort:test");
+  const OpSignature op{OpKind::LrnDenominator, {f32({1, 12, 7, 5})}, {f32({1, 12, 7, 5})}, attrs};
+  ASSERT_TRUE(profiler.canMeasure(op));
+  EXPECT_GT(profiler.measureMs(op), 0.0);
+}
+
 TEST(OrtExecutor, RunsASampleModelLikeTheInterpreter) {
   REQUIRE_ORT(install);
   ort::OrtExecutor executor(install, "ort:test");

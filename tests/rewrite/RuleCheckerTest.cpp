@@ -48,3 +48,15 @@ TEST(RuleChecker, TensatsUnguardedGroupedConvRuleIsCaught) {
   }
   EXPECT_TRUE(caught);
 }
+
+// A rule that copies the attributes of an op ONNX gives no default for (LRN's size) is checked
+// with attributes that make it strict (an even size, a large alpha), so a wrong spelling of LRN
+// differs from it and the right one does not.
+TEST(RuleChecker, ChecksRulesThatCopyLrnsAttributes) {
+  std::vector<RuleCheck> checks = checkRules(rules("lrn-unsquared: (LRN@l ?x) => (Div ?x (LrnDenominator@l ?x))\n"
+                                                   "lrn-window: (LRN@l ?x) => (Div ?x (LrnDenominator@l (Mul ?x ?x)))\n"));
+  EXPECT_FALSE(checks[0].verified);
+  EXPECT_NE(checks[0].problem.find("sides differ"), std::string::npos) << checks[0].problem;
+  EXPECT_TRUE(checks[1].verified) << checks[1].problem;
+  EXPECT_GE(checks[1].cases, 1);
+}
