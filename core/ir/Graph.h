@@ -57,11 +57,24 @@ struct GraphOutput {
   std::string name;
 };
 
+// An axis of a graph input or output whose size the model leaves open: symbolic (an ONNX
+// dim_param, a "free dimension") or unknown. The IR's shapes are static, so import binds each
+// one; export may write it back open where the optimised graph allows
+// (search/FreeDimensionExport.h).
+struct FreeAxis {
+  std::string tensor; // the graph input's or output's name
+  bool output = false;
+  int axis = 0;
+  std::string param; // the dim_param; empty for an unknown size
+  int64_t size = -1; // what import bound it to
+};
+
 // Facts about the model a graph came from that export needs to write it back.
 struct ModelInfo {
   std::string name = "tessera";
   int64_t opset = 17;
   std::vector<std::pair<std::string, int64_t>> otherOpsets; // domain -> version, for opaque ops
+  std::vector<FreeAxis> freeAxes; // in input, then output order
 };
 
 class Graph {

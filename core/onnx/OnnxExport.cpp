@@ -20,10 +20,28 @@ namespace {
 constexpr int64_t kExportOpset = 17; // the newest opset libonnx 1.12's checker knows
 constexpr int64_t kExportIrVersion = 8;
 
-void addValueInfo(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name, const TensorType& type) {
+onnx::ValueInfoProto& addValueInfo(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name,
+                                   const TensorType& type) {
   onnx::ValueInfoProto& info = *list->Add();
   info.set_name(name);
   setTensorType(type, info.mutable_type());
+  return info;
+}
+
+// Writes the open axes of graph input or output `name` back as the model declared them.
+void openAxesOf(onnx::ValueInfoProto& info, bool output, const ExportOptions& options) {
+  auto* dims = info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim();
+  for (const FreeAxis& axis : options.openAxes) {
+    if (axis.output != output || axis.tensor != info.name() || axis.axis < 0 || axis.axis >= dims->size()) continue;
+    onnx::TensorShapeProto_Dimension& dim = (*dims)[axis.axis];
+    dim.clear_dim_value();
+    if (!axis.param.empty()) dim.set_dim_param(axis.param);
+  }
+}
+
+// Element type and rank only.
+void forgetSizes(onnx::ValueInfoProto& info) {
+  for (auto& dim : *info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) dim.clear_dim_value();
 }
 
 // The default domain at opset 17, every domain the model came with, and any domain an opaque
@@ -44,7 +62,7 @@ void addOpsetImports(const Graph& graph, onnx::ModelProto& model) {
   }
 }
 
-onnx::ModelProto buildModel(const Graph& graph) {
+onnx::ModelProto buildModel(const Graph& graph, const ExportOptions& options) {
   onnx::ModelProto model;
   model.set_ir_version(kExportIrVersion);
   model.set_producer_name("tessera");
@@ -54,7 +72,8 @@ onnx::ModelProto buildModel(const Graph& graph) {
   proto->set_name(graph.info.name.empty() ? "tessera" : graph.info.name);
 
   ExportWriter writer(graph, proto);
-  for (NodeId id : graph.inputNodes()) addValueInfo(proto->mutable_input(), writer.nameOf({id, 0}), graph.node(id).outputTypes[0]);
+  for (NodeId id : graph.inputNodes())
+    openAxesOf(addValueInfo(proto->mutable_input(), writer.nameOf({id, 0}), graph.node(id).outputTypes[0]), false, options);
   for (NodeId id : graph.topologicalOrder()) writeNode(writer, id);
 
   std::unordered_set<std::string> outputNames;
@@ -62,7 +81,7 @@ onnx::ModelProto buildModel(const Graph& graph) {
     const GraphOutput& output = graph.outputs()[i];
     const std::string& name = writer.outputName(i);
     if (name != writer.nameOf(output.value)) writer.addNode("Identity", {writer.nameOf(output.value)}, {name}, name + "_identity");
-    addValueInfo(proto->mutable_output(), name, graph.typeOf(output.value));
+    openAxesOf(addValueInfo(proto->mutable_output(), name, graph.typeOf(output.value)), true, options);
     outputNames.insert(name);
   }
   // Types of intermediate tensors: re-import needs them for ops libonnx cannot infer.
@@ -73,7 +92,8 @@ onnx::ModelProto buildModel(const Graph& graph) {
     for (uint32_t port = 0; port < node.outputTypes.size(); ++port) {
       const std::string& name = writer.nameOf({id, port});
       if (name.empty() || outputNames.count(name) || node.outputTypes[port].dtype == DType::Undefined) continue;
-      addValueInfo(proto->mutable_value_info(), name, node.outputTypes[port]);
+      onnx::ValueInfoProto& info = addValueInfo(proto->mutable_value_info(), name, node.outputTypes[port]);
+      if (!options.openAxes.empty()) forgetSizes(info);
     }
   }
   return model;
@@ -81,10 +101,10 @@ onnx::ModelProto buildModel(const Graph& graph) {
 
 } // namespace
 
-std::string exportOnnxBytes(const Graph& graph) {
+std::string exportOnnxBytes(const Graph& graph, const ExportOptions& options) {
   onnx::ModelProto model;
   try {
-    model = buildModel(graph);
+    model = buildModel(graph, options);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
@@ -100,13 +120,17 @@ std::string exportOnnxBytes(const Graph& graph) {
   return bytes;
 }
 
-void exportOnnxFile(const Graph& graph, const std::string& path) {
+void exportOnnxFile(const Graph& graph, const std::string& path, const ExportOptions& options) {
   std::string bytes;
   try {
-    bytes = exportOnnxBytes(graph);
+    bytes = exportOnnxBytes(graph, options);
   } catch (const Error& e) {
     throw errorInFile(path, e.what());
   }
+  writeModelFile(bytes, path);
+}
+
+void writeModelFile(const std::string& bytes, const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw errorInFile(path, std::string("cannot create: ") + std::strerror(errno));
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

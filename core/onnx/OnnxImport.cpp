@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tessera::onnx_io {
@@ -61,20 +62,52 @@ void readOpsets(const onnx::ModelProto& model, ImportContext& ctx) {
   if (!hasDefault) throw Error("imports no opset of the default ONNX domain");
 }
 
-// Symbolic dimensions (a batch "N") are taken as 1: the IR, like TASO and TENSAT, optimises a
-// graph of fixed shape.
-TensorType graphInputType(const onnx::ValueInfoProto& input) {
+DeclaredInput declaredInput(const onnx::ValueInfoProto& input) {
+  DeclaredInput declared;
+  declared.name = input.name();
+  if (!input.has_type() || !input.type().has_tensor_type() || !input.type().tensor_type().has_shape()) return declared;
+  declared.hasShape = true;
+  for (const auto& dim : input.type().tensor_type().shape().dim()) {
+    bool known = dim.has_dim_value() && dim.dim_value() >= 0;
+    declared.dims.push_back(known ? dim.dim_value() : -1);
+    declared.params.push_back(!known && dim.has_dim_param() ? dim.dim_param() : std::string());
+  }
+  return declared;
+}
+
+// The input's type, its shape resolved from the model's shape bindings (resolveInputShapes).
+TensorType graphInputType(const onnx::ValueInfoProto& input, const Shape& shape) {
   const std::string what = "graph input '" + input.name() + "'";
   std::optional<DeclaredType> declared = input.has_type() ? declaredTensorType(input.type()) : std::nullopt;
   if (!declared) throw Error(what + " is not a tensor with a declared type");
   std::optional<DType> dtype = dtypeFromOnnx(declared->elemType);
   if (!dtype || *dtype == DType::String)
     throw Error(what + " has element type " + onnxTypeName(declared->elemType) + ", which Tessera does not support");
-  if (!declared->hasShape) throw Error(what + " has no shape; Tessera needs a known rank");
-  Shape shape;
-  for (int64_t d : declared->dims) shape.push_back(d < 0 ? 1 : d);
   checkedNumel(shape, what);
   return {*dtype, shape};
+}
+
+// Graph inputs that are neither initializers nor bound to a value, in graph order.
+std::vector<const onnx::ValueInfoProto*> bindableInputProtos(const onnx::GraphProto& g, const BoundInputs& bound) {
+  std::unordered_set<std::string> initializers;
+  for (const onnx::TensorProto& initializer : g.initializer()) initializers.insert(initializer.name());
+  std::vector<const onnx::ValueInfoProto*> inputs;
+  std::unordered_set<std::string> seen;
+  for (const onnx::ValueInfoProto& input : g.input())
+    if (!input.name().empty() && !initializers.count(input.name()) && !bound.count(input.name()) && seen.insert(input.name()).second)
+      inputs.push_back(&input);
+  return inputs;
+}
+
+// Declared output axes left open, with the sizes import gave them.
+void recordOutputFreeAxes(const onnx::ValueInfoProto& output, const TensorType& actual, ModelInfo& info) {
+  if (!output.has_type() || !output.type().has_tensor_type()) return;
+  const auto& dims = output.type().tensor_type().shape().dim();
+  if (dims.size() != static_cast<int>(actual.shape.size())) return;
+  for (int axis = 0; axis < dims.size(); ++axis)
+    if (!dims[axis].has_dim_value() || dims[axis].dim_value() < 0)
+      info.freeAxes.push_back({output.name(), true, axis, dims[axis].has_dim_param() ? dims[axis].dim_param() : std::string(),
+                               actual.shape[static_cast<size_t>(axis)]});
 }
 
 void bindOutputs(ImportContext& ctx, const OnnxNode& node, const std::vector<ValueRef>& values) {
@@ -114,7 +147,7 @@ void checkDeclared(const TensorType& actual, const onnx::TypeProto& type, const 
     throw Error(what + " is declared as " + describe(*declared) + " but is " + actual.toString());
 }
 
-Graph importModel(const onnx::ModelProto& model, const BoundInputs& bound) {
+Graph importModel(const onnx::ModelProto& model, const ShapeBindings& shapes, const BoundInputs& bound) {
   if (!model.has_graph()) throw Error("has no graph (not an ONNX model, or truncated)");
   if (model.ir_version() <= 0) throw Error("declares no IR version (not an ONNX model, or truncated)");
   if (model.functions_size() > 0) throw Error("defines model-local functions, which Tessera does not support");
@@ -144,6 +177,14 @@ Graph importModel(const onnx::ModelProto& model, const BoundInputs& bound) {
     if (!available.insert(name).second) throw Error("initializer '" + name + "' is defined twice");
     ctx.defineConstant(name, tensorFromProto(initializer, "initializer '" + name + "'"));
   }
+  std::vector<const onnx::ValueInfoProto*> bindable = bindableInputProtos(g, bound);
+  std::vector<DeclaredInput> declaredInputs;
+  for (const onnx::ValueInfoProto* input : bindable) declaredInputs.push_back(declaredInput(*input));
+  std::vector<Shape> inputShapes = resolveInputShapes(declaredInputs, shapes);
+  std::unordered_map<std::string, const Shape*> shapeOfInput;
+  for (size_t i = 0; i < bindable.size(); ++i) shapeOfInput.emplace(bindable[i]->name(), &inputShapes[i]);
+  ctx.graph.info.freeAxes = inputFreeAxes(declaredInputs, inputShapes);
+
   std::unordered_set<std::string> inputNames;
   for (const onnx::ValueInfoProto& input : g.input()) {
     const std::string& name = input.name();
@@ -160,7 +201,7 @@ Graph importModel(const onnx::ModelProto& model, const BoundInputs& bound) {
       ctx.defineConstant(name, value->second);
       continue;
     }
-    ctx.defineValue(name, {ctx.graph.addInput(name, graphInputType(input)), 0});
+    ctx.defineValue(name, {ctx.graph.addInput(name, graphInputType(input, *shapeOfInput.at(name))), 0});
   }
 
   for (int n : dependencyOrder(g, available)) importNode(ctx, g.node(n));
@@ -171,6 +212,7 @@ Graph importModel(const onnx::ModelProto& model, const BoundInputs& bound) {
     if (name.empty()) throw Error("a graph output has no name");
     if (!ctx.defined(name)) throw Error("graph output '" + name + "' is not produced by any node");
     if (output.has_type()) checkDeclared(ctx.typeOf(name), output.type(), "graph output '" + name + "'");
+    recordOutputFreeAxes(output, ctx.typeOf(name), ctx.graph.info);
     ctx.graph.addOutput(ctx.materialize(name), name);
   }
   for (const onnx::ValueInfoProto& info : g.value_info())
@@ -180,9 +222,9 @@ Graph importModel(const onnx::ModelProto& model, const BoundInputs& bound) {
 
 } // namespace
 
-Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName, const BoundInputs& bound) {
+Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName, const ShapeBindings& shapes, const BoundInputs& bound) {
   try {
-    return importModel(parseModel(bytes), bound);
+    return importModel(parseModel(bytes), shapes, bound);
   } catch (const Error& e) {
     throw errorInFile(sourceName, e.what());
   } catch (const std::bad_alloc&) {
@@ -193,9 +235,34 @@ Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName, con
   }
 }
 
-Graph importOnnxFile(const std::string& path, const BoundInputs& bound) {
+Graph importOnnxBytes(std::string_view bytes, const std::string& sourceName, const BoundInputs& bound) {
+  return importOnnxBytes(bytes, sourceName, ShapeBindings{}, bound);
+}
+
+Graph importOnnxFile(const std::string& path, const ShapeBindings& shapes, const BoundInputs& bound) {
   std::string bytes = readFileBytes(path, static_cast<uintmax_t>(kMaxModelBytes));
-  return importOnnxBytes(bytes, path, bound);
+  return importOnnxBytes(bytes, path, shapes, bound);
+}
+
+Graph importOnnxFile(const std::string& path, const BoundInputs& bound) { return importOnnxFile(path, ShapeBindings{}, bound); }
+
+std::vector<DeclaredInput> bindableInputsOfBytes(std::string_view bytes, const std::string& sourceName) {
+  try {
+    onnx::ModelProto model = parseModel(bytes);
+    if (!model.has_graph()) throw Error("has no graph (not an ONNX model, or truncated)");
+    std::vector<DeclaredInput> inputs;
+    for (const onnx::ValueInfoProto* input : bindableInputProtos(model.graph(), {})) inputs.push_back(declaredInput(*input));
+    return inputs;
+  } catch (const Error& e) {
+    throw errorInFile(sourceName, e.what());
+  } catch (const std::exception& e) {
+    throw errorInFile(sourceName, std::string("cannot read: ") + e.what());
+  }
+}
+
+std::vector<DeclaredInput> bindableInputs(const std::string& path) {
+  std::string bytes = readFileBytes(path, static_cast<uintmax_t>(kMaxModelBytes));
+  return bindableInputsOfBytes(bytes, path);
 }
 
 } // namespace tessera::onnx_io

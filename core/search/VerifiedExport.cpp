@@ -1,8 +1,10 @@
 #include "search/VerifiedExport.h"
 
+#include "onnx/ImportLimits.h"
 #include "onnx/OnnxExport.h"
-#include "onnx/OnnxImport.h"
+#include "search/FreeDimensionExport.h"
 #include "support/Error.h"
+#include "support/ReadFile.h"
 
 #include <utility>
 
@@ -16,7 +18,8 @@ void writeVerifiedResult(const Graph& original, SearchResult& result, const std:
     onnx_io::exportOnnxFile(result.best, path);
   Graph written;
   try {
-    written = onnx_io::importOnnxFile(path);
+    // Free dimensions the file keeps open are read back at the sizes the original was imported at.
+    written = importAtOriginalSizes(readFileBytes(path, static_cast<uintmax_t>(onnx_io::kMaxModelBytes)), path, original);
   } catch (const Error& e) {
     result.verificationRun = true;
     result.verified = false;

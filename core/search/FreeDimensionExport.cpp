@@ -1,0 +1,169 @@
+#include "search/FreeDimensionExport.h"
+
+#include "interp/Verify.h"
+#include "onnx/OnnxExport.h"
+#include "onnx/OnnxImport.h"
+#include "support/Error.h"
+
+#include <map>
+#include <set>
+
+namespace tessera {
+
+namespace {
+
+using onnx_io::freeAxisLabel;
+
+// Free dimensions of the original's inputs by label, in order of first appearance.
+std::vector<std::string> inputLabels(const Graph& original) {
+  std::vector<std::string> labels;
+  std::set<std::string> seen;
+  for (const FreeAxis& axis : original.info.freeAxes)
+    if (!axis.output && seen.insert(freeAxisLabel(axis)).second) labels.push_back(freeAxisLabel(axis));
+  return labels;
+}
+
+int64_t totalElements(const Graph& graph) {
+  int64_t total = 0;
+  for (const Node& node : graph.nodes())
+    for (const TensorType& type : node.outputTypes)
+      if (type.dtype != DType::Undefined) total += type.numel();
+  return total;
+}
+
+// Why the two graphs' outputs differ in number or shape, or "" when they agree.
+std::string outputShapeMismatch(const Graph& original, const Graph& exported) {
+  if (original.outputs().size() != exported.outputs().size()) return "it has another number of outputs";
+  for (size_t i = 0; i < original.outputs().size(); ++i) {
+    const Shape& a = original.typeOf(original.outputs()[i].value).shape;
+    const Shape& b = exported.typeOf(exported.outputs()[i].value).shape;
+    if (a != b) return "output '" + original.outputs()[i].name + "' is " + shapeToString(b) + " where the original's is " + shapeToString(a);
+  }
+  return {};
+}
+
+// Output free axes whose size in `resized` differs from the size import gave them at first.
+void collectMovedOutputAxes(const Graph& original, const Graph& resized, std::set<std::pair<std::string, int>>& moved) {
+  for (const FreeAxis& axis : original.info.freeAxes) {
+    if (!axis.output) continue;
+    for (const GraphOutput& output : resized.outputs()) {
+      if (output.name != axis.tensor) continue;
+      const Shape& shape = resized.typeOf(output.value).shape;
+      if (axis.axis < static_cast<int>(shape.size()) && shape[static_cast<size_t>(axis.axis)] != axis.size) moved.emplace(axis.tensor, axis.axis);
+    }
+  }
+}
+
+struct DimensionCheck {
+  FreeDimensionOutcome outcome;
+  std::set<std::pair<std::string, int>> movedOutputAxes; // filled when the dimension stays open
+};
+
+DimensionCheck checkDimension(const std::string& label, const Graph& original, std::string_view originalBytes, const std::string& originalName,
+                              const std::string& openBytes, const FreeDimensionCheck& check) {
+  DimensionCheck result;
+  FreeDimensionOutcome& outcome = result.outcome;
+  outcome.label = label;
+  std::set<int64_t> sizes;
+  for (const FreeAxis& axis : original.info.freeAxes)
+    if (!axis.output && freeAxisLabel(axis) == label) sizes.insert(axis.size);
+  outcome.size = *sizes.begin();
+  outcome.triedSize = 2 * outcome.size;
+  if (sizes.size() > 1) {
+    outcome.detail = "it was bound to different sizes on different inputs";
+    return result;
+  }
+  const std::string at = label + "=" + std::to_string(outcome.triedSize);
+
+  Graph originalResized;
+  try {
+    originalResized = importAtOriginalSizes(originalBytes, originalName, original, label, outcome.triedSize);
+  } catch (const Error& e) {
+    outcome.detail = "the original model does not import with " + at + " either, so it could not be checked: " + e.what();
+    return result;
+  }
+  Graph exportedResized;
+  try {
+    exportedResized = importAtOriginalSizes(openBytes, "the optimised model", original, label, outcome.triedSize);
+  } catch (const Error& e) {
+    outcome.detail = "the optimised graph depends on its size: with " + at + " " + e.what();
+    return result;
+  }
+  if (std::string mismatch = outputShapeMismatch(originalResized, exportedResized); !mismatch.empty()) {
+    outcome.detail = "the optimised graph depends on its size: with " + at + " " + mismatch;
+    return result;
+  }
+  collectMovedOutputAxes(original, exportedResized, result.movedOutputAxes);
+  if (int64_t elements = totalElements(originalResized); elements > check.maxElementsToRun) {
+    outcome.open = true;
+    outcome.detail = "imported with " + at + " and its output shapes match the original's; not run (" + std::to_string(elements) +
+                     " elements in the graph's tensors, the check runs graphs of up to " + std::to_string(check.maxElementsToRun) + ")";
+    return result;
+  }
+  VerifyOptions options;
+  options.trials = check.trials;
+  options.seed = check.seed;
+  VerifyResult verified;
+  try {
+    verified = verifyEquivalent(originalResized, exportedResized, options);
+  } catch (const Error& e) {
+    outcome.open = true;
+    outcome.detail = "imported with " + at + " and its output shapes match the original's; not run: " + e.what();
+    return result;
+  }
+  if (!verified.equivalent) {
+    outcome.detail = "the optimised graph depends on its size: with " + at + " it computes differently from the original (" + verified.worst + ")";
+    return result;
+  }
+  outcome.open = true;
+  outcome.ran = true;
+  outcome.detail = "verified against the original with " + at;
+  return result;
+}
+
+} // namespace
+
+Graph importAtOriginalSizes(std::string_view bytes, const std::string& name, const Graph& original, const std::string& label, int64_t size) {
+  onnx_io::ShapeBindings wanted = onnx_io::bindingsReproducing(original);
+  if (!label.empty())
+    for (const FreeAxis& axis : original.info.freeAxes)
+      if (!axis.output && freeAxisLabel(axis) == label) wanted.inputShapes.at(axis.tensor).at(static_cast<size_t>(axis.axis)) = size;
+  onnx_io::ShapeBindings bindings;
+  for (const onnx_io::DeclaredInput& input : onnx_io::bindableInputsOfBytes(bytes, name))
+    if (auto shape = wanted.inputShapes.find(input.name); shape != wanted.inputShapes.end()) bindings.inputShapes.insert(*shape);
+  return onnx_io::importOnnxBytes(bytes, name, bindings);
+}
+
+FreeDimensionExport exportKeepingFreeDimensions(const Graph& optimized, const Graph& original, std::string_view originalBytes,
+                                                const std::string& originalName, const FreeDimensionCheck& check) {
+  FreeDimensionExport result;
+  std::vector<std::string> labels = inputLabels(original);
+  if (labels.empty()) {
+    result.bytes = onnx_io::exportOnnxBytes(optimized);
+    return result;
+  }
+  // Every free axis open: each dimension is then tried alone, the others at their bound sizes.
+  onnx_io::ExportOptions allOpen{original.info.freeAxes};
+  const std::string openBytes = onnx_io::exportOnnxBytes(optimized, allOpen);
+
+  std::set<std::string> keptLabels;
+  std::set<std::pair<std::string, int>> movedOutputAxes;
+  for (const std::string& label : labels) {
+    DimensionCheck checked = checkDimension(label, original, originalBytes, originalName, openBytes, check);
+    if (checked.outcome.open) {
+      keptLabels.insert(label);
+      movedOutputAxes.insert(checked.movedOutputAxes.begin(), checked.movedOutputAxes.end());
+    }
+    result.dims.push_back(std::move(checked.outcome));
+  }
+
+  // Open: the kept dimensions' input axes, and the output axes that moved with one of them.
+  onnx_io::ExportOptions options;
+  for (const FreeAxis& axis : original.info.freeAxes)
+    if (axis.output ? movedOutputAxes.count({axis.tensor, axis.axis}) > 0 : keptLabels.count(freeAxisLabel(axis)) > 0)
+      options.openAxes.push_back(axis);
+  result.bytes = keptLabels.empty() ? onnx_io::exportOnnxBytes(optimized) : onnx_io::exportOnnxBytes(optimized, options);
+  return result;
+}
+
+} // namespace tessera
