@@ -17,6 +17,8 @@ void addRunCommand(CLI::App& app, CommandContext& context);
 void addVerifyCommand(CLI::App& app, CommandContext& context);
 void addSamplesCommand(CLI::App& app, CommandContext& context);
 void addRulesCommand(CLI::App& app, CommandContext& context);
+// `rules synthesize`, under `rules`.
+void addRulesSynthesizeCommand(CLI::App& rules, CommandContext& context);
 void addOptimizeCommand(CLI::App& app, CommandContext& context);
 void addExtractCommand(CLI::App& app, CommandContext& context);
 void addSessionCommand(CLI::App& app, CommandContext& context);

@@ -83,6 +83,7 @@ void addRulesCommand(CLI::App& app, CommandContext& context) {
   CLI::App* list = rules->add_subcommand("list", "List the rules with their labels");
   list->add_option("file", options->file, "Rule file; default: the built-in pack");
   list->callback([options, &context] { context.exitCode = runList(*options); });
+  addRulesSynthesizeCommand(*rules, context);
 }
 
 } // namespace tessera::cli

@@ -1,0 +1,255 @@
+#include "synth/RuleSynthesizer.h"
+
+#include "rewrite/RuleSet.h"
+#include "support/Error.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace tessera::synth {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string graphKey(const std::vector<Term>& terms) {
+  std::string key;
+  for (const Term& t : terms) key += termKey(t) + "|";
+  return key;
+}
+
+bool canBeLeftHandSide(const EnumeratedGraph& graph, const std::vector<Term>& terms) {
+  if (graph.hasSplit) return false; // split is only built, never matched
+  return std::all_of(terms.begin(), terms.end(), [](const Term& t) { return !t.isVariable(); });
+}
+
+bool variablesWithin(const std::vector<Term>& inner, const std::vector<Term>& outer) {
+  std::vector<const Term*> a, b;
+  for (const Term& t : inner) a.push_back(&t);
+  for (const Term& t : outer) b.push_back(&t);
+  std::vector<int> within = variablesInOrder(b);
+  for (int v : variablesInOrder(a))
+    if (std::find(within.begin(), within.end(), v) == within.end()) return false;
+  return true;
+}
+
+// A two-output left-hand side must share a variable between its patterns: the multi-pattern join
+// pairs matches on shared variables, and two unrelated patterns would pair every match with every other.
+bool outputsShareVariable(const std::vector<Term>& terms) {
+  if (terms.size() < 2) return true;
+  std::vector<int> first = variablesInOrder({&terms[0]});
+  for (int v : variablesInOrder({&terms[1]}))
+    if (std::find(first.begin(), first.end(), v) != first.end()) return true;
+  return false;
+}
+
+void collectOps(const Term& term, std::set<int>& ops) {
+  if (term.isVariable()) return;
+  ops.insert(term.op);
+  for (const Term& arg : term.args) collectOps(arg, ops);
+}
+
+std::vector<std::string> labelsFor(const CandidateRule& rule, const SynthVocabulary& vocabulary) {
+  std::set<int> ops;
+  for (const Term& t : rule.lhs) collectOps(t, ops);
+  for (const Term& t : rule.rhs) collectOps(t, ops);
+  std::vector<std::string> labels{"synth"};
+  for (int op : ops) {
+    std::string name = vocabulary.ops[op].dslName;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (std::find(labels.begin(), labels.end(), name) == labels.end()) labels.push_back(name);
+  }
+  return labels;
+}
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string s;
+  for (const std::string& item : items) s += (s.empty() ? "" : separator) + item;
+  return s;
+}
+
+std::string originFor(const CandidateRule& rule, const SynthVocabulary& vocabulary, const std::vector<EnumeratedGraph>& graphs) {
+  std::vector<std::string> names = canonicalNames(rule, vocabulary);
+  std::string shapes;
+  for (size_t v = 0; v < names.size(); ++v)
+    if (!names[v].empty()) shapes += (shapes.empty() ? "" : ", ") + names[v] + ":" + shapeToString(vocabulary.variables[v].type.shape);
+  return "enumerated graph " + std::to_string(rule.lhsGraph) + " (" + std::to_string(graphs[rule.lhsGraph].opCount) + " ops) = graph " +
+         std::to_string(rule.rhsGraph) + " (" + std::to_string(graphs[rule.rhsGraph].opCount) + " ops), fingerprint group " +
+         std::to_string(rule.group) + ", on " + shapes;
+}
+
+} // namespace
+
+SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const SynthesisOptions& options, const SynthesisProgress& progress) {
+  SynthesisReport report;
+  const Clock::time_point start = Clock::now();
+  auto say = [&](const std::string& line) {
+    if (progress) progress(line);
+  };
+
+  // 1. Enumerate and fingerprint.
+  EnumerationResult enumeration = enumerateGraphs(vocabulary, options.limits, [&](const EnumerationResult& sofar) {
+    char line[160];
+    std::snprintf(line, sizeof line, "enumerate: %llu graphs, %zu fingerprinted, %.0f s", static_cast<unsigned long long>(sofar.visited),
+                  sofar.graphs.size(), sofar.seconds);
+    say(line);
+  });
+  report.enumeratedGraphs = enumeration.visited;
+  report.fingerprintedGraphs = enumeration.graphs.size();
+  report.stopReason = enumeration.stopReason;
+  report.enumerateSeconds = enumeration.seconds;
+  const std::vector<EnumeratedGraph>& graphs = enumeration.graphs;
+  say("enumerate: " + std::to_string(report.enumeratedGraphs) + " graphs, " + std::to_string(report.fingerprintedGraphs) + " fingerprinted" +
+      (report.stopReason.empty() ? "" : " (stopped: " + report.stopReason + ")"));
+
+  // 2. Group by fingerprint; pair every distinct member with the group's smallest graph.
+  Clock::time_point groupStart = Clock::now();
+  std::vector<CandidateRule> candidates;
+  std::set<std::string> seen;
+  std::vector<std::vector<uint32_t>> groups = groupByFingerprint(graphs);
+  for (const std::vector<uint32_t>& group : groups) {
+    std::vector<std::pair<uint32_t, std::vector<Term>>> members;
+    std::set<std::string> keys;
+    for (uint32_t g : group) {
+      std::vector<Term> terms = outputTerms(graphs[g], vocabulary);
+      if (keys.insert(graphKey(terms)).second) members.emplace_back(g, std::move(terms));
+    }
+    if (members.size() < 2) continue;
+    const uint32_t groupId = static_cast<uint32_t>(report.fingerprintGroups++);
+    auto smallest = std::min_element(members.begin(), members.end(), [&](const auto& a, const auto& b) {
+      const EnumeratedGraph& x = graphs[a.first];
+      const EnumeratedGraph& y = graphs[b.first];
+      return std::tie(x.opCount, x.hasSplit, a.first) < std::tie(y.opCount, y.hasSplit, b.first);
+    });
+    for (const auto& member : members) {
+      if (member.first == smallest->first) continue;
+      ++report.candidatePairs;
+      CandidateRule rule;
+      rule.group = groupId;
+      // Larger side on the left (what a model holds, rewritten to the smaller), unless it cannot match.
+      if (canBeLeftHandSide(graphs[member.first], member.second) && variablesWithin(smallest->second, member.second) &&
+          outputsShareVariable(member.second)) {
+        rule.lhs = member.second, rule.rhs = smallest->second, rule.lhsGraph = member.first, rule.rhsGraph = smallest->first;
+      } else if (canBeLeftHandSide(graphs[smallest->first], smallest->second) && variablesWithin(member.second, smallest->second) &&
+                 outputsShareVariable(smallest->second)) {
+        rule.lhs = smallest->second, rule.rhs = member.second, rule.lhsGraph = smallest->first, rule.rhsGraph = member.first;
+      } else {
+        ++report.prunedUnwritable;
+        continue;
+      }
+      CandidateRule renamedSides = rule;
+      std::vector<std::string> names = canonicalNames(rule, vocabulary);
+      bool same = true;
+      for (size_t i = 0; i < rule.lhs.size(); ++i)
+        same = same && renderTerm(rule.lhs[i], vocabulary, names) == renderTerm(rule.rhs[i], vocabulary, names);
+      if (same || !seen.insert(canonicalText(rule, vocabulary)).second) {
+        ++report.prunedRenaming;
+        continue;
+      }
+      candidates.push_back(std::move(rule));
+    }
+  }
+  // Smaller rules first, so that a larger one a smaller verified rule implies is pruned.
+  std::stable_sort(candidates.begin(), candidates.end(), [](const CandidateRule& a, const CandidateRule& b) {
+    return std::make_pair(a.lhs.size(), a.opCount()) < std::make_pair(b.lhs.size(), b.opCount());
+  });
+  report.groupSeconds = secondsSince(groupStart);
+  say("group: " + std::to_string(report.fingerprintGroups) + " fingerprint groups, " + std::to_string(report.candidatePairs) +
+      " candidate pairs, " + std::to_string(candidates.size()) + " after renaming");
+
+  // 3. Prune what smaller verified rules imply; verify the rest.
+  Clock::time_point verifyStart = Clock::now();
+  Clock::time_point lastProgress = verifyStart;
+  // What verified rules establish; a candidate they imply holds too and joins them, so a larger
+  // one implied through it is pruned as well.
+  KnownRules known;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const CandidateRule& rule = candidates[i];
+    if (Clock::now() - lastProgress > std::chrono::seconds(2)) {
+      lastProgress = Clock::now();
+      say("verify: " + std::to_string(i) + "/" + std::to_string(candidates.size()) + " candidates, " + std::to_string(report.verified) +
+          " verified, " + std::to_string(report.refused) + " refused");
+    }
+    switch (known.redundancy(rule)) {
+    case Redundancy::CommonSubgraph:
+      ++report.prunedCommonSubgraph;
+      known.add(rule);
+      continue;
+    case Redundancy::Subsumed:
+      ++report.prunedSubsumed;
+      known.add(rule);
+      continue;
+    case Redundancy::None: break;
+    }
+    SynthesizedRule out;
+    char name[32];
+    std::snprintf(name, sizeof name, "%s-%04zu", options.namePrefix.c_str(), static_cast<size_t>(report.verified + report.refused + 1));
+    out.name = name;
+    out.labels = labelsFor(rule, vocabulary);
+    out.body = canonicalText(rule, vocabulary);
+    out.multi = rule.lhs.size() == 2;
+    for (const Term& t : rule.lhs) out.lhsOps += t.opCount();
+    for (const Term& t : rule.rhs) out.rhsOps += t.opCount();
+    ++report.checked;
+    std::string problem;
+    try {
+      RuleSet parsed = parseRules(out.name + " [" + joined(out.labels, ",") + "]: " + out.body, "<synthesized>", RuleFileFormat::Tessera);
+      RuleCheck check = checkRule(parsed.rule(0), options.check);
+      if (!check.verified) problem = check.problem;
+      out.labels = parsed.rule(0).labels(); // the parser adds `multi`
+    } catch (const Error& e) {
+      problem = std::string("does not parse: ") + e.what();
+    }
+    if (!problem.empty()) {
+      ++report.refused;
+      if (report.refusedExamples.size() < 20) report.refusedExamples.push_back({out.body, problem});
+      continue;
+    }
+    ++report.verified;
+    out.origin = originFor(rule, vocabulary, graphs);
+    report.rules.push_back(std::move(out));
+    known.add(rule);
+  }
+  report.written = report.rules.size();
+  for (const SynthesizedRule& rule : report.rules) report.writtenMulti += rule.multi ? 1 : 0;
+  report.verifySeconds = secondsSince(verifyStart);
+  report.totalSeconds = secondsSince(start);
+  say("verify: " + std::to_string(report.verified) + " verified, " + std::to_string(report.refused) + " refused, " +
+      std::to_string(report.prunedCommonSubgraph) + " common-subgraph and " + std::to_string(report.prunedSubsumed) + " subsumed pruned");
+  return report;
+}
+
+std::string packText(const SynthesisReport& report, const SynthVocabulary& vocabulary, const SynthesisOptions& options) {
+  std::string text = "# Synthesised by `tessera-cli rules synthesize` (TASO's generator, issue #32) from " + options.source + ",\n";
+  text += "# graphs of up to " + std::to_string(options.limits.maxOps) + " ops.\n# Ops:";
+  for (const SynthOp& op : vocabulary.ops) text += " " + op.label;
+  text += "\n# Variables:";
+  for (size_t v = 0; v < vocabulary.variables.size(); ++v)
+    text += " " + vocabulary.variables[v].prefix + ":" + shapeToString(vocabulary.variables[v].type.shape);
+  char counts[512];
+  std::snprintf(counts, sizeof counts,
+                "\n# Counts: %llu graphs enumerated, %llu fingerprinted, %llu fingerprint groups, %llu candidate pairs; pruned %llu by "
+                "renaming, %llu unwritable, %llu common subgraph, %llu subsumed; %llu checked, %llu verified, %llu refused.\n",
+                static_cast<unsigned long long>(report.enumeratedGraphs), static_cast<unsigned long long>(report.fingerprintedGraphs),
+                static_cast<unsigned long long>(report.fingerprintGroups), static_cast<unsigned long long>(report.candidatePairs),
+                static_cast<unsigned long long>(report.prunedRenaming), static_cast<unsigned long long>(report.prunedUnwritable),
+                static_cast<unsigned long long>(report.prunedCommonSubgraph), static_cast<unsigned long long>(report.prunedSubsumed),
+                static_cast<unsigned long long>(report.checked), static_cast<unsigned long long>(report.verified),
+                static_cast<unsigned long long>(report.refused));
+  text += counts;
+  text += "# Every rule passed the rule checker (" + std::to_string(options.check.cases) + " shapes, " + std::to_string(options.check.trials) +
+          " random inputs each) before it was written. `# origin:` names the enumerated pattern pair.\n\n";
+  for (const SynthesizedRule& rule : report.rules) {
+    text += "# origin: " + rule.origin + "\n";
+    text += rule.name + " [" + joined(rule.labels, ",") + "]: " + rule.body + "\n";
+  }
+  return text;
+}
+
+} // namespace tessera::synth

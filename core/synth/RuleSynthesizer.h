@@ -1,0 +1,69 @@
+// Rule synthesis end to end (TASO's generator, issue #32): enumerate graphs of up to N ops,
+// group them by fingerprint, pair each group's graphs with its smallest one, prune renamings,
+// verify each candidate with the rule checker (the one `rules check` runs, same options), prune
+// those a smaller verified rule implies, and write the rest as a rule pack with labels `synth`
+// and the ops involved, each rule preceded by a comment naming its origin.
+#pragma once
+
+#include "rewrite/RuleChecker.h"
+#include "synth/GraphEnumerator.h"
+#include "synth/RulePruning.h"
+#include "synth/SynthVocabulary.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tessera::synth {
+
+struct SynthesisOptions {
+  EnumerationLimits limits;
+  RuleCheckOptions check;        // as `rules check` verifies (its defaults), so the pack re-checks alike
+  std::string source;            // what the vocabulary came from, for the pack's header
+  std::string namePrefix = "synth";
+};
+
+struct SynthesizedRule {
+  std::string name;
+  std::vector<std::string> labels;
+  std::string body;   // "LHS => RHS" or "LHS1 => RHS1 && LHS2 => RHS2"
+  std::string origin; // the enumerated pattern pair it came from
+  bool multi = false;
+  int lhsOps = 0;
+  int rhsOps = 0;
+};
+
+struct RefusedCandidate {
+  std::string body;
+  std::string problem;
+};
+
+struct SynthesisReport {
+  // Counts at each stage, as the TASO paper reports them.
+  uint64_t enumeratedGraphs = 0;   // every op sequence pushed by the enumeration
+  uint64_t fingerprintedGraphs = 0; // with one or two outputs, finite values
+  uint64_t fingerprintGroups = 0;   // groups of two or more distinct graphs
+  uint64_t candidatePairs = 0;      // each group member paired with the group's smallest graph
+  uint64_t prunedRenaming = 0;      // equal to another candidate, or to itself, up to input renaming
+  uint64_t prunedUnwritable = 0;    // no side can be a pattern's left-hand side (a split, a bare variable, independent outputs)
+  uint64_t prunedCommonSubgraph = 0;
+  uint64_t prunedSubsumed = 0;
+  uint64_t checked = 0;  // handed to the rule checker
+  uint64_t verified = 0;
+  uint64_t refused = 0;  // the checker could not verify them; never written
+  uint64_t written = 0;
+  uint64_t writtenMulti = 0;
+  std::string stopReason; // why enumeration stopped early; empty when it completed
+  double enumerateSeconds = 0, groupSeconds = 0, verifySeconds = 0, totalSeconds = 0;
+  std::vector<SynthesizedRule> rules;
+  std::vector<RefusedCandidate> refusedExamples; // the first few
+};
+
+using SynthesisProgress = std::function<void(const std::string& line)>;
+
+SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const SynthesisOptions& options, const SynthesisProgress& progress = {});
+
+// The pack's text: a header (source, vocabulary, counts) and every rule after its origin comment.
+std::string packText(const SynthesisReport& report, const SynthVocabulary& vocabulary, const SynthesisOptions& options);
+
+} // namespace tessera::synth

@@ -1,0 +1,65 @@
+// What rule synthesis enumerates over (TASO's generator, issue #32): the op variants (an op with
+// fixed attribute values, as TASO's Conv3x3S, Concat_1, Transpose_10) and the input variables of a
+// few shapes. Built from an explicit list of op names (TENSAT's `ewadd`, `matmul`, `conv2d`, ... or
+// IR names such as `Transpose`, `Softmax`) or from the ops and attribute values of given models.
+#pragma once
+
+#include "ir/Attributes.h"
+#include "ir/Graph.h"
+#include "ir/Op.h"
+#include "ir/TensorType.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tessera::synth {
+
+struct SynthOp {
+  std::string label;   // shown in progress and origins: "conv2d[s1,same]", "Transpose{perm=[1,0]}"
+  std::string dslName; // the op's name in the rule DSL: "ewadd", "Transpose"
+  OpKind kind = OpKind::Identity;
+  bool tensat = false;       // written in TENSAT's syntax (numbers before the tensors)
+  int arity = 1;
+  int outputs = 1;           // 2 for split
+  bool commutative = false;  // operands enumerated in one order only
+  Attributes attrs;          // native ops: the attribute values, written in `{...}`
+  int64_t axis = 0;          // tensat concat / split: the axis
+  int64_t rank = 0;          // tensat concat: the operands' rank (TENSAT writes it)
+  int64_t strideH = 1, strideW = 1, padding = 0; // tensat conv2d (padding SAME=0 VALID=1)
+};
+
+struct SynthVariable {
+  std::string prefix; // "x", "w", "b": activations, weights, vectors (names read better)
+  TensorType type;
+};
+
+struct SynthVocabulary {
+  std::vector<SynthOp> ops;
+  std::vector<SynthVariable> variables;
+  std::vector<std::string> notes; // what a model had that synthesis leaves out, and why
+};
+
+struct VocabularyOptions {
+  int variablesPerShape = 3; // TASO's generator: x1..x3, w1..w3 of each shape
+};
+
+// The IR attributes of `op` applied to operands of these types, or nullopt when it does not apply
+// (shapes that do not fit, TENSAT's equal-type and equal-rank rules). `splitSizes` sizes a split.
+std::optional<Attributes> applicationAttributes(const SynthOp& op, std::span<const TensorType> inputs,
+                                                std::span<const int64_t> splitSizes = {});
+
+// The DSL text of `op` applied to already-rendered operands; `port` picks split_0 / split_1.
+std::string renderApplication(const SynthOp& op, std::span<const std::string> operands, int port);
+
+// From names as the rule DSL writes them. Throws tessera::Error naming the op for an unknown name,
+// an op synthesis cannot enumerate, or one the reference interpreter cannot evaluate.
+SynthVocabulary vocabularyFromOps(const std::vector<std::string>& names, const VocabularyOptions& options = {});
+
+// The ops of the models that synthesis supports, with the attribute values and ranks they use;
+// `notes` lists what was left out. Throws tessera::Error when no op is left.
+SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::span<const std::string> modelNames,
+                                     const VocabularyOptions& options = {});
+
+} // namespace tessera::synth

@@ -1,0 +1,193 @@
+// Rule synthesis (TASO's generator, core/synth) on tiny vocabularies: it finds known identities,
+// refuses a pair whose fingerprints agree only by chance, prunes renamings and rejects bad input.
+#include "rewrite/RuleChecker.h"
+#include "rewrite/RuleSet.h"
+#include "support/Error.h"
+#include "synth/RuleSynthesizer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace tessera::synth {
+namespace {
+
+SynthesisReport synthesize(const std::vector<std::string>& ops, int maxOps, int variablesPerShape, SynthesisOptions options = {}) {
+  VocabularyOptions vocabularyOptions;
+  vocabularyOptions.variablesPerShape = variablesPerShape;
+  SynthVocabulary vocabulary = vocabularyFromOps(ops, vocabularyOptions);
+  options.limits.maxOps = maxOps;
+  return synthesizeRules(vocabulary, options);
+}
+
+bool hasRule(const SynthesisReport& report, const std::string& body) {
+  return std::any_of(report.rules.begin(), report.rules.end(), [&](const SynthesizedRule& r) { return r.body == body; });
+}
+
+std::string bodies(const SynthesisReport& report) {
+  std::string s;
+  for (const SynthesizedRule& r : report.rules) s += r.body + "\n";
+  return s;
+}
+
+TEST(RuleSynthesis, FindsReluIdempotence) {
+  SynthesisReport report = synthesize({"relu"}, 2, 1);
+  EXPECT_TRUE(hasRule(report, "(relu (relu ?x1)) => (relu ?x1)")) << bodies(report);
+  for (const SynthesizedRule& rule : report.rules) {
+    EXPECT_EQ(rule.labels.front(), "synth");
+    EXPECT_NE(std::find(rule.labels.begin(), rule.labels.end(), "relu"), rule.labels.end());
+    EXPECT_FALSE(rule.origin.empty());
+  }
+  EXPECT_GT(report.enumeratedGraphs, 2u);
+  EXPECT_EQ(report.refused, 0u);
+}
+
+TEST(RuleSynthesis, FindsMatmulAssociativity) {
+  SynthesisReport report = synthesize({"matmul"}, 2, 2);
+  EXPECT_TRUE(hasRule(report, "(matmul 0 (matmul 0 ?x1 ?x2) ?x3) => (matmul 0 ?x1 (matmul 0 ?x2 ?x3))") ||
+              hasRule(report, "(matmul 0 ?x1 (matmul 0 ?x2 ?x3)) => (matmul 0 (matmul 0 ?x1 ?x2) ?x3)"))
+      << bodies(report);
+}
+
+TEST(RuleSynthesis, VerificationRefusesAChanceFingerprintMatch) {
+  // On inputs in [0, 1) relu(x) and x fingerprint alike; the checker's inputs in [-1, 1] tell them apart.
+  SynthesisOptions options;
+  options.limits.fingerprintLow = 0;
+  SynthesisReport report = synthesize({"relu"}, 1, 1, options);
+  EXPECT_GE(report.refused, 1u);
+  EXPECT_FALSE(hasRule(report, "(relu ?x1) => ?x1")) << bodies(report);
+  ASSERT_FALSE(report.refusedExamples.empty());
+  EXPECT_NE(report.refusedExamples.front().problem.find("differ"), std::string::npos) << report.refusedExamples.front().problem;
+}
+
+TEST(RuleSynthesis, PrunesRenamingDuplicates) {
+  SynthVocabulary vocabulary = vocabularyFromOps({"ewadd"}, {});
+  // (ewadd ?x1 ?x2) => (ewadd ?x2 ?x1) spelled with other variables is one rule.
+  auto add = [](int a, int b) {
+    Term t;
+    t.op = 0;
+    t.args.resize(2);
+    t.args[0].variable = a;
+    t.args[1].variable = b;
+    return t;
+  };
+  CandidateRule first{{add(0, 1)}, {add(1, 0)}};
+  CandidateRule renamed{{add(2, 0)}, {add(0, 2)}};
+  EXPECT_EQ(canonicalText(first, vocabulary), canonicalText(renamed, vocabulary));
+  EXPECT_EQ(canonicalText(first, vocabulary), "(ewadd ?x1 ?x2) => (ewadd ?x2 ?x1)");
+
+  SynthesisReport report = synthesize({"ewadd", "ewmul"}, 2, 3);
+  EXPECT_GT(report.prunedRenaming, 0u);
+  std::set<std::string> unique;
+  for (const SynthesizedRule& rule : report.rules) EXPECT_TRUE(unique.insert(rule.body).second) << rule.body;
+}
+
+Term op(int index, std::vector<Term> args) {
+  Term t;
+  t.op = index;
+  t.args = std::move(args);
+  return t;
+}
+
+Term var(int v) {
+  Term t;
+  t.variable = v;
+  return t;
+}
+
+TEST(RuleSynthesis, DropsRulesAKnownRuleImplies) {
+  SynthVocabulary vocabulary = vocabularyFromOps({"relu", "ewadd", "matmul"}, {});
+  const int relu = 0, ewadd = 1, matmul = 2;
+  KnownRules known;
+  known.add({{op(relu, {op(relu, {var(0)})})}, {op(relu, {var(0)})}});                                    // relu(relu a) = relu a
+  known.add({{op(matmul, {op(matmul, {var(0), var(1)}), var(2)})}, {op(matmul, {var(0), op(matmul, {var(1), var(2)})})}}); // associativity
+  // The same rewrite below a shared context: a common subgraph.
+  CandidateRule inContext{{op(ewadd, {op(relu, {op(relu, {var(3)})}), var(4)})}, {op(ewadd, {op(relu, {var(3)}), var(4)})}};
+  EXPECT_EQ(known.redundancy(inContext), Redundancy::CommonSubgraph);
+  // Associativity with two variables identified: subsumed.
+  CandidateRule identified{{op(matmul, {op(matmul, {var(3), var(3)}), var(4)})}, {op(matmul, {var(3), op(matmul, {var(3), var(4)})})}};
+  EXPECT_EQ(known.redundancy(identified), Redundancy::Subsumed);
+  // Not a consequence: relu(a) + b = b + relu(a) needs commutativity, which is not known.
+  CandidateRule other{{op(ewadd, {op(relu, {var(3)}), var(4)})}, {op(ewadd, {var(4), op(relu, {var(3)})})}};
+  EXPECT_EQ(known.redundancy(other), Redundancy::None);
+
+  SynthesisReport report = synthesize({"ewadd", "ewmul", "matmul"}, 2, 2);
+  EXPECT_GT(report.prunedCommonSubgraph + report.prunedSubsumed, 0u);
+  EXPECT_EQ(report.written, report.verified);
+}
+
+TEST(RuleSynthesis, FindsATwoOutputRule) {
+  SynthesisReport report = synthesize({"matmul", "concat", "split"}, 3, 2);
+  std::printf("enumerated %llu, candidates %llu, checked %llu, %.2f + %.2f + %.2f s\n", (unsigned long long)report.enumeratedGraphs,
+              (unsigned long long)report.candidatePairs, (unsigned long long)report.checked, report.enumerateSeconds, report.groupSeconds,
+              report.verifySeconds);
+  for (const auto& r : report.refusedExamples) std::printf("refused %s: %s\n", r.body.c_str(), r.problem.c_str());
+  EXPECT_GT(report.writtenMulti, 0u) << bodies(report);
+  bool found = std::any_of(report.rules.begin(), report.rules.end(), [](const SynthesizedRule& r) {
+    return r.multi && r.body.find("split_0") != std::string::npos && r.body.find("concat") != std::string::npos;
+  });
+  EXPECT_TRUE(found) << bodies(report);
+}
+
+TEST(RuleSynthesis, WrittenPackLoadsAndPassesTheChecker) {
+  SynthesisOptions options;
+  options.limits.maxOps = 2;
+  SynthVocabulary vocabulary = vocabularyFromOps({"relu", "transpose", "ewadd"}, {});
+  SynthesisReport report = synthesizeRules(vocabulary, options);
+  ASSERT_GT(report.written, 0u);
+  RuleSet pack = parseRules(packText(report, vocabulary, options), "synth.rules", RuleFileFormat::Tessera);
+  ASSERT_EQ(pack.size(), report.written);
+  for (const RuleCheck& check : checkRules(pack)) EXPECT_TRUE(check.verified) << check.name << ": " << check.problem;
+}
+
+TEST(RuleSynthesis, BadVocabularyIsOneClearError) {
+  try {
+    vocabularyFromOps({"relu", "frobnicate"});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown op 'frobnicate'"), std::string::npos) << e.what();
+  }
+  try {
+    vocabularyFromOps({"Gather"});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'Gather'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(vocabularyFromOps({}), Error);
+}
+
+TEST(RuleSynthesis, BudgetsStopWithAReason) {
+  SynthVocabulary vocabulary = vocabularyFromOps({"ewadd", "ewmul", "matmul"}, {});
+  EnumerationLimits limits;
+  limits.maxOps = 4;
+  limits.maxGraphs = 500;
+  EnumerationResult result = enumerateGraphs(vocabulary, limits);
+  EXPECT_NE(result.stopReason.find("graph budget"), std::string::npos) << result.stopReason;
+  EXPECT_NE(result.stopReason.find("--max-ops 4"), std::string::npos) << result.stopReason;
+  limits.maxOps = 9;
+  EXPECT_THROW(enumerateGraphs(vocabulary, limits), Error);
+}
+
+} // namespace
+} // namespace tessera::synth
+
+#include "synth/RuleOrigins.h"
+
+namespace tessera::synth {
+namespace {
+
+TEST(RuleSynthesis, OriginsAreReadBackByRuleName) {
+  SynthesisOptions options;
+  options.limits.maxOps = 2;
+  SynthVocabulary vocabulary = vocabularyFromOps({"relu"}, {});
+  SynthesisReport report = synthesizeRules(vocabulary, options);
+  ASSERT_FALSE(report.rules.empty());
+  std::map<std::string, std::string> origins = ruleOrigins(packText(report, vocabulary, options));
+  ASSERT_EQ(origins.size(), report.rules.size());
+  for (const SynthesizedRule& rule : report.rules) EXPECT_EQ(origins[rule.name], rule.origin);
+  EXPECT_TRUE(ruleOrigins("# origin: dangling\n\nr1: (relu ?x) => ?x\n").empty());
+}
+
+} // namespace
+} // namespace tessera::synth
