@@ -2,7 +2,12 @@
 
 #include "support/Error.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 namespace tessera {
 
@@ -61,7 +66,37 @@ private:
     return std::stoll(std::string(digits));
   }
 
-  // {key=INT, key=[INT,...]}
+  // An attribute value: an integer, or a float when it has a '.' or an exponent.
+  struct AttributeNumber {
+    double value = 0;
+    bool floating = false;
+  };
+  AttributeNumber attributeNumber() {
+    size_t start = pos_;
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
+                                   text_[pos_] == '-' || text_[pos_] == '+'))
+      ++pos_;
+    std::string digits(text_.substr(start, pos_ - start));
+    if (digits.find_first_of(".eE") == std::string::npos) {
+      pos_ = start;
+      return {static_cast<double>(integer()), false};
+    }
+    std::optional<double> value = parseFloat(digits);
+    if (!value) failAt(start, "expected a number, found '" + digits + "'");
+    return {*value, true};
+  }
+
+  // "text": a string attribute (Gelu's approximate="tanh"); no escapes.
+  std::string quotedString() {
+    size_t start = pos_++;
+    size_t close = text_.find('"', pos_);
+    if (close == std::string_view::npos) failAt(start, "missing '\"' to end the string");
+    std::string value(text_.substr(pos_, close - pos_));
+    pos_ = close + 1;
+    return value;
+  }
+
+  // {key=NUMBER, key=[NUMBER,...], key="text"}
   void parseAttributes(Pattern& pattern) {
     ++pos_; // '{'
     for (;;) {
@@ -76,7 +111,14 @@ private:
       if (pos_ >= text_.size() || text_[pos_] != '=') fail("expected '=' after attribute '" + key + "'");
       ++pos_;
       skipSpace();
-      std::vector<int64_t> values;
+      if (pos_ < text_.size() && text_[pos_] == '"') {
+        pattern.attributes.emplace_back(std::move(key), quotedString());
+        skipSpace();
+        if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
+        else if (pos_ >= text_.size() || text_[pos_] != '}') fail("expected ',' or '}' in the attribute list");
+        continue;
+      }
+      std::vector<AttributeNumber> values;
       bool list = pos_ < text_.size() && text_[pos_] == '[';
       if (list) {
         ++pos_;
@@ -86,15 +128,29 @@ private:
             ++pos_;
             break;
           }
-          values.push_back(integer());
+          values.push_back(attributeNumber());
           skipSpace();
           if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
         }
       } else {
-        values.push_back(integer());
+        values.push_back(attributeNumber());
       }
-      pattern.attributes.emplace_back(std::move(key), std::move(values));
-      pattern.attributeIsList.push_back(list);
+      bool floating = std::any_of(values.begin(), values.end(), [](const AttributeNumber& v) { return v.floating; });
+      AttrValue value;
+      if (list && floating) {
+        std::vector<float> floats;
+        for (const AttributeNumber& v : values) floats.push_back(static_cast<float>(v.value));
+        value = std::move(floats);
+      } else if (list) {
+        std::vector<int64_t> ints;
+        for (const AttributeNumber& v : values) ints.push_back(static_cast<int64_t>(v.value));
+        value = std::move(ints);
+      } else if (floating) {
+        value = static_cast<float>(values[0].value);
+      } else {
+        value = static_cast<int64_t>(values[0].value);
+      }
+      pattern.attributes.emplace_back(std::move(key), std::move(value));
       skipSpace();
       if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
       else if (pos_ >= text_.size() || text_[pos_] != '}') fail("expected ',' or '}' in the attribute list");
@@ -134,6 +190,7 @@ private:
     }
     size_t atomStart = pos_;
     std::string_view atom = token();
+    if (atom[0] == '#') return scalarAtom(atom, atomStart, pattern);
     if (atom[0] == '?') {
       if (atom.size() == 1) failAt(atomStart, "variable needs a name after '?'");
       pattern.kind = Pattern::Kind::Variable;
@@ -151,11 +208,66 @@ private:
     return pattern;
   }
 
+  // `#VALUE` (a constant) or `#?name` (a variable bound only to a one-element weight).
+  Pattern scalarAtom(std::string_view atom, size_t atomStart, Pattern& pattern) {
+    if (atom.size() >= 2 && atom[1] == '?') {
+      if (atom.size() == 2) failAt(atomStart, "variable needs a name after '#?'");
+      pattern.kind = Pattern::Kind::Variable;
+      pattern.name = std::string(atom.substr(2));
+      pattern.scalarWeight = true;
+      return pattern;
+    }
+    std::optional<double> value = parseFloat(std::string(atom.substr(1)));
+    if (!value) failAt(atomStart, "'" + std::string(atom) + "' is not a constant: write #3, #0.5 or #?name");
+    pattern.kind = Pattern::Kind::Scalar;
+    pattern.scalar = *value;
+    return pattern;
+  }
+
+  // A finite number written in full (strtod must read all of it).
+  static std::optional<double> parseFloat(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
+    return value;
+  }
+
   std::string_view text_;
   size_t pos_ = 0;
   int line_;
   int startColumn_;
 };
+
+// The shortest text that reads back as the same float.
+std::string formatFloat(double value) {
+  char buffer[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    if (static_cast<float>(std::strtod(buffer, nullptr)) == static_cast<float>(value)) break;
+  }
+  std::string s = buffer;
+  return s;
+}
+
+// A float attribute keeps a '.' or an exponent so that it reads back as a float.
+std::string formatAttributeFloat(double value) {
+  std::string s = formatFloat(value);
+  if (s.find_first_of(".eEni") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string formatAttribute(const AttrValue& value) {
+  if (const auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
+  if (const auto* f = std::get_if<float>(&value)) return formatAttributeFloat(*f);
+  if (const auto* text = std::get_if<std::string>(&value)) return "\"" + *text + "\"";
+  std::string s = "[";
+  if (const auto* ints = std::get_if<std::vector<int64_t>>(&value))
+    for (size_t j = 0; j < ints->size(); ++j) s += (j ? "," : "") + std::to_string((*ints)[j]);
+  if (const auto* floats = std::get_if<std::vector<float>>(&value))
+    for (size_t j = 0; j < floats->size(); ++j) s += (j ? "," : "") + formatAttributeFloat((*floats)[j]);
+  return s + "]";
+}
 
 void collectVariables(const Pattern& pattern, std::vector<std::string>& out) {
   if (pattern.kind == Pattern::Kind::Variable) {
@@ -169,25 +281,23 @@ void collectVariables(const Pattern& pattern, std::vector<std::string>& out) {
 
 } // namespace
 
+std::string formatScalar(double value) { return formatFloat(value); }
+
 Pattern parsePattern(std::string_view text, int line, int startColumn) {
   return PatternParser(text, line, startColumn).parseAll();
 }
 
 std::string Pattern::toString() const {
   switch (kind) {
-  case Kind::Variable: return "?" + name;
+  case Kind::Variable: return (scalarWeight ? "#?" : "?") + name;
   case Kind::Number: return std::to_string(number);
+  case Kind::Scalar: return "#" + formatScalar(scalar);
   case Kind::Op: {
     std::string s = "(" + name;
     if (!attributeBinding.empty()) s += "@" + attributeBinding;
     if (!attributes.empty()) {
       s += "{";
-      for (size_t i = 0; i < attributes.size(); ++i) {
-        s += (i ? ", " : "") + attributes[i].first + "=";
-        std::string values;
-        for (size_t j = 0; j < attributes[i].second.size(); ++j) values += (j ? "," : "") + std::to_string(attributes[i].second[j]);
-        s += attributeIsList[i] ? "[" + values + "]" : values;
-      }
+      for (size_t i = 0; i < attributes.size(); ++i) s += (i ? ", " : "") + attributes[i].first + "=" + formatAttribute(attributes[i].second);
       s += "}";
     }
     for (const Pattern& arg : args) s += " " + arg.toString();

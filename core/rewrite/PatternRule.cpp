@@ -28,15 +28,22 @@ static_assert(kUnboundClass == kUnboundAttribute, "one marker for unbound variab
 
 class Compiler {
 public:
-  Compiler(std::vector<std::string>& variables, std::vector<std::string>& attributeVariables)
-      : variables_(variables), attributeVariables_(attributeVariables) {}
+  Compiler(std::vector<std::string>& variables, std::vector<std::string>& attributeVariables, std::vector<bool>& scalarVariables)
+      : variables_(variables), attributeVariables_(attributeVariables), scalarVariables_(scalarVariables) {}
 
   CompiledPattern compile(const Pattern& pattern, bool leftHandSide) {
     CompiledPattern out;
     out.text = pattern.toString();
-    if (pattern.kind == Pattern::Kind::Number) failAt(pattern, "a number cannot stand for a tensor");
+    if (pattern.kind == Pattern::Kind::Number) failAt(pattern, "a number cannot stand for a tensor (a constant is written #" +
+                                                                   std::to_string(pattern.number) + ")");
+    if (pattern.kind == Pattern::Kind::Scalar) {
+      out.kind = CompiledPattern::Kind::Scalar;
+      out.scalar = pattern.scalar;
+      return out;
+    }
     if (pattern.kind == Pattern::Kind::Variable) {
       out.kind = CompiledPattern::Kind::Variable;
+      out.scalarWeight = pattern.scalarWeight;
       auto it = std::find(variables_.begin(), variables_.end(), pattern.name);
       if (it == variables_.end()) {
         if (!leftHandSide) failAt(pattern, "variable ?" + pattern.name + " does not appear on the left-hand side");
@@ -44,6 +51,8 @@ public:
         it = variables_.end() - 1;
       }
       out.variable = static_cast<int>(it - variables_.begin());
+      if (scalarVariables_.size() < variables_.size()) scalarVariables_.resize(variables_.size(), false);
+      if (leftHandSide && pattern.scalarWeight) scalarVariables_[out.variable] = true;
       return out;
     }
     if (std::optional<OpKind> native = opFromName(pattern.name)) return compileNative(pattern, *native, leftHandSide);
@@ -82,13 +91,7 @@ private:
     out.kind = CompiledPattern::Kind::NativeOp;
     out.native = kind;
     out.text = pattern.toString();
-    for (size_t i = 0; i < pattern.attributes.size(); ++i) {
-      const auto& [key, values] = pattern.attributes[i];
-      if (pattern.attributeIsList[i])
-        out.attributes.set(key, values);
-      else
-        out.attributes.set(key, values[0]);
-    }
+    for (const auto& [key, value] : pattern.attributes) out.attributes.set(key, value);
     if (!pattern.attributeBinding.empty()) {
       auto it = std::find(attributeVariables_.begin(), attributeVariables_.end(), pattern.attributeBinding);
       if (it == attributeVariables_.end()) {
@@ -123,6 +126,7 @@ private:
 public:
   static const CompiledPattern* findConcat(const CompiledPattern& p) {
     if (p.kind == CompiledPattern::Kind::Op && p.op->kind == OpKind::Concat) return &p;
+    if (p.kind == CompiledPattern::Kind::NativeOp && p.native == OpKind::Concat) return &p;
     for (const CompiledPattern& t : p.tensors)
       if (const CompiledPattern* found = findConcat(t)) return found;
     return nullptr;
@@ -131,6 +135,7 @@ public:
 private:
   std::vector<std::string>& variables_;
   std::vector<std::string>& attributeVariables_;
+  std::vector<bool>& scalarVariables_;
 };
 
 std::vector<TensorType> childTypes(const EGraph& egraph, const std::vector<EClassId>& children) {
@@ -150,6 +155,32 @@ bool satisfiesAttributes(const EGraph& egraph, const ENode& node, const Compiled
   } catch (const Error&) {
     return false;
   }
+}
+
+// The one-element float weight in a class, if it holds one.
+const Tensor* scalarWeightOf(const EGraph& egraph, EClassId eclass) {
+  for (const ENode& node : egraph.eclass(eclass).nodes) {
+    if (node.op != OpKind::Weight) continue;
+    const Node& leaf = egraph.leaf(node.payload).node;
+    if (leaf.weight && leaf.weight->holdsFloats() && leaf.weight->numel() == 1) return leaf.weight.get();
+  }
+  return nullptr;
+}
+
+// A constant `#v` matches a one-element weight within float rounding of v.
+bool holdsScalar(const EGraph& egraph, EClassId eclass, double value) {
+  const Tensor* weight = scalarWeightOf(egraph, eclass);
+  return weight && std::abs(weight->valueAt(0) - value) <= 1e-6 * std::max(1.0, std::abs(value));
+}
+
+// The weight a right-hand side's `#v` builds: rank 0, named by its value so that equal constants share a leaf.
+Node scalarLeaf(double value) {
+  Node node;
+  node.kind = OpKind::Weight;
+  node.name = "tessera.scalar(" + formatScalar(value) + ")";
+  node.outputTypes = {TensorType{DType::Float32, Shape{}}};
+  node.weight = std::make_shared<const Tensor>(Tensor::fromFloats(Shape{}, {static_cast<float>(value)}));
+  return node;
 }
 
 // A non-owning reference to a callable: the matcher's continuations live on its stack, and a
@@ -175,7 +206,12 @@ public:
 
   void match(const CompiledPattern& pattern, EClassId eclass, Continuation found) {
     eclass = egraph_.find(eclass);
+    if (pattern.kind == CompiledPattern::Kind::Scalar) {
+      if (holdsScalar(egraph_, eclass, pattern.scalar)) found();
+      return;
+    }
     if (pattern.kind == CompiledPattern::Kind::Variable) {
+      if (pattern.scalarWeight && !scalarWeightOf(egraph_, eclass)) return;
       EClassId& slot = bindings_[pattern.variable];
       if (slot == kUnbound) {
         slot = eclass;
@@ -238,6 +274,7 @@ public:
 
   std::optional<EClassId> build(const CompiledPattern& pattern) {
     if (pattern.kind == CompiledPattern::Kind::Variable) return bindings_[pattern.variable];
+    if (pattern.kind == CompiledPattern::Kind::Scalar) return egraph_.addLeaf(scalarLeaf(pattern.scalar));
     if (isConvOfMerge(pattern)) return buildConvOfMerge(pattern);
     std::vector<EClassId> children;
     for (const CompiledPattern& t : pattern.tensors) {
@@ -253,7 +290,9 @@ public:
       else if (pattern.attributeVariable >= 0 && unboundAttributes_)
         attrs = (*unboundAttributes_)[pattern.attributeVariable];
       for (const auto& [key, value] : pattern.attributes.entries()) attrs.set(key, value);
-      return egraph_.add(pattern.native, attrs, children);
+      std::optional<EClassId> result = egraph_.add(pattern.native, attrs, children);
+      if (result && pattern.native == OpKind::Concat) concatOperands_[&pattern] = children;
+      return result;
     }
     std::optional<BuiltOp> op = buildTensatOp(egraph_, *pattern.op, pattern.numbers, children);
     if (!op) return std::nullopt;
@@ -290,12 +329,14 @@ private:
     const CompiledPattern* concat = Compiler::findConcat(pattern.tensors[0]);
     auto it = concatOperands_.find(concat);
     if (it == concatOperands_.end()) return std::nullopt;
-    int64_t concatAxis = concat->numbers[0];
+    int64_t concatAxis = concat->kind == CompiledPattern::Kind::NativeOp ? concat->attributes.getInt("axis", 0) : concat->numbers[0];
     std::vector<int64_t> sizes;
     for (EClassId part : it->second) {
       const Shape& shape = egraph_.data(part).type.shape;
-      if (concatAxis >= static_cast<int64_t>(shape.size())) return std::nullopt;
-      sizes.push_back(shape[concatAxis]);
+      const int64_t rank = static_cast<int64_t>(shape.size());
+      const int64_t axis = concatAxis < 0 ? concatAxis + rank : concatAxis;
+      if (axis < 0 || axis >= rank) return std::nullopt;
+      sizes.push_back(shape[axis]);
     }
     Attributes attrs{{"axis", pattern.splitAxis}, {"split", sizes}};
     return egraph_.add(OpKind::Split, attrs, {operand}, static_cast<uint16_t>(pattern.port));
@@ -342,7 +383,9 @@ std::vector<RuleMatch> unflatten(const SideMatches& side) {
 // Are two patterns one pattern with the variables renamed (TENSAT's canonical patterns)?
 bool sameUpToRenaming(const CompiledPattern& a, const CompiledPattern& b, std::map<int, int>& aToB, std::map<int, int>& bToA) {
   if (a.kind != b.kind) return false;
+  if (a.kind == CompiledPattern::Kind::Scalar) return a.scalar == b.scalar;
   if (a.kind == CompiledPattern::Kind::Variable) {
+    if (a.scalarWeight != b.scalarWeight) return false;
     auto [forward, newA] = aToB.try_emplace(a.variable, b.variable);
     auto [backward, newB] = bToA.try_emplace(b.variable, a.variable);
     return forward->second == b.variable && backward->second == a.variable;
@@ -372,12 +415,13 @@ PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std:
                          std::vector<std::pair<Pattern, Pattern>> sameTypeGuards)
     : Rule(std::move(name), std::move(labels)) {
   if (sides.empty() || sides.size() > 2) throw Error("a rule has one or two source patterns");
-  Compiler compiler(variables_, attributeVariables_);
+  Compiler compiler(variables_, attributeVariables_, scalarVariables_);
   for (const auto& [lhs, rhs] : sides) {
     if (lhs.kind != Pattern::Kind::Op) failAt(lhs, "a left-hand side must start with an op");
     sides_.push_back({compiler.compile(lhs, true), CompiledPattern{}});
   }
   for (size_t i = 0; i < sides.size(); ++i) sides_[i].rhs = compiler.compile(sides[i].second, false);
+  scalarVariables_.resize(variables_.size(), false);
   for (const auto& [a, b] : sameTypeGuards) {
     CompiledPattern x = compiler.compile(a, false), y = compiler.compile(b, false);
     if (x.kind != CompiledPattern::Kind::Variable) failAt(a, "a guard compares variables");
@@ -486,9 +530,11 @@ namespace {
 
 // The attributes a rule's check gives an op it copies attributes from (`LRN@l`): ONNX gives LRN
 // no default size, and an even size (a window reaching further up than down) with a large alpha
-// makes the check strict. Other ops take their defaults.
+// makes the check strict; a Reshape has no default target, and flattening fits any input. Other
+// ops take their defaults.
 Attributes verificationAttributes(OpKind kind) {
   if (kind == OpKind::LRN) return {{"size", int64_t{4}}, {"alpha", 0.5f}, {"beta", 0.75f}, {"bias", 2.0f}};
+  if (kind == OpKind::Reshape) return {{"shape", std::vector<int64_t>{-1}}};
   return {};
 }
 
@@ -546,12 +592,13 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
     // same shape, or a vector as long as one of its dimensions), then the rest in random order.
     // Half the time only: a sound-looking rule is often wrong exactly when operands differ.
     std::vector<Shape> related;
-    for (size_t u = 0; u < v && rng() % 2 == 0; ++u) {
+    if (scalarVariables_[v]) related = {Shape{1}, Shape{}}; // `#?s` binds one-element weights only
+    for (size_t u = 0; u < v && !scalarVariables_[v] && rng() % 2 == 0; ++u) {
       related.push_back(chosen[u]);
       for (int64_t d : chosen[u]) related.push_back({d});
     }
     std::shuffle(related.begin(), related.end(), rng);
-    std::vector<Shape> others = shapes;
+    std::vector<Shape> others = scalarVariables_[v] ? std::vector<Shape>{} : shapes;
     std::shuffle(others.begin(), others.end(), rng);
     std::vector<Shape> order;
     for (const Shape& shape : related)
@@ -575,17 +622,27 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
     std::string key;
     for (const Shape& shape : chosen) key += shapeToString(shape);
     seen.push_back(key);
+    // A `#?s` variable is a weight with a value drawn here, away from zero (it may divide).
     Graph inputs;
-    for (size_t v = 0; v < n; ++v) inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]});
+    std::vector<NodeId> variableNodes;
+    std::uniform_real_distribution<double> magnitude(0.5, 2.0);
+    for (size_t v = 0; v < n; ++v) {
+      if (!scalarVariables_[v]) {
+        variableNodes.push_back(inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]}));
+        continue;
+      }
+      const double value = (rng() % 2 ? 1.0 : -1.0) * magnitude(rng);
+      variableNodes.push_back(inputs.addWeight(variables_[v], Tensor::fromFloats(chosen[v], {static_cast<float>(value)})));
+    }
     // Each side is built in a fresh e-graph over the same inputs, where every class holds one
     // node, so extraction is unambiguous. Attribute variables take verificationAttributes.
     auto buildSide = [&](bool before) -> std::optional<Graph> {
       EGraph scratch;
       SeededGraph sides;
       std::vector<EClassId> bindings;
-      for (NodeId id : inputs.inputNodes()) {
+      for (NodeId id : variableNodes) {
         bindings.push_back(scratch.addLeaf(inputs.node(id)));
-        sides.inputLeaves.push_back(scratch.registerLeaf(inputs.node(id)));
+        if (inputs.node(id).kind == OpKind::Input) sides.inputLeaves.push_back(scratch.registerLeaf(inputs.node(id)));
       }
       std::vector<uint32_t> attributes(attributeVariables_.size(), kUnbound);
       Builder builder(scratch, bindings, attributes, &unboundAttributes);

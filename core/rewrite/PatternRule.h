@@ -11,13 +11,15 @@ namespace tessera {
 
 // A pattern resolved against the vocabulary, with variables numbered.
 struct CompiledPattern {
-  enum class Kind : uint8_t { Variable, Op, NativeOp, SplitOutput };
+  enum class Kind : uint8_t { Variable, Op, NativeOp, SplitOutput, Scalar };
   Kind kind = Kind::Op;
   const TensatOp* op = nullptr;  // Op
   OpKind native = OpKind::Identity; // NativeOp: an IR op by its Tessera name
   int attributeVariable = -1;    // NativeOp: slot of `@name`, or -1
   Attributes attributes;         // NativeOp: required (left) or set (right) values
   int variable = -1;            // Variable: slot
+  bool scalarWeight = false;    // Variable: binds only a one-element weight (`#?s`)
+  double scalar = 0;            // Scalar: the constant's value (`#3`)
   int port = 0;                 // SplitOutput: which half
   int64_t splitAxis = 0;        // SplitOutput: axis of the inner split
   std::vector<int64_t> numbers; // Op: integer arguments
@@ -59,6 +61,7 @@ private:
   std::vector<Side> sides_;
   std::vector<std::string> variables_;
   std::vector<std::string> attributeVariables_;
+  std::vector<bool> scalarVariables_; // per variable: written `#?s` on a left-hand side
   std::vector<std::pair<int, int>> sameTypeGuards_;
   std::string guardText_;
   bool symmetric_ = false;

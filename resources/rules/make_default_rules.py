@@ -78,6 +78,89 @@ lines += ["", "# --- Other spellings of an op, for the runtime that runs one of 
           "# kernel is a scalar loop; see writeLrnDenominator in core/onnx/ExportOps.cpp)."]
 lines.append("lrn-as-channel-conv [normalization,lrn]: (LRN@l ?x) => (Div ?x (LrnDenominator@l (Mul ?x ?x)))")
 
+lines += ["", "# --- Real exports (PyTorch, Paddle2ONNX): ops the exporters spell out, written back as one op ---",
+          "# `#v` is a one-element weight of value v; `#?s` binds any one-element weight. Names say what is rewritten."]
+
+
+def real(name, labels, body):
+    lines.append(f"{name} [{','.join(['real'] + labels)}]: {body}")
+
+
+# Multiplying by one and dividing by a constant (a division by a weight is a product with its reciprocal,
+# which the weights-only analysis precomputes).
+for order, lhs in (("", "(Mul ?x #1)"), ("-left", "(Mul #1 ?x)")):
+    real(f"mul-by-one{order}", ["elementwise"], f"{lhs} => ?x")
+real("div-by-constant", ["elementwise"], "(Div ?x #?c) => (Mul ?x (Reciprocal #?c))")
+
+# Hard-swish x * clip(x + 3, 0, 6) / 6 and hard-sigmoid clip(x + 3, 0, 6) / 6, as Paddle2ONNX and
+# torch before opset 14 write them.
+clip = "(Clip{{max=6.0, min=0.0}} {add})"
+for add_name, add in (("", "(Add ?x #3)"), ("-3x", "(Add #3 ?x)")):
+    c = clip.format(add=add)
+    real(f"hardswish-div{add_name}", ["activation"], f"(Div (Mul ?x {c}) #6) => (HardSwish ?x)")
+    real(f"hardswish-div-clip-x{add_name}", ["activation"], f"(Div (Mul {c} ?x) #6) => (HardSwish ?x)")
+    real(f"hardswish-mul{add_name}", ["activation"], f"(Mul (Mul ?x {c}) #0.16666667) => (HardSwish ?x)")
+    real(f"hardswish-x-times-gate{add_name}", ["activation"], f"(Mul ?x (Div {c} #6)) => (HardSwish ?x)")
+    real(f"hardsigmoid-div{add_name}", ["activation"], f"(Div {c} #6) => (HardSigmoid{{alpha=0.16666667, beta=0.5}} ?x)")
+real("hardswish-of-hardsigmoid", ["activation"], "(Mul ?x (HardSigmoid{alpha=0.16666667, beta=0.5} ?x)) => (HardSwish ?x)")
+
+# GELU: x * 0.5 * (1 + erf(x / sqrt 2)) (torch, BERT) and the tanh form (GPT-2).
+erf_forms = (("", "(Erf (Div ?x #1.4142135))"), ("-mul", "(Erf (Mul ?x #0.70710677))"))
+for form, erf in erf_forms:
+    gate = f"(Add {erf} #1)"
+    real(f"gelu-erf{form}", ["activation"], f"(Mul (Mul ?x {gate}) #0.5) => (Gelu ?x)")
+    real(f"gelu-erf-half-first{form}", ["activation"], f"(Mul (Mul ?x #0.5) {gate}) => (Gelu ?x)")
+    real(f"gelu-erf-half-gate{form}", ["activation"], f"(Mul ?x (Mul {gate} #0.5)) => (Gelu ?x)")
+tanh_gate = "(Add (Tanh (Mul (Add ?x (Mul (Pow ?x #3) #0.044715)) #0.7978846)) #1)"
+real("gelu-tanh", ["activation"], f'(Mul (Mul ?x #0.5) {tanh_gate}) => (Gelu{{approximate="tanh"}} ?x)')
+real("gelu-tanh-half-last", ["activation"], f'(Mul (Mul ?x {tanh_gate}) #0.5) => (Gelu{{approximate="tanh"}} ?x)')
+
+# LayerNormalization over the last axis, decomposed (torch before opset 17, Paddle2ONNX): one rule
+# per epsilon the exporters write, since the epsilon becomes an attribute.
+for eps in ("1e-05", "1e-06", "1e-12"):
+    for square_name, square in (("", "(Pow (Sub ?x (ReduceMean{axes=[-1]} ?x)) #2)"),
+                                ("-mul", "(Mul (Sub ?x (ReduceMean{axes=[-1]} ?x)) (Sub ?x (ReduceMean{axes=[-1]} ?x)))")):
+        normalized = f"(Div (Sub ?x (ReduceMean{{axes=[-1]}} ?x)) (Sqrt (Add (ReduceMean{{axes=[-1]}} {square}) #{eps})))"
+        real(f"layernorm-decomposed{square_name}-eps{eps}", ["normalization"],
+             f"(Add (Mul {normalized} ?g) ?b) => (LayerNorm{{axis=-1, epsilon={float(eps)!r}}} ?x ?g ?b)")
+
+# Scalar affine layers around convolutions (PP-LCNet's learnable affine blocks): a scale folds into
+# the weights on either side of a conv; a shift folds into the bias after it, and before it when the
+# conv does not pad (every window then sums the shift times the kernel).
+for order, mul in (("", "(Mul #?s {conv})"), ("-right", "(Mul {conv} #?s)")):
+    real(f"conv-then-scale{order}", ["conv"], mul.format(conv="(Conv@c{activation=0} ?x ?w ?b)") +
+         " => (Conv@c ?x (Mul ?w #?s) (Mul ?b #?s))")
+    real(f"conv-nobias-then-scale{order}", ["conv"], mul.format(conv="(Conv@c{activation=0} ?x ?w)") +
+         " => (Conv@c ?x (Mul ?w #?s))")
+    real(f"scale-then-conv{order}", ["conv"], "(Conv@c " + mul.format(conv="?x") + " ?w ?b) => (Conv@c ?x (Mul ?w #?s) ?b)")
+    real(f"scale-then-conv-nobias{order}", ["conv"], "(Conv@c " + mul.format(conv="?x") + " ?w) => (Conv@c ?x (Mul ?w #?s))")
+for order, add in (("", "(Add {x} #?s)"), ("-left", "(Add #?s {x})")):
+    real(f"conv-then-shift{order}", ["conv"], add.format(x="(Conv@c{activation=0} ?x ?w ?b)") + " => (Conv@c ?x ?w (Add ?b #?s))")
+    kernel_sum = "(Mul (ReduceSum{axes=[1,2,3], keepdims=0} ?w) #?s)"
+    real(f"shift-then-unpadded-conv{order}", ["conv"], "(Conv@c{pads=[0,0,0,0]} " + add.format(x="?x") +
+         f" ?w ?b) => (Conv@c ?x ?w (Add ?b {kernel_sum}))")
+    real(f"shift-then-unpadded-conv-nobias{order}", ["conv"], "(Conv@c{pads=[0,0,0,0]} " + add.format(x="?x") +
+         f" ?w) => (Conv@c ?x ?w {kernel_sum})")
+
+# Products that share an input (Q, K and V; gate and up projections): one product over the weights
+# concatenated along their last axis, split after it; with their bias additions too.
+split = "(split_{i} (split -1 {product}))"
+merged = "(MatMul ?x (Concat{axis=-1} ?w1 ?w2))"
+real("merge-matmuls-sharing-input", ["multi", "symmetric", "matmul"],
+     f"(MatMul{{activation=0}} ?x ?w1) => {split.format(i=0, product=merged)} && "
+     f"(MatMul{{activation=0}} ?x ?w2) => {split.format(i=1, product=merged)}")
+biased = f"(Add {merged} (Concat{{axis=-1}} ?b1 ?b2))"
+real("merge-matmul-adds-sharing-input", ["multi", "symmetric", "matmul"],
+     f"(Add (MatMul{{activation=0}} ?x ?w1) ?b1) => {split.format(i=0, product=biased)} && "
+     f"(Add (MatMul{{activation=0}} ?x ?w2) ?b2) => {split.format(i=1, product=biased)}")
+
+# Layout chains that cancel: a transpose undone by the next, a reshape of a reshape.
+for perm, inverse in (("[0,2,1,3]", "[0,2,1,3]"), ("[0,2,1]", "[0,2,1]"), ("[0,2,3,1]", "[0,3,1,2]"),
+                      ("[0,3,1,2]", "[0,2,3,1]"), ("[1,0]", "[1,0]")):
+    real(f"transpose-{perm.strip('[]').replace(',', '')}-undone", ["layout"],
+         f"(Transpose{{perm={inverse}}} (Transpose{{perm={perm}}} ?x)) => ?x")
+real("reshape-of-reshape", ["layout"], "(Reshape@r (Reshape@q ?x)) => (Reshape@r ?x)")
+
 with open("default.rules", "w") as f:
     f.write("\n".join(lines) + "\n")
 print(f"{len(singles)} single, {len(multis) // 2} multi, wrote default.rules")

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace tessera;
 
 namespace {
@@ -154,4 +156,72 @@ TEST(PatternRule, NativeOpErrors) {
   EXPECT_EQ(errorOf("r: (Relu ?x) => (Conv@c ?x ?x)"), "test.rules: line 1, column 17: attribute variable @c does not appear on the left-hand side");
   EXPECT_EQ(errorOf("r: (relu@a ?x) => ?x"), "test.rules: line 1, column 4: only IR ops (capitalised, e.g. Conv) take attributes; 'relu' is a TENSAT op");
   EXPECT_EQ(errorOf("r: (Conv{strides=} ?x ?w) => ?x"), "test.rules: line 1, column 18: expected an integer");
+}
+
+TEST(PatternRule, ConstantsMatchOneElementWeightsByValue) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({2, 4}));
+  NodeId three = graph.addWeight("three", Tensor::fromFloats({1}, {3.0f}));
+  NodeId four = graph.addWeight("four", Tensor::fromFloats({}, {4.0f}));
+  NodeId threes = graph.addWeight("threes", Tensor::splat(f32({2, 4}), 3.0)); // not one element
+  NodeId y = graph.addInput("y", f32({1}));                                     // not a weight
+  for (NodeId operand : {three, four, threes, y}) graph.addOutput({graph.addNode(OpKind::Add, {{x}, {operand}})});
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, graph);
+
+  RuleSet literal = rule("r: (Add ?x #3) => (Sub ?x #-3)");
+  auto matches = only(literal).search(egraph, 100);
+  ASSERT_EQ(matches.size(), 1u);
+  EXPECT_EQ(matches[0].roots[0], egraph.find(seed.outputs[0]));
+  RuleApplication applied = only(literal).apply(egraph, matches[0]);
+  ASSERT_TRUE(applied.typeChecked);
+  egraph.rebuild();
+  bool built = false;
+  for (const ENode& node : egraph.eclass(seed.outputs[0]).nodes) {
+    if (node.op != OpKind::Sub) continue;
+    for (const ENode& operand : egraph.eclass(node.children[1]).nodes) {
+      if (operand.op != OpKind::Weight) continue;
+      const Node& leaf = egraph.leaf(operand.payload).node;
+      built = leaf.weight->numel() == 1 && leaf.weight->floatAt(0) == -3.0f;
+    }
+  }
+  EXPECT_TRUE(built);
+
+  RuleSet anyScalar = rule("r: (Add ?x #?s) => (Add #?s ?x)");
+  auto scalars = only(anyScalar).search(egraph, 100);
+  std::vector<EClassId> roots;
+  for (const RuleMatch& m : scalars) roots.push_back(egraph.find(m.roots[0]));
+  std::sort(roots.begin(), roots.end());
+  std::vector<EClassId> expected = {egraph.find(seed.outputs[0]), egraph.find(seed.outputs[1])};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(roots, expected); // the splat of eight elements and the input do not bind #?s
+}
+
+// Products of one input merged into one over concatenated weights: the split's sizes come from
+// the native Concat's operands along its axis.
+TEST(PatternRule, NativeSplitIsSizedByANativeConcat) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({1, 5, 8}));
+  NodeId w1 = graph.addWeight("w1", Tensor::splat(f32({8, 6}), 0.1));
+  NodeId w2 = graph.addWeight("w2", Tensor::splat(f32({8, 10}), 0.2));
+  graph.addOutput({graph.addNode(OpKind::MatMul, {{x}, {w1}})});
+  graph.addOutput({graph.addNode(OpKind::MatMul, {{x}, {w2}})});
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, graph);
+  RuleSet rules = rule("m [multi]: (MatMul{activation=0} ?x ?w1) => (split_0 (split -1 (MatMul ?x (Concat{axis=-1} ?w1 ?w2)))) && "
+                       "(MatMul{activation=0} ?x ?w2) => (split_1 (split -1 (MatMul ?x (Concat{axis=-1} ?w1 ?w2))))");
+  auto matches = only(rules).search(egraph, 100);
+  ASSERT_EQ(matches.size(), 2u); // both orders; each builds its own concat
+  RuleMatch ordered = matches[0];
+  for (const RuleMatch& m : matches)
+    if (egraph.find(m.roots[0]) == egraph.find(seed.outputs[0])) ordered = m;
+  ASSERT_TRUE(only(rules).apply(egraph, ordered).typeChecked);
+  egraph.rebuild();
+  bool sized = false;
+  for (const ENode& node : egraph.eclass(seed.outputs[1]).nodes) {
+    if (node.op != OpKind::Split) continue;
+    const Attributes& attrs = egraph.attributes().get(node.payload);
+    sized = attrs.getInt("axis", -1) == 2 && attrs.getInts("split") == Ints{6, 10} && node.port == 1;
+  }
+  EXPECT_TRUE(sized);
 }

@@ -60,3 +60,21 @@ TEST(RuleChecker, ChecksRulesThatCopyLrnsAttributes) {
   EXPECT_TRUE(checks[1].verified) << checks[1].problem;
   EXPECT_GE(checks[1].cases, 1);
 }
+
+// Constants in patterns are checked at their values, and `#?s` variables at drawn values: a wrong
+// constant or a rule that holds only for some scalars is caught.
+TEST(RuleChecker, ChecksRulesWithConstants) {
+  std::vector<RuleCheck> checks = checkRules(rules(
+      "hardswish: (Div (Mul ?x (Clip{max=6.0, min=0.0} (Add ?x #3))) #6) => (HardSwish ?x)\n"
+      "hardswish-wrong-shift: (Div (Mul ?x (Clip{max=6.0, min=0.0} (Add ?x #2))) #6) => (HardSwish ?x)\n"
+      "div-as-mul: (Div ?x #?c) => (Mul ?x (Reciprocal #?c))\n"
+      "div-as-mul-wrong: (Div ?x #?c) => (Mul ?x #?c)\n"
+      "gelu: (Mul (Mul ?x (Add (Erf (Div ?x #1.4142135)) #1)) #0.5) => (Gelu ?x)\n"));
+  ASSERT_EQ(checks.size(), 5u);
+  EXPECT_TRUE(checks[0].verified) << checks[0].problem;
+  EXPECT_FALSE(checks[1].verified);
+  EXPECT_NE(checks[1].problem.find("sides differ"), std::string::npos) << checks[1].problem;
+  EXPECT_TRUE(checks[2].verified) << checks[2].problem;
+  EXPECT_FALSE(checks[3].verified);
+  EXPECT_TRUE(checks[4].verified) << checks[4].problem;
+}

@@ -64,16 +64,19 @@ TEST(RuleSet, MissingFileIsAnError) {
 
 TEST(DefaultRules, HoldTensatsRulesPredefinedRulesAndFusions) {
   RuleSet rules = defaultRules();
-  size_t tensatSingle = 0, tensatMulti = 0, predefined = 0, fusion = 0;
+  size_t tensatSingle = 0, tensatMulti = 0, predefined = 0, fusion = 0, realMulti = 0;
   for (const auto& rule : rules.rules()) {
     if (rule->hasLabel("tensat")) (rule->isMulti() ? tensatMulti : tensatSingle)++;
     if (rule->hasLabel("predefined")) ++predefined;
     if (rule->hasLabel("fusion")) ++fusion;
+    if (rule->hasLabel("real") && rule->isMulti()) ++realMulti;
   }
   EXPECT_EQ(tensatSingle, 120u);
   EXPECT_EQ(tensatMulti, 13u);
   EXPECT_EQ(predefined, 6u);
   EXPECT_GE(fusion, 6u);
-  EXPECT_EQ(rules.multiCount(), 15u);
+  EXPECT_EQ(realMulti, 2u); // the merges of products that share an input, with and without their bias
+  EXPECT_EQ(rules.multiCount(), 15u + realMulti);
   EXPECT_NE(rules.find("fuse-conv-bias-relu"), nullptr);
+  EXPECT_NE(rules.find("hardswish-div"), nullptr);
 }
