@@ -61,6 +61,8 @@ std::string interfaceMismatch(const Graph& original, const Graph& candidate) {
     const TensorType& a = original.typeOf(original.outputs()[i].value);
     const TensorType& b = candidate.typeOf(candidate.outputs()[i].value);
     if (a.shape != b.shape) return outputLabel(original, i) + " has shape " + shapeToString(a.shape) + " but the candidate's " + shapeToString(b.shape);
+    if (a.dtype != b.dtype)
+      return outputLabel(original, i) + " is " + std::string(dtypeName(a.dtype)) + " but the candidate's is " + std::string(dtypeName(b.dtype));
   }
   return {};
 }
@@ -204,6 +206,14 @@ VerifyResult verifyEquivalent(const Graph& original, const Graph& candidate, con
     const std::vector<Tensor> expected = runGraph(original, inputs, weights);
     const std::vector<Tensor> actual = runGraph(candidate, inputs, weights);
     const std::vector<double> allowance = noiseAllowances(original, inputs, weights, expected, options, seed, result);
+    if (options.metric == VerifyMetric::NoiseScaled && result.noiseToSignal > options.maxNoiseToSignal) {
+      result.equivalent = false;
+      result.tooNoisy = true;
+      result.worst = "float32 noise alone moves the original's outputs by " + formatValue(result.noiseToSignal) +
+                     " of their RMS (above " + formatValue(options.maxNoiseToSignal) +
+                     "): the check cannot tell a wrong graph from a right one here, so nothing is called verified";
+      return result;
+    }
     // Output i of the candidate is compared against the original's (the reference, `b`).
     for (size_t i = 0; i < expected.size(); ++i)
       compareOutput(original, i, actual[i], expected[i], options, allowance[i], result, worstExcess);

@@ -31,6 +31,10 @@ struct VerifyOptions {
   VerifyMetric metric = VerifyMetric::NoiseScaled;
   double noiseFactor = 4;
   double noisePerturbation = 0x1p-16; // 512 float32 ulps: the rounding of a few thousand-term sums
+  // NoiseScaled: above this noise-to-signal ratio the check is refused. Its allowance, noiseFactor
+  // sigma, would then be more than 4 % of the output's RMS, and a candidate wrong by that much (a
+  // dropped small term, a bias added twice) would pass. Well-conditioned models sit near 1e-5.
+  double maxNoiseToSignal = 0.01;
 };
 
 struct VerifyResult {
@@ -38,8 +42,10 @@ struct VerifyResult {
   double maxAbsError = 0;
   double maxRelError = 0;
   // NoiseScaled: the largest sigma / RMS(output) over outputs and trials, how much float32 noise
-  // alone moves the original (near 1: the outputs are noise, and any candidate would pass).
+  // alone moves the original (near 1: the outputs are noise, and any candidate would pass). Above
+  // VerifyOptions::maxNoiseToSignal the result is not equivalent, whatever the outputs.
   double noiseToSignal = 0;
+  bool tooNoisy = false; // refused for noise: the outputs may well agree, but the check cannot tell
   // The rule applied, e.g. "noise-scaled: |a-b| <= 1e-05 + 0.001*|b| + 4*sigma (inputs and weights
   // perturbed by 2^-16)"; reports carry it so a reader knows what "verified" meant.
   std::string metric;

@@ -118,6 +118,7 @@ void verifySearchResult(const Graph& original, SearchResult& result, int trials,
   result.maxAbsError = check.maxAbsError;
   result.verifyProblem = check.equivalent ? std::string() : check.worst;
   result.verifyMetric = check.metric;
+  result.noiseToSignal = check.noiseToSignal;
   result.verifySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -70,6 +70,7 @@ struct SearchResult {
   double maxAbsError = 0;
   std::string verifyProblem;
   std::string verifyMetric; // what "verified" meant (VerifyResult::metric)
+  double noiseToSignal = 0;  // VerifyResult::noiseToSignal: how sharp the check was
   double verifySeconds = 0;
 };
 

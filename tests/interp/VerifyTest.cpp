@@ -190,6 +190,45 @@ TEST(VerifyTest, NoiseScaledMetricStillCatchesAWrongWeightInADeepChain) {
   }
 }
 
+// y = sin(10^6 x): float32 noise in x alone moves y by as much as y itself, so the noise allowance
+// would pass any candidate of the same range. `wrong` computes -y instead.
+Graph noiseDominatedGraph(bool wrong) {
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {4, 8}});
+  NodeId scale = g.addWeight("scale", Tensor::fromFloats({}, {1.0e6f}));
+  NodeId sine = g.addNode(OpKind::Sin, {{g.addNode(OpKind::ScalarMul, {{x, 0}, {scale, 0}}), 0}});
+  g.addOutput({wrong ? g.addNode(OpKind::Neg, {{sine, 0}}) : sine, 0}, "y");
+  return g;
+}
+
+TEST(VerifyTest, ANoiseDominatedModelIsNeverCalledVerified) {
+  VerifyResult wrong = verifyEquivalent(noiseDominatedGraph(false), noiseDominatedGraph(true));
+  EXPECT_FALSE(wrong.equivalent) << "a graph computing 2x passed as x under " << wrong.metric;
+  EXPECT_TRUE(wrong.tooNoisy);
+  EXPECT_GT(wrong.noiseToSignal, VerifyOptions{}.maxNoiseToSignal);
+  EXPECT_NE(wrong.worst.find("cannot tell"), std::string::npos) << wrong.worst;
+  // Without the cap the allowance swallows the error: the cap is what refuses it.
+  VerifyOptions uncapped;
+  uncapped.maxNoiseToSignal = 1e30;
+  EXPECT_TRUE(verifyEquivalent(noiseDominatedGraph(false), noiseDominatedGraph(true), uncapped).equivalent)
+      << "the test graph is no longer noise-dominated: it shows nothing";
+  // The same graph against itself is refused too: not verified, not wrong.
+  EXPECT_FALSE(verifyEquivalent(noiseDominatedGraph(false), noiseDominatedGraph(false)).equivalent);
+}
+
+TEST(VerifyTest, OutputsOfDifferentElementTypesDoNotMatch) {
+  Graph a;
+  NodeId x = a.addInput("x", {DType::Float32, {2, 3}});
+  a.addOutput({a.addNode(OpKind::Relu, {{x, 0}}), 0}, "y");
+  Graph b;
+  NodeId bx = b.addInput("x", {DType::Float32, {2, 3}});
+  NodeId relu = b.addNode(OpKind::Relu, {{bx, 0}});
+  b.addOutput({b.addNode(OpKind::Cast, {{relu, 0}}, {{"to", std::string("i64")}}), 0}, "y");
+  VerifyResult result = verifyEquivalent(a, b);
+  EXPECT_FALSE(result.equivalent);
+  EXPECT_NE(result.worst.find("but the candidate's is"), std::string::npos) << result.worst;
+}
+
 TEST(VerifyTest, NoiseScaledMetricHonoursTheGraphsOwnWeights) {
   // With each graph's own weights, the perturbation reaches them too (a splat is materialised).
   VerifyOptions own;
