@@ -81,6 +81,7 @@ nlohmann::json reportJson(const synth::SynthesisReport& report, const synth::Syn
           {"checked", report.checked},
           {"verified", report.verified},
           {"refused", report.refused},
+          {"refused_stretched_shapes", report.refusedStretched},
           {"written", written ? report.written : 0},
           {"written_multi", written ? report.writtenMulti : 0},
           {"stop_reason", report.stopReason.empty() ? "completed" : report.stopReason},
@@ -132,8 +133,9 @@ int runSynthesize(const SynthesizeOptions& options) {
   std::printf("pruned, unwritable:     %llu\n", static_cast<unsigned long long>(report.prunedUnwritable));
   std::printf("pruned, common subgraph:%llu\n", static_cast<unsigned long long>(report.prunedCommonSubgraph));
   std::printf("pruned, subsumed:       %llu\n", static_cast<unsigned long long>(report.prunedSubsumed));
-  std::printf("verified:               %llu of %llu checked (%llu refused, %.1f s)\n", static_cast<unsigned long long>(report.verified),
-              static_cast<unsigned long long>(report.checked), static_cast<unsigned long long>(report.refused), report.verifySeconds);
+  std::printf("verified:               %llu of %llu checked (%llu refused, %llu of them on stretched shapes; %.1f s)\n",
+              static_cast<unsigned long long>(report.verified), static_cast<unsigned long long>(report.checked),
+              static_cast<unsigned long long>(report.refused), static_cast<unsigned long long>(report.refusedStretched), report.verifySeconds);
   if (stopped) std::printf("stopped early: %s\n", report.stopReason.c_str());
   if (write) {
     std::string text = synth::packText(report, vocabulary, synthesis);

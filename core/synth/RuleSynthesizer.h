@@ -1,6 +1,7 @@
 // Rule synthesis end to end (TASO's generator, issue #32): enumerate graphs of up to N ops,
 // group them by fingerprint, pair each group's graphs with its smallest one, prune renamings,
-// verify each candidate with the rule checker (the one `rules check` runs, same options), prune
+// refuse those whose sides differ on stretched shapes (a quick look: fingerprint shapes coincide,
+// 2 * 2 == 4, where the checker's would not), verify the rest with the rule checker (the one `rules check` runs, same options), prune
 // those a smaller verified rule implies, and write the rest as a rule pack with labels `synth`
 // and the ops involved, each rule preceded by a comment naming its origin.
 #pragma once
@@ -51,6 +52,7 @@ struct SynthesisReport {
   uint64_t checked = 0;  // handed to the rule checker
   uint64_t verified = 0;
   uint64_t refused = 0;  // the checker could not verify them; never written
+  uint64_t refusedStretched = 0; // of those, refused by the quick look on stretched shapes before the checker
   uint64_t written = 0;
   uint64_t writtenMulti = 0;
   std::string stopReason; // why enumeration stopped early; empty when it completed
