@@ -167,10 +167,11 @@ const Tensor* scalarWeightOf(const EGraph& egraph, EClassId eclass) {
   return nullptr;
 }
 
-// A constant `#v` matches a one-element weight within float rounding of v.
+// A constant `#v` matches a one-element weight within float rounding of v: relative to v, so
+// that an epsilon of 1e-12 never matches one of 1e-6.
 bool holdsScalar(const EGraph& egraph, EClassId eclass, double value) {
   const Tensor* weight = scalarWeightOf(egraph, eclass);
-  return weight && std::abs(weight->valueAt(0) - value) <= 1e-6 * std::max(1.0, std::abs(value));
+  return weight && std::abs(weight->valueAt(0) - value) <= 1e-6 * std::abs(value);
 }
 
 // The weight a right-hand side's `#v` builds: rank 0, named by its value so that equal constants share a leaf.

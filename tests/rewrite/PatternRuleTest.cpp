@@ -197,6 +197,24 @@ TEST(PatternRule, ConstantsMatchOneElementWeightsByValue) {
   EXPECT_EQ(roots, expected); // the splat of eight elements and the input do not bind #?s
 }
 
+// Constants match within float rounding relative to their value: epsilons a million apart differ.
+TEST(PatternRule, ConstantsMatchRelativeToTheirValue) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({4}));
+  NodeId eps = graph.addWeight("eps", Tensor::fromFloats({}, {1e-6f}));
+  NodeId rootTwo = graph.addWeight("root_two", Tensor::fromFloats({}, {1.41421356f}));
+  graph.addOutput({graph.addNode(OpKind::Add, {{x}, {eps}})});
+  graph.addOutput({graph.addNode(OpKind::Div, {{x}, {rootTwo}})});
+  EGraph egraph;
+  seedEGraph(egraph, graph);
+  auto count = [&](const char* text) { return only(rule(text)).search(egraph, 100).size(); };
+  EXPECT_EQ(count("r: (Add ?x #1e-06) => ?x"), 1u);
+  EXPECT_EQ(count("r: (Add ?x #1e-12) => ?x"), 0u);
+  EXPECT_EQ(count("r: (Add ?x #0) => ?x"), 0u);
+  EXPECT_EQ(count("r: (Div ?x #1.4142135) => ?x"), 1u);
+  EXPECT_EQ(count("r: (Div ?x #1.414) => ?x"), 0u);
+}
+
 // Products of one input merged into one over concatenated weights: the split's sizes come from
 // the native Concat's operands along its axis.
 TEST(PatternRule, NativeSplitIsSizedByANativeConcat) {
