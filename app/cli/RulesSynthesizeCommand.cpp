@@ -6,6 +6,7 @@
 #include "Commands.h"
 
 #include "onnx/OnnxImport.h"
+#include "onnx/ShapeBindings.h"
 #include "rewrite/RuleSet.h"
 #include "support/Error.h"
 #include "synth/RuleSynthesizer.h"
@@ -24,6 +25,8 @@ namespace {
 struct SynthesizeOptions {
   std::string ops;
   std::vector<std::string> models;
+  std::vector<std::string> inputShapes; // NAME=AxBxC, for models with open input sizes
+  std::vector<std::string> dims;        // NAME=VALUE
   int maxOps = 3;
   int variablesPerShape = 3;
   double timeLimit = 900;
@@ -105,7 +108,10 @@ int runSynthesize(const SynthesizeOptions& options) {
     synthesis.source = "--ops " + options.ops;
   } else {
     std::vector<Graph> graphs;
-    for (const std::string& path : options.models) graphs.push_back(onnx_io::importOnnxFile(path));
+    onnx_io::ShapeBindings bindings;
+    for (const std::string& text : options.inputShapes) onnx_io::parseInputShapeBinding(text, bindings);
+    for (const std::string& text : options.dims) onnx_io::parseDimBinding(text, bindings);
+    for (const std::string& path : options.models) graphs.push_back(onnx_io::importOnnxFile(path, bindings));
     std::vector<const Graph*> pointers;
     for (const Graph& g : graphs) pointers.push_back(&g);
     vocabulary = synth::vocabularyFromModels(pointers, options.models, vocabularyOptions);
@@ -164,6 +170,8 @@ void addRulesSynthesizeCommand(CLI::App& rules, CommandContext& context) {
                       "Comma-separated op names as the rule DSL writes them: ewadd,ewmul,matmul,conv2d,relu,concat,split,enlarge,"
                       "transpose or IR names (Transpose, Softmax, ReduceMean, Add, ...)");
   command->add_option("--from-model", options->models, "Take the ops, attribute values and ranks from these ONNX models")->expected(1, -1);
+  command->add_option("--input-shape", options->inputShapes, "A model input's whole shape, NAME=AxBxC (repeatable)");
+  command->add_option("--dim", options->dims, "A symbolic dimension's size, NAME=VALUE (repeatable)");
   command->add_option("--max-ops", options->maxOps, "Ops per enumerated graph")->capture_default_str();
   command->add_option("--vars-per-shape", options->variablesPerShape, "Input variables of each shape")->check(CLI::Range(1, 4))->capture_default_str();
   command->add_option("--time-limit", options->timeLimit, "Enumeration budget in seconds")->capture_default_str();
