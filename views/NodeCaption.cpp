@@ -1,5 +1,7 @@
 #include "NodeCaption.h"
 
+#include "onnx/ControlFlowImport.h"
+
 namespace tessera::views {
 
 namespace {
@@ -58,6 +60,18 @@ std::string convTitle(const Graph& graph, const Node& node) {
   return title + activationSuffix(node);
 }
 
+// "If · then 41 ops · else 41 ops": a control-flow node with its subgraphs collapsed.
+std::string opaqueTitle(const Node& node) {
+  if (!node.opaque) return std::string(opName(node.kind));
+  std::string title = node.opaque->opType;
+  for (const onnx_io::SubgraphSummary& sub : onnx_io::summarizeSubgraphs(*node.opaque)) {
+    std::string part = sub.attribute;
+    if (part.size() > 7 && part.compare(part.size() - 7, 7, "_branch") == 0) part.resize(part.size() - 7); // then_branch: "then"
+    title += " · " + part + " " + std::to_string(sub.nodes) + (sub.nodes == 1 ? " op" : " ops");
+  }
+  return title;
+}
+
 std::string opTitle(const Graph& graph, const Node& node) {
   std::string name(opName(node.kind));
   switch (node.kind) {
@@ -75,7 +89,7 @@ std::string opTitle(const Graph& graph, const Node& node) {
     return axis == 1 ? title : title + " axis " + std::to_string(axis);
   }
   case OpKind::Transpose: return name + " [" + dims(node.attrs.getInts("perm"), ",") + "]";
-  case OpKind::Opaque: return node.opaque ? node.opaque->opType : name;
+  case OpKind::Opaque: return opaqueTitle(node);
   default: return name;
   }
 }

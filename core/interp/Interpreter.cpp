@@ -3,6 +3,7 @@
 // intermediate tensor after its last use.
 #include "interp/Interpreter.h"
 
+#include "interp/ControlFlow.h"
 #include "interp/Kernels.h"
 #include "ir/ShapeInference.h"
 #include "support/Error.h"
@@ -310,17 +311,24 @@ std::vector<Tensor> runGraph(const Graph& graph, const TensorMap& inputs, const 
       values[id] = {borrow(override)};
       continue;
     }
-    if (node.kind == OpKind::Opaque) throwOpaque(node);
+    const bool controlFlow = isControlFlow(node);
+    if (node.kind == OpKind::Opaque && !controlFlow) throwOpaque(node);
 
     std::vector<const Tensor*> arguments;
     for (const ValueRef& input : node.inputs) {
-      assert(!input.isNone() && values[input.node].size() > input.port && "inputs are evaluated before their readers");
+      if (input.isNone()) {
+        assert(controlFlow && "only opaque nodes have absent inputs");
+        arguments.push_back(nullptr);
+        continue;
+      }
+      assert(values[input.node].size() > input.port && "inputs are evaluated before their readers");
       arguments.push_back(values[input.node][input.port].get());
     }
     std::vector<Tensor> results;
     try {
-      results = evaluateNode(node, arguments);
+      results = controlFlow ? runControlFlow(node, arguments, graph.info) : evaluateNode(node, arguments);
     } catch (const Error& e) {
+      if (controlFlow) throw Error("node '" + node.name + "' (" + node.opaque->opType + "): " + e.what());
       throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + "): " + e.what());
     } catch (const std::bad_alloc&) {
       throw Error("node '" + node.name + "' (" + std::string(opName(node.kind)) + "): out of memory for outputs " +
@@ -328,7 +336,7 @@ std::vector<Tensor> runGraph(const Graph& graph, const TensorMap& inputs, const 
     }
     for (Tensor& result : results) values[id].push_back(std::make_shared<const Tensor>(std::move(result)));
     for (const ValueRef& input : node.inputs)
-      if (--uses[input.node] == 0) values[input.node].clear();
+      if (!input.isNone() && --uses[input.node] == 0) values[input.node].clear();
   }
 
   std::vector<Tensor> outputs;

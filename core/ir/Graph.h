@@ -34,6 +34,10 @@ struct OpaqueOp {
   std::string domain;
   std::string opType;
   std::vector<std::string> attributeProtos; // each a serialized onnx::AttributeProto
+  // Control flow (If, Loop, Scan): its subgraphs, kept in attributeProtos, read tensors of the
+  // enclosing graph by name. Those values are the node's last capturedNames.size() inputs, so
+  // edges show them; export makes each available under its name here.
+  std::vector<std::string> capturedNames;
 };
 
 struct Node {

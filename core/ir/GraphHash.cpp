@@ -58,7 +58,7 @@ public:
     } else {
       if (nx.attrs != ny.attrs) return false;
       if (nx.opaque && (nx.opaque->domain != ny.opaque->domain || nx.opaque->opType != ny.opaque->opType ||
-                        nx.opaque->attributeProtos != ny.opaque->attributeProtos))
+                        nx.opaque->attributeProtos != ny.opaque->attributeProtos || nx.opaque->capturedNames != ny.opaque->capturedNames))
         return false;
     }
     pairs_[x] = y;

@@ -220,6 +220,74 @@ std::optional<IntTensor> foldSlice(const ImportContext& ctx, const OnnxNode& nod
 }
 
 // Two's-complement arithmetic, wrapping like the fixed-width integers ONNX runtimes use.
+// Reshape and Transpose of small integer constants: the pads chain PyTorch exports for reflect
+// padding (Concat, Reshape, Slice, Transpose, Reshape, Cast) must fold for Pad to be typed.
+std::optional<IntTensor> foldReshape(const ImportContext& ctx, const OnnxNode& node) {
+  if (ctx.opset < 5) return std::nullopt; // the old form takes the shape as an attribute
+  auto data = smallIntConstant(ctx, node, 0);
+  auto shape = smallIntConstant(ctx, node, 1);
+  if (!data || !shape || shape->shape.size() != 1) return std::nullopt;
+  const bool allowZero = node.getInt("allowzero", 0) != 0;
+  Shape outShape;
+  int64_t inferred = -1, known = 1;
+  for (size_t d = 0; d < shape->values.size(); ++d) {
+    int64_t dim = shape->values[d];
+    if (dim == 0 && !allowZero) {
+      if (d >= data->shape.size()) node.fail("shape copies axis " + std::to_string(d) + " of a rank-" + std::to_string(data->shape.size()) + " input");
+      dim = data->shape[d];
+    }
+    if (dim == -1) {
+      if (inferred >= 0) node.fail("shape has more than one -1");
+      inferred = static_cast<int64_t>(d);
+    } else if (dim < 0) {
+      node.fail("shape has a negative size " + std::to_string(dim));
+    } else {
+      known *= dim;
+    }
+    outShape.push_back(dim);
+  }
+  const int64_t numel = static_cast<int64_t>(data->values.size());
+  if (inferred >= 0) {
+    if (known == 0 || numel % known != 0) node.fail("cannot reshape " + shapeToString(data->shape) + " to " + shapeToString(outShape));
+    outShape[static_cast<size_t>(inferred)] = numel / known;
+  } else if (known != numel) {
+    node.fail("cannot reshape " + shapeToString(data->shape) + " to " + shapeToString(outShape));
+  }
+  data->shape = outShape;
+  return data;
+}
+
+std::optional<IntTensor> foldTranspose(const ImportContext& ctx, const OnnxNode& node) {
+  auto data = smallIntConstant(ctx, node, 0);
+  if (!data) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>(data->shape.size());
+  Ints perm = node.getInts("perm");
+  if (perm.empty())
+    for (int64_t d = rank; d-- > 0;) perm.push_back(d);
+  if (static_cast<int64_t>(perm.size()) != rank) node.fail("perm has " + std::to_string(perm.size()) + " axes for rank " + std::to_string(rank));
+  std::vector<bool> used(static_cast<size_t>(rank), false);
+  Shape outShape;
+  for (int64_t& axis : perm) {
+    axis = normalizedAxis(node, axis, rank);
+    if (used[static_cast<size_t>(axis)]) node.fail("perm repeats axis " + std::to_string(axis));
+    used[static_cast<size_t>(axis)] = true;
+    outShape.push_back(data->shape[static_cast<size_t>(axis)]);
+  }
+  const Ints inStrides = rowMajorStrides(data->shape);
+  const Ints outStrides = rowMajorStrides(outShape);
+  IntTensor out{data->dtype, outShape, Ints(data->values.size())};
+  for (int64_t i = 0; i < static_cast<int64_t>(out.values.size()); ++i) {
+    int64_t source = 0, rest = i;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t index = rest / outStrides[static_cast<size_t>(d)];
+      rest %= outStrides[static_cast<size_t>(d)];
+      source += index * inStrides[static_cast<size_t>(perm[static_cast<size_t>(d)])];
+    }
+    out.values[static_cast<size_t>(i)] = data->values[static_cast<size_t>(source)];
+  }
+  return out;
+}
+
 int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
 int64_t wrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
 int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
@@ -236,7 +304,9 @@ std::optional<IntTensor> foldArithmetic(const ImportContext& ctx, const OnnxNode
   }
   if (checkedNumel(outShape, node.label()) > kMaxFoldElements) return std::nullopt;
   const std::string& op = node.opType();
-  IntTensor out{a->dtype, outShape, {}};
+  // Comparisons give Bool: an If on a shape test ("is this axis 1?") then has a constant condition.
+  const bool comparison = op == "Equal" || op == "Less" || op == "Greater" || op == "LessOrEqual" || op == "GreaterOrEqual";
+  IntTensor out{comparison ? DType::Bool : a->dtype, outShape, {}};
   Ints outStrides = rowMajorStrides(outShape);
   auto sourceIndex = [&](const IntTensor& in, int64_t flat) {
     // Broadcast: trailing dims align; size-1 dims repeat.
@@ -257,6 +327,11 @@ std::optional<IntTensor> foldArithmetic(const ImportContext& ctx, const OnnxNode
     if (op == "Add") value = wrapAdd(x, y);
     else if (op == "Sub") value = wrapSub(x, y);
     else if (op == "Mul") value = wrapMul(x, y);
+    else if (op == "Equal") value = x == y;
+    else if (op == "Less") value = x < y;
+    else if (op == "Greater") value = x > y;
+    else if (op == "LessOrEqual") value = x <= y;
+    else if (op == "GreaterOrEqual") value = x >= y;
     else {
       if (y == 0) node.fail("divides by zero");
       value = (x == std::numeric_limits<int64_t>::min() && y == -1) ? x : x / y;
@@ -374,7 +449,17 @@ bool foldConstantNode(ImportContext& ctx, const OnnxNode& node) {
     result = fromInts(foldSqueeze(ctx, node));
   } else if (op == "Slice") {
     result = fromInts(foldSlice(ctx, node));
-  } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+  } else if (op == "Not") {
+    if (auto x = smallIntConstant(ctx, node, 0); x && x->dtype == DType::Bool) {
+      for (int64_t& v : x->values) v = v == 0 ? 1 : 0;
+      result = toTensor(std::move(*x));
+    }
+  } else if (op == "Reshape") {
+    result = fromInts(foldReshape(ctx, node));
+  } else if (op == "Transpose") {
+    result = fromInts(foldTranspose(ctx, node));
+  } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Equal" || op == "Less" || op == "Greater" ||
+             op == "LessOrEqual" || op == "GreaterOrEqual") {
     result = fromInts(foldArithmetic(ctx, node));
   }
   if (!result) return false;

@@ -4,6 +4,7 @@
 // MergeGroups and the batchnorm folds as ops over the original weights).
 #include "ir/FusedActivation.h"
 #include "onnx/ExportWriter.h"
+#include "onnx/Subgraphs.h"
 #include "onnx/TensorConversion.h"
 #include "support/Error.h"
 
@@ -120,14 +121,29 @@ bool meaningChangedBy17(const std::string& opType, int64_t sourceOpset) {
 }
 
 void writeOpaque(ExportWriter& w, const Node& node, NodeId id) {
-  if (node.opaque->domain.empty() && meaningChangedBy17(node.opaque->opType, w.graph().info.opset))
-    fail(node, "comes from opset " + std::to_string(w.graph().info.opset) + " and means something else at opset 17, so it cannot be written back");
+  const int64_t opset = w.graph().info.opset;
+  if (node.opaque->domain.empty() && meaningChangedBy17(node.opaque->opType, opset))
+    fail(node, "comes from opset " + std::to_string(opset) + " and means something else at opset 17, so it cannot be written back");
   std::vector<std::string> outputs;
   for (uint32_t port = 0; port < node.outputTypes.size(); ++port) outputs.push_back(w.nameOf({id, port}));
-  onnx::NodeProto& proto = w.addNode(node.opaque->opType, inputNames(w, node), outputs, node.name);
+  // Captured outer values are no ONNX inputs: the subgraphs read them by name.
+  const std::vector<std::string>& captured = node.opaque->capturedNames;
+  std::vector<std::string> inputs = inputNames(w, node);
+  if (captured.size() > inputs.size()) fail(node, "has fewer inputs than captured names");
+  const size_t own = inputs.size() - captured.size();
+  inputs.resize(own);
+  for (size_t i = 0; i < captured.size(); ++i) w.provideCaptured(node.inputs[own + i], captured[i]);
+  onnx::NodeProto& proto = w.addNode(node.opaque->opType, std::move(inputs), outputs, node.name);
   if (!node.opaque->domain.empty()) proto.set_domain(node.opaque->domain);
-  for (const std::string& serialized : node.opaque->attributeProtos)
-    if (!proto.add_attribute()->ParseFromString(serialized)) fail(node, "holds a corrupt attribute");
+  for (const std::string& serialized : node.opaque->attributeProtos) {
+    onnx::AttributeProto& attr = *proto.add_attribute();
+    if (!attr.ParseFromString(serialized)) fail(node, "holds a corrupt attribute");
+    // Subgraphs are written back as they came, so what they hold must mean the same at opset 17.
+    for (const onnx::NodeProto* inner : nodesInside(attr))
+      if ((inner->domain().empty() || inner->domain() == "ai.onnx") && meaningChangedBy17(inner->op_type(), opset))
+        fail(node, "its subgraph " + attr.name() + " holds " + inner->op_type() + " of opset " + std::to_string(opset) +
+                       ", which means something else at opset 17, so it cannot be written back unchanged");
+  }
 }
 
 void writeConv(ExportWriter& w, const Node& node, NodeId id) {

@@ -1,6 +1,8 @@
 #include "onnx/ExportWriter.h"
 
+#include "onnx/Subgraphs.h"
 #include "onnx/TensorConversion.h"
+#include "support/Error.h"
 
 #include <cmath>
 
@@ -14,6 +16,19 @@ ExportWriter::ExportWriter(const Graph& graph, onnx::GraphProto* proto) : graph_
   }
   for (const GraphOutput& output : graph.outputs()) wanted_.insert(output.name);
   wanted_.erase("");
+  // Names a subgraph defines are never given to a tensor of this graph (ONNX scopes are nested).
+  for (const Node& node : graph.nodes()) {
+    if (!node.opaque) continue;
+    std::unordered_set<std::string> inside;
+    for (const std::string& serialized : node.opaque->attributeProtos) {
+      onnx::AttributeProto attr;
+      if (attr.ParseFromString(serialized)) addNamesDefinedInside(attr, inside);
+    }
+    for (const std::string& name : inside) {
+      wanted_.insert(name);
+      claimed_.insert(name);
+    }
+  }
 
   // Inputs first: they are the model's signature.
   for (NodeId id : graph.inputNodes()) {
@@ -38,6 +53,7 @@ ExportWriter::ExportWriter(const Graph& graph, onnx::GraphProto* proto) : graph_
     }
     outputNames_.push_back(valueName == desired ? desired : (claim(desired) ? desired : fresh(desired)));
   }
+  nameCapturedValues();
   // Weights, then the outputs of every other node.
   for (NodeId id : graph.weightNodes()) {
     const Node& node = graph.node(id);
@@ -56,6 +72,43 @@ ExportWriter::ExportWriter(const Graph& graph, onnx::GraphProto* proto) : graph_
       ports[port] = claim(carried) ? carried : fresh((node.name.empty() ? "t" : node.name) + "_out" + std::to_string(port));
     }
   }
+}
+
+void ExportWriter::nameCapturedValues() {
+  for (const Node& node : graph_.nodes()) {
+    if (!node.opaque || node.opaque->capturedNames.empty()) continue;
+    const std::vector<std::string>& captured = node.opaque->capturedNames;
+    if (captured.size() > node.inputs.size()) throw Error(describeNode(node) + ": has fewer inputs than captured names");
+    const size_t first = node.inputs.size() - captured.size();
+    for (size_t i = 0; i < captured.size(); ++i) {
+      const std::string& name = captured[i];
+      const ValueRef value = node.inputs[first + i];
+      if (auto [it, inserted] = capturedValue_.emplace(name, value); !inserted) {
+        if (it->second == value) continue;
+        throw Error(describeNode(node) + ": its subgraphs read '" + name + "', which names another value for another node's subgraphs");
+      }
+      const Node& producer = graph_.node(value.node);
+      std::vector<std::string>& ports = names_[value.node];
+      ports.resize(producer.outputTypes.size());
+      std::string& own = ports[value.port];
+      if (own == name) continue;
+      bool leaf = producer.kind == OpKind::Input || producer.kind == OpKind::Weight;
+      bool carries = leaf ? producer.name == name : value.port < producer.outputNames.size() && producer.outputNames[value.port] == name;
+      if (own.empty() && carries && claim(name)) {
+        own = name;
+        continue;
+      }
+      // An Identity will write the name (provideCaptured); it must be free for it.
+      if (!claim(name))
+        throw Error(describeNode(node) + ": its subgraphs read '" + name + "', but that name belongs to another tensor of the graph");
+    }
+  }
+}
+
+void ExportWriter::provideCaptured(ValueRef value, const std::string& captured) {
+  const std::string& own = nameOf(value);
+  if (own == captured || !linksWritten_.insert(captured).second) return;
+  addNode("Identity", {own}, {captured}, captured + "_captured");
 }
 
 const std::string& ExportWriter::nameOf(ValueRef value) const { return names_[value.node][value.port]; }

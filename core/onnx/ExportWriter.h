@@ -36,6 +36,9 @@ public:
   // Initializers for the operands that opset 17 takes as inputs; each returns its name.
   std::string addInt64Initializer(const std::vector<int64_t>& values, const std::string& base);
   std::string addScalarInitializer(DType type, double value, const std::string& base);
+  // Control flow: makes `value` available under `captured`, the name a subgraph reads it by,
+  // with an Identity (written once, here) where the value's own name differs.
+  void provideCaptured(ValueRef value, const std::string& captured);
 
 private:
   bool claim(const std::string& name) { return !name.empty() && claimed_.insert(name).second; }
@@ -52,6 +55,11 @@ private:
   std::unordered_map<std::string, size_t> nextSuffix_; // per base, for fresh()
   std::unordered_set<std::string> nodeNames_;
   std::unordered_map<std::string, size_t> nextNodeSuffix_; // per name, for uniqueNodeName()
+  // Subgraphs read captured names as they are: those names go to the values captured (or to the
+  // Identity that links them), and names defined inside a subgraph to nothing outside it.
+  void nameCapturedValues();
+  std::unordered_map<std::string, ValueRef> capturedValue_;
+  std::unordered_set<std::string> linksWritten_;
 };
 
 // Writes the ONNX form of one IR node (nothing for Input; an initializer or ConstantOfShape

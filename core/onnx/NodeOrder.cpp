@@ -1,5 +1,6 @@
 #include "onnx/NodeOrder.h"
 
+#include "onnx/Subgraphs.h"
 #include "support/Error.h"
 
 #include <functional>
@@ -36,6 +37,15 @@ std::vector<int> dependencyOrder(const onnx::GraphProto& graph, const std::unord
       if (input.empty() || available.count(input)) continue;
       auto it = producer.find(input);
       if (it == producer.end()) throw Error(nodeLabel(node) + " reads tensor '" + input + "', which no node produces and which is not a graph input or initializer");
+      readers[static_cast<size_t>(it->second)].push_back(n);
+      ++pending[static_cast<size_t>(n)];
+    }
+    // What its subgraphs read of this graph comes first too; a name defined nowhere is reported
+    // by the control-flow importer, which names the subgraph.
+    if (node.attribute_size() == 0) continue;
+    for (const std::string& name : outerNamesRead(node)) {
+      auto it = producer.find(name);
+      if (available.count(name) || it == producer.end() || it->second == n) continue;
       readers[static_cast<size_t>(it->second)].push_back(n);
       ++pending[static_cast<size_t>(n)];
     }

@@ -11,6 +11,7 @@
 #include "onnx/NodeOrder.h"
 #include "onnx/OnnxNode.h"
 #include "onnx/OpaqueImport.h"
+#include "onnx/Subgraphs.h"
 #include "support/Error.h"
 #include "support/ReadFile.h"
 
@@ -168,6 +169,9 @@ Graph importModel(const onnx::ModelProto& model, const ShapeBindings& shapes, co
       if (auto declared = declaredTensorType(output.type())) ctx.declared.emplace(output.name(), *declared);
   for (const auto& node : g.node())
     for (const std::string& input : node.input()) ctx.markRead(input);
+  for (const auto& node : g.node())
+    if (node.attribute_size() > 0)
+      for (const std::string& name : outerNamesRead(node)) ctx.markRead(name); // read by a subgraph
   for (const auto& output : g.output()) ctx.markRead(output.name());
 
   std::unordered_set<std::string> available;

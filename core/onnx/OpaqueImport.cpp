@@ -1,5 +1,6 @@
 #include "onnx/OpaqueImport.h"
 
+#include "onnx/ControlFlowImport.h"
 #include "onnx/ImportContext.h"
 #include "onnx/ImportLimits.h"
 #include "onnx/OnnxNode.h"
@@ -29,8 +30,8 @@ std::optional<TensorType> declaredStaticType(const ImportContext& ctx, const std
 
 void importOpaque(ImportContext& ctx, const OnnxNode& node, const std::string& domain) {
   const onnx::NodeProto& proto = node.proto();
-  // A subgraph reads outer tensors by name, invisibly to the IR's edges.
-  if (node.hasSubgraph()) node.fail("has a subgraph (control flow), which Tessera does not support");
+  // A subgraph reads outer tensors by name, invisibly to the IR's edges: those become inputs.
+  if (node.hasSubgraph()) return importControlFlow(ctx, node, domain);
 
   std::vector<ValueRef> inputs;
   std::vector<InferenceInput> inferenceInputs;
