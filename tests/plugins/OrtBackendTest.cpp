@@ -300,6 +300,34 @@ TEST(OrtExecutor, RunsLrnSpelledAsAChannelConvLikeTheInterpreter) {
   EXPECT_GT(profiler.measureMs(op), 0.0);
 }
 
+// What the real-model rules write (HardSwish, HardSigmoid, LayerNormalization over the last axis,
+// both Gelus, a conv whose weights are scaled by a scalar and whose bias absorbs a kernel sum):
+// exported, ONNX Runtime runs it as the interpreter computes it.
+TEST(OrtExecutor, RunsWhatTheRealModelRulesWriteLikeTheInterpreter) {
+  REQUIRE_ORT(install);
+  Graph g;
+  const ValueRef x{g.addInput("x", f32({1, 4, 6, 6}))};
+  const ValueRef w{g.addWeight("w", randomTensor(f32({6, 4, 1, 1}), 3, "w"))};
+  const ValueRef b{g.addWeight("b", randomTensor(f32({6}), 4, "b"))};
+  const ValueRef s{g.addWeight("s", Tensor::fromFloats({1}, {0.75f}))};
+  const ValueRef scaled{g.addNode(OpKind::Mul, {w, s}, {}, "scaled_w")};
+  const ValueRef kernelSum{g.addNode(OpKind::ReduceSum, {w}, {{"axes", Ints{1, 2, 3}}, {"keepdims", int64_t{0}}}, "kernel_sum")};
+  const ValueRef shift{g.addNode(OpKind::Mul, {kernelSum, s}, {}, "shift")};
+  const ValueRef bias{g.addNode(OpKind::Add, {b, shift}, {}, "bias")};
+  const ValueRef conv{g.addNode(OpKind::Conv, {x, scaled, bias}, {}, "conv")};
+  const ValueRef swish{g.addNode(OpKind::HardSwish, {conv}, {}, "hardswish")};
+  const ValueRef gate{g.addNode(OpKind::HardSigmoid, {swish}, {{"alpha", 1.0f / 6.0f}, {"beta", 0.5f}}, "hardsigmoid")};
+  const ValueRef gamma{g.addWeight("gamma", randomTensor(f32({6}), 5, "gamma"))};
+  const ValueRef beta{g.addWeight("beta", randomTensor(f32({6}), 6, "beta"))};
+  const ValueRef norm{g.addNode(OpKind::LayerNorm, {gate, gamma, beta}, {{"axis", int64_t{-1}}, {"epsilon", 1e-5f}}, "layernorm")};
+  const ValueRef exact{g.addNode(OpKind::Gelu, {norm}, {}, "gelu")};
+  g.addOutput({g.addNode(OpKind::Gelu, {exact}, {{"approximate", std::string("tanh")}}, "gelu_tanh")}, "y");
+
+  ort::OrtExecutor executor(install, "ort:test");
+  const TensorMap inputs = randomInputs(g, 22);
+  test::expectMatchesInterpreter(executor.run(g, inputs), runGraph(g, inputs), "the real-model rules' ops in ONNX Runtime");
+}
+
 TEST(OrtExecutor, RunsASampleModelLikeTheInterpreter) {
   REQUIRE_ORT(install);
   ort::OrtExecutor executor(install, "ort:test");
