@@ -63,6 +63,6 @@ TEST(LayoutPerformance, DenseNetAppearsWholeAndRepaintsAtEveryZoomAndPan) {
                 c.name, graph->opCount(), scene->visibleNodeCount(), scene->edgeItems().size(), seconds,
                 scene->lastLayoutSeconds(), scene->lastBuildSeconds(), frames.frames, frames.meanMs, frames.p95Ms, frames.maxMs);
     EXPECT_EQ(frames.frames, 31) << "the fit, ten zoom steps and twenty pans each paint one frame";
-    EXPECT_GE(frames.maxMs, frames.p95Ms);
+    EXPECT_GT(frames.meanMs, 0.0) << "the repaints were not timed";
   }
 }

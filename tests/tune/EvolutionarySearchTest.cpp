@@ -152,11 +152,12 @@ TEST(EvolutionarySearch, RoundsReportTheModelsRanking) {
     EXPECT_TRUE(rounds[r].modelTrained);
     EXPECT_GT(rounds[r].fromModel, 6);
     ASSERT_TRUE(rounds[r].spearman.has_value()) << r;
-    EXPECT_GE(*rounds[r].spearman, -1.0);
-    EXPECT_LE(*rounds[r].spearman, 1.0);
     // The evolved picks are the population's best predicted, above the fresh samples' average.
     EXPECT_GT(rounds[r].meanPredictedPicked, rounds[r].meanPredictedFresh) << r;
   }
+  // The synthetic latency is a function of the vector width and the register tile, both features:
+  // by the last round the model ranks what it picked better than chance.
+  EXPECT_GT(*rounds.back().spearman, 0.3) << "the model learned nothing of the synthetic latency";
   // As `tune --json` reports them.
   const nlohmann::json json = searchRoundsJson(rounds);
   ASSERT_EQ(json.size(), 4u);
