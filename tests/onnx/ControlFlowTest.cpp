@@ -377,3 +377,28 @@ TEST(ControlFlowImport, AnIfWithAConstantConditionBecomesItsTakenBranch) {
     expectClose(runGraph(opaque, {{"x", x}, {"cond", boolScalar(cond)}})[0], runGraph(graph, {{"x", x}})[0]);
   }
 }
+
+TEST(ControlFlowImport, SileroVadWithItsSampleRateBoundIsOneGraphOfOrdinaryOps) {
+  const fs::path model = fs::path(TESSERA_SOURCE_DIR) / "samples/real/silero_vad_v5.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << "samples/real/silero_vad_v5.onnx is not fetched";
+  onnx_io::ShapeBindings shapes;
+  shapes.inputShapes = {{"input", {1, 512}}, {"state", {2, 1, 128}}};
+  // sr unbound: the whole network is one If (its two sample rates), typed from the 16 kHz branch.
+  Graph opaque = onnx_io::importOnnxFile(model.string(), shapes);
+  EXPECT_EQ(countKind(opaque, OpKind::Opaque), 1u);
+  // sr = 16000: the If (and the shape tests nested in it) inline, leaving the ops of one network.
+  Graph inlined = onnx_io::importOnnxFile(model.string(), shapes, {{"sr", Tensor::fromInts({DType::Int64, {}}, {16000})}});
+  size_t controlFlow = 0, lstm = 0;
+  for (const Node& node : inlined.nodes()) {
+    if (node.kind != OpKind::Opaque) continue;
+    const std::string& op = node.opaque->opType;
+    controlFlow += op == "If" || op == "Loop" || op == "Scan";
+    lstm += op == "LSTM";
+  }
+  EXPECT_EQ(controlFlow, 0u);
+  EXPECT_EQ(lstm, 1u);
+  EXPECT_GT(inlined.opCount(), 20u);
+  ASSERT_EQ(inlined.outputs().size(), 2u);
+  EXPECT_EQ(inlined.typeOf(inlined.outputs()[0].value), (TensorType{DType::Float32, {1, 1}}));
+  EXPECT_EQ(inlined.typeOf(inlined.outputs()[1].value), (TensorType{DType::Float32, {2, 1, 128}}));
+}
