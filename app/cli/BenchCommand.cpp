@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
+#include "ModelShapeOptions.h"
 #include "PublishedResults.h"
 #include "SearchSetup.h"
 
@@ -53,6 +54,7 @@ struct BenchOptions {
   bool e2e = false;   // do no harm as optimize does, on the measured backend's device
   int e2eWarmup = -1; // -1: the backend's default, as optimize's
   int e2eRuns = -1;   // the most interleaved pairs; -1: the backend's default, as optimize's
+  ModelShapeOptions shapes; // sizes of the model files' open input axes
 };
 
 struct BenchModel {
@@ -61,7 +63,7 @@ struct BenchModel {
   Graph graph;
 };
 
-std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, BenchmarkSuite suite) {
+std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, BenchmarkSuite suite, const ModelShapeOptions& shapes) {
   std::vector<BenchModel> models;
   if (specs.empty()) {
     for (const std::string& name : benchmarkModelNames()) models.push_back({name, {}, buildBenchmarkModel(name, suite)});
@@ -85,8 +87,8 @@ std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, Benchm
       models.push_back({spec, {}, buildBenchmarkModel(spec, suite)});
     }
   }
-  for (const std::string& file : files)
-    models.push_back({std::filesystem::path(file).stem().string(), file, onnx_io::importOnnxFile(file)});
+  std::vector<Graph> graphs = shapes.importEach(files);
+  for (size_t i = 0; i < files.size(); ++i) models.push_back({std::filesystem::path(files[i]).stem().string(), files[i], std::move(graphs[i])});
   return models;
 }
 
@@ -358,7 +360,7 @@ int runBench(const BenchOptions& options) {
     executor = makeCliExecutor(backend);
     e2e = endToEndOptionsFor(backend, options.e2eWarmup, options.e2eRuns);
   }
-  std::vector<BenchModel> models = loadModels(options.models, parseBenchmarkSuite(options.suite));
+  std::vector<BenchModel> models = loadModels(options.models, parseBenchmarkSuite(options.suite), options.shapes);
   ActiveRules rules = loadActiveRules({});
 
   std::vector<Row> rows;
@@ -429,6 +431,7 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   command->add_option("--param", options->parameters, "Strategy parameter [STRATEGY.]NAME=VALUE (repeatable)");
   command->add_option("--session", options->session, "Record every run in this session file");
+  addModelShapeOptions(command, options->shapes);
   command->add_option("--json", options->json, "Write the rows as JSON");
   command->add_flag("--no-verify", options->noVerify, "Skip checking each result against its model");
   command->add_flag("--e2e", options->e2e,

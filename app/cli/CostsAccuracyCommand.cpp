@@ -9,6 +9,7 @@
 //                                         stored with the cost cache for every later measured:B run
 #include "CommandContext.h"
 #include "Commands.h"
+#include "ModelShapeOptions.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
 #include "SearchSetup.h"
@@ -50,6 +51,7 @@ struct AccuracyOptions {
   LatencyProtocol protocol;
   std::string json;
   std::string cache;
+  ModelShapeOptions shapes;
 };
 
 struct TimedCandidate {
@@ -71,12 +73,13 @@ std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostM
   const ActiveRules rules = loadActiveRules({});
   auto* measured = dynamic_cast<MeasuredCostModel*>(&model);
   std::vector<TimedCandidate> timed;
+  const std::vector<onnx_io::ShapeBindings> bindings = options.shapes.bindingsForEach(options.models);
   for (size_t m = 0; m < options.models.size(); ++m) {
     const std::string& path = options.models[m];
     const std::string name = std::filesystem::path(path).stem().string();
     const std::string prefix = "[" + std::to_string(m + 1) + "/" + std::to_string(options.models.size()) + "] " + name + ": ";
     reportProgress(prefix + "growing its e-graph and sampling " + std::to_string(options.candidates) + " candidates");
-    const Graph original = onnx_io::importOnnxFile(path);
+    const Graph original = onnx_io::importOnnxFile(path, bindings[m]);
     CandidateSamplerOptions sampling;
     sampling.count = options.candidates;
     sampling.seed = options.seed;
@@ -259,6 +262,7 @@ void addSamplingOptions(CLI::App* command, AccuracyOptions& options) {
   command->add_option("--warmup", options.protocol.warmup, "Untimed runs per graph and round (default 2)")->check(CLI::NonNegativeNumber);
   command->add_option("--rounds", options.protocol.rounds, "Interleaved rounds over the graphs (default 5)")->check(CLI::PositiveNumber);
   command->add_option("--runs", options.protocol.runsPerRound, "Timed runs per graph and round (default 3)")->check(CLI::PositiveNumber);
+  addModelShapeOptions(command, options.shapes);
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 // All take --cache PATH (default: $TESSERA_COST_CACHE, else ~/.cache/tessera/costs.sqlite) and --json.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "ModelShapeOptions.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
 
@@ -52,6 +53,7 @@ struct CostsOptions {
   bool e2e = false;
   int warmup = 10;
   int runs = 20;
+  ModelShapeOptions shapes;
 };
 
 std::string cachePath(const CostsOptions& options) { return options.cache.empty() ? defaultCostCachePath() : options.cache; }
@@ -67,10 +69,11 @@ int runProfile(const CostsOptions& options) {
   report["cost"] = model->spec();
   report["models"] = nlohmann::json::array();
   std::set<std::string> distinct;
+  const std::vector<onnx_io::ShapeBindings> bindings = options.shapes.bindingsForEach(options.models);
   for (size_t i = 0; i < options.models.size(); ++i) {
     const std::string& path = options.models[i];
     reportProgress("[" + std::to_string(i + 1) + "/" + std::to_string(options.models.size()) + "] " + path);
-    Graph graph = onnx_io::importOnnxFile(path);
+    Graph graph = onnx_io::importOnnxFile(path, bindings[i]);
     std::set<std::string> signatures;
     for (NodeId id = 0; id < graph.size(); ++id) {
       const OpKind kind = graph.node(id).kind;
@@ -210,6 +213,7 @@ void addCostsCommand(CLI::App& app, CommandContext& context) {
   profile->add_flag("--e2e", options->e2e, "Also measure each model's end-to-end latency on the backend's device");
   profile->add_option("--warmup", options->warmup, "Untimed runs before --e2e timing (default 10)")->check(CLI::NonNegativeNumber);
   profile->add_option("--runs", options->runs, "Timed --e2e runs; the median is reported (default 20)")->check(CLI::PositiveNumber);
+  addModelShapeOptions(profile, options->shapes);
   profile->callback([options, &context] { context.exitCode = runProfile(*options); });
 
   CLI::App* list = costs->add_subcommand("list", "Devices in the cost cache and their signature counts");

@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
+#include "ModelShapeOptions.h"
 #include "SearchSetup.h"
 
 #include "onnx/OnnxExport.h"
@@ -14,9 +15,11 @@
 #include "run/CostResolution.h"
 #include "run/RunRecording.h"
 #include "search/DoNoHarm.h"
+#include "search/FreeDimensionExport.h"
 #include "search/Strategy.h"
 #include "search/VerifiedExport.h"
 #include "support/Error.h"
+#include "support/ReadFile.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -46,6 +49,7 @@ struct OptimizeCommandOptions {
   SearchOptions search;
   std::vector<std::string> parameters; // NAME=VALUE
   std::string egraphJson;
+  ModelShapeOptions shapes;
 };
 
 // The end-to-end check of a measured cost model: what it found, or why it did not run.
@@ -164,10 +168,55 @@ EndToEndCheck checkEndToEnd(const OptimizeCommandOptions& options, const Graph& 
   return check;
 }
 
+// Writes the result to --out keeping the model's free dimensions open where the optimised graph
+// allows (search/FreeDimensionExport.h); the outcome per dimension is returned for the report.
+std::vector<FreeDimensionOutcome> writeResult(const OptimizeCommandOptions& options, const Graph& original, SearchResult& result) {
+  std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  FreeDimensionExport file;
+  if (!original.info.freeAxes.empty()) {
+    reportProgress("checking which free dimensions the optimised graph leaves open");
+    FreeDimensionCheck check;
+    check.seed = options.search.seed;
+    file = exportKeepingFreeDimensions(result.best, original, readFileBytes(options.model, uintmax_t{1} << 30), options.model, check);
+    for (const FreeDimensionOutcome& dim : file.dims)
+      if (!dim.open) reportProgress("warning: " + dim.label + " pinned at " + std::to_string(dim.size) + " in " + options.out + ": " + dim.detail);
+  }
+  ModelWriter write;
+  if (!file.dims.empty())
+    write = [&file](const Graph&, const std::string& path) { onnx_io::writeModelFile(file.bytes, path); };
+  if (options.noVerify) {
+    if (write)
+      write(result.best, options.out);
+    else
+      onnx_io::exportOnnxFile(result.best, options.out);
+  } else {
+    writeVerifiedResult(original, result, options.out, options.verifyTrials, options.search.seed, write);
+  }
+  return file.dims;
+}
+
+void printFreeDimensions(const std::vector<FreeDimensionOutcome>& dims) {
+  for (const FreeDimensionOutcome& dim : dims)
+    std::printf("free dim        %s = %lld %s: %s\n", dim.label.c_str(), static_cast<long long>(dim.size), dim.open ? "kept open" : "PINNED",
+                dim.detail.c_str());
+}
+
+nlohmann::json freeDimensionsJson(const std::vector<FreeDimensionOutcome>& dims, bool pinnedOnly) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const FreeDimensionOutcome& dim : dims) {
+    if (pinnedOnly && dim.open) continue;
+    list.push_back({{"name", dim.label}, {"size", dim.size}, {"open", dim.open}, {"checked_at", dim.triedSize}, {"ran", dim.ran},
+                    {pinnedOnly ? "reason" : "detail", dim.detail}});
+  }
+  return list;
+}
+
 int runOptimize(OptimizeCommandOptions options) {
   std::unique_ptr<Strategy> strategy = makeStrategy(options.strategy); // unknown names fail before any work
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
-  Graph original = onnx_io::importOnnxFile(options.model);
+  Graph original = options.shapes.import(options.model);
   ActiveRules rules = loadActiveRules(options.rules);
   options.search.parameters = parseRunParameters(options.parameters);
   if (!options.egraphJson.empty()) options.search.parameters["egraph_json"] = options.egraphJson;
@@ -189,14 +238,9 @@ int runOptimize(OptimizeCommandOptions options) {
   SearchResult result = strategy->run({original, rules.list, *cost, control, events, options.search});
   EndToEndCheck e2e = checkEndToEnd(options, original, result);
   // What is verified is what is returned: the written file read back when there is one.
+  std::vector<FreeDimensionOutcome> freeDims;
   if (!options.out.empty()) {
-    std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (options.noVerify)
-      onnx_io::exportOnnxFile(result.best, options.out);
-    else
-      writeVerifiedResult(original, result, options.out, options.verifyTrials, options.search.seed);
+    freeDims = writeResult(options, original, result);
   } else if (!options.noVerify) {
     verifySearchResult(original, result, options.verifyTrials, options.search.seed);
   }
@@ -207,8 +251,16 @@ int runOptimize(OptimizeCommandOptions options) {
   }
 
   printSummary(options, result, e2e);
+  printFreeDimensions(freeDims);
   if (!options.out.empty()) std::printf("wrote           %s\n", options.out.c_str());
-  if (!options.json.empty()) writeJsonReport(jsonReport(options, *cost, result, original, rules.list.size(), e2e), options.json);
+  if (!options.json.empty()) {
+    nlohmann::json report = jsonReport(options, *cost, result, original, rules.list.size(), e2e);
+    if (!freeDims.empty()) {
+      report["free_dims"] = freeDimensionsJson(freeDims, false);
+      report["pinned_dims"] = freeDimensionsJson(freeDims, true);
+    }
+    writeJsonReport(report, options.json);
+  }
   return result.verificationRun && !result.verified ? 1 : 0;
 }
 
@@ -237,7 +289,10 @@ void addOptimizeCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--param", options->parameters, "Strategy parameter NAME=VALUE (repeatable), e.g. simulations=64");
   command->add_option("--session", options->session, "Record the run in this session file (.tsession; created if missing)");
   command->add_option("--rules", options->rules.file, "Rule file instead of the built-in pack");
-  command->add_option("--out", options->out, "Write the optimised model here");
+  command->add_option("--out", options->out,
+                      "Write the optimised model here; the model's symbolic dimensions stay symbolic where the optimised graph "
+                      "computes the same at another size of them (checked), and are pinned, with a warning, where not");
+  addModelShapeOptions(command, options->shapes);
   command->add_option("--json", options->json, "Write the report as JSON");
   command->add_option("--egraph-json", options->egraphJson, "eqsat: write the saturated e-graph (egraph-serialize JSON, as read by `extract`)");
   command->add_option("--verify-trials", options->verifyTrials, "Random input sets for verification")->capture_default_str();

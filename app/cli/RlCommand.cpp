@@ -5,6 +5,7 @@
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
+#include "ModelShapeOptions.h"
 #include "SearchSetup.h"
 
 #include "onnx/OnnxImport.h"
@@ -40,6 +41,7 @@ struct RlTrainOptions {
   int evaluateEvery = 2;
   int maxCandidates = 0; // 0: the agent's default
   int horizon = 0;
+  ModelShapeOptions shapes;
 };
 
 #if TESSERA_HAVE_TORCH
@@ -74,7 +76,8 @@ int runRlTrain(const RlTrainOptions& options) {
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}});
   std::vector<NamedGraph> models;
-  for (const std::string& path : options.models) models.push_back({modelLabel(path, options.models), onnx_io::importOnnxFile(path)});
+  std::vector<Graph> graphs = options.shapes.importEach(options.models);
+  for (size_t i = 0; i < graphs.size(); ++i) models.push_back({modelLabel(options.models[i], options.models), std::move(graphs[i])});
 
   AgentConfig config = agentConfigFor(rules.list.size());
   if (options.maxCandidates > 0) config.maxCandidates = options.maxCandidates;
@@ -178,6 +181,7 @@ void addRlCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   train->add_option("--max-candidates", options->maxCandidates, "Candidate rewrites per state (default 64)");
   train->add_option("--horizon", options->horizon, "Most rewrites per episode (default 100)");
+  addModelShapeOptions(train, options->shapes);
   train->callback([options, &context] { context.exitCode = runRlTrain(*options); });
 }
 

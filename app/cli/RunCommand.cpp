@@ -2,6 +2,7 @@
 // model with the reference interpreter and writes output_<i>.pb (the ONNX backend-test layout).
 #include "CommandContext.h"
 #include "Commands.h"
+#include "ModelShapeOptions.h"
 
 #include "interp/Interpreter.h"
 #include "interp/TestData.h"
@@ -27,18 +28,36 @@ struct RunOptions {
   std::vector<std::string> inputs; // NAME=FILE.pb
   std::string outputDir;
   std::string json;
+  ModelShapeOptions shapes;
 };
 
-TensorMap readInputs(const Graph& graph, const RunOptions& options) {
-  if (options.dummyInput) return dummyInputs(graph);
+// The --input files by input name.
+TensorMap readInputFiles(const RunOptions& options) {
   TensorMap inputs;
   for (const std::string& spec : options.inputs) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0) throw Error("--input expects NAME=FILE.pb, got '" + spec + "'");
-    std::string name = spec.substr(0, eq);
+    inputs[spec.substr(0, eq)] = onnx_io::readTensorProtoFile(spec.substr(eq + 1));
+  }
+  return inputs;
+}
+
+// An input file fixes the shape of an input the model leaves open, unless --input-shape does.
+onnx_io::ShapeBindings bindingsWithInputFiles(const RunOptions& options, const TensorMap& files) {
+  onnx_io::ShapeBindings bindings = options.shapes.bindings();
+  if (files.empty()) return bindings;
+  for (const onnx_io::DeclaredInput& input : onnx_io::bindableInputs(options.model))
+    if (auto file = files.find(input.name); file != files.end() && input.isOpen()) bindings.inputShapes.emplace(input.name, file->second.shape());
+  return bindings;
+}
+
+TensorMap readInputs(const Graph& graph, const RunOptions& options, TensorMap files) {
+  if (options.dummyInput) return dummyInputs(graph);
+  TensorMap inputs;
+  for (auto& [name, tensor] : files) {
     if (!graph.findNode(name) || graph.node(*graph.findNode(name)).kind != OpKind::Input)
       throw errorInFile(options.model, "has no input named '" + name + "'");
-    inputs[name] = onnx_io::readTensorProtoFile(spec.substr(eq + 1));
+    inputs[name] = std::move(tensor);
   }
   for (NodeId id : graph.inputNodes())
     if (!inputs.count(graph.node(id).name))
@@ -47,8 +66,9 @@ TensorMap readInputs(const Graph& graph, const RunOptions& options) {
 }
 
 int runModel(const RunOptions& options) {
-  Graph graph = onnx_io::importOnnxFile(options.model);
-  TensorMap inputs = readInputs(graph, options);
+  TensorMap files = readInputFiles(options);
+  Graph graph = onnx_io::importOnnxFile(options.model, bindingsWithInputFiles(options, files));
+  TensorMap inputs = readInputs(graph, options, std::move(files));
   auto start = std::chrono::steady_clock::now();
   std::vector<Tensor> outputs;
   try {
@@ -84,6 +104,7 @@ void addRunCommand(CLI::App& app, CommandContext& context) {
   auto* input = command->add_option("--input", options->inputs, "NAME=FILE.pb (repeatable)");
   dummy->excludes(input);
   command->add_option("--output-dir", options->outputDir, "Directory for output_<i>.pb")->required();
+  addModelShapeOptions(command, options->shapes);
   command->add_option("--json", options->json, "Also write a JSON report");
   command->callback([options, &context] {
     if (!options->dummyInput && options->inputs.empty()) throw CLI::RequiredError("--dummy-input or --input");

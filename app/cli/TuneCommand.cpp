@@ -4,6 +4,7 @@
 // plugin (NVRTC and the driver) against cuBLAS/cuDNN through the plugin's op profiler.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "ModelShapeOptions.h"
 
 #include "cost/OpProfiler.h"
 #include "cost/OpSignature.h"
@@ -51,6 +52,7 @@ struct TuneCommandOptions {
   bool pin = true;
   bool flushCaches = false;
   std::string codegen = tune::languageName(tune::defaultCpuLanguage()); // cpu: llvm or c
+  ModelShapeOptions shapes; // MODEL.onnx only
 };
 
 using tuning::LibraryBaseline;
@@ -209,9 +211,11 @@ int runTune(TuneCommandOptions options) {
   std::optional<tune::Workload> single;
   tune::ModelWorkloads model;
   if (isModel) {
-    model = tune::modelWorkloads(onnx_io::importOnnxFile(options.workload));
+    model = tune::modelWorkloads(options.shapes.import(options.workload));
     if (model.workloads.empty()) throw errorInFile(options.workload, "no matmul or conv2d the tuner can express");
   } else {
+    if (!options.shapes.inputShapes.empty() || !options.shapes.dims.empty())
+      throw Error("tune: --input-shape and --dim size a MODEL.onnx's inputs; a workload gives its own shapes");
     single = tune::parseWorkload(options.workload);
   }
   if (options.threads == 0) options.threads = tuning::executorThreads();
@@ -283,6 +287,7 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
                       "Tuning database (SQLite) to add the records to (default: $TESSERA_TUNING_DB, else tuning.sqlite beside "
                       "the cost cache, where measured:cpu finds tuned kernels; :memory: keeps none)");
   command->add_option("--json", options->json, "Also write the report as JSON to this file");
+  addModelShapeOptions(command, options->shapes);
   command->add_option("--records", options->records, "Write this workload's tuning records as JSON lines to this file");
   command->add_option("--threads", options->threads,
                       "Threads of the kernels and of oneDNN (default: the CPU executor's, which runs tuned kernels only on "

@@ -2,6 +2,7 @@
 // and weights (by name) into both; exit 1 with the worst element when they differ.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "ModelShapeOptions.h"
 
 #include "interp/Verify.h"
 #include "onnx/OnnxImport.h"
@@ -23,11 +24,14 @@ struct VerifyCommandOptions {
   bool ownWeights = false;
   std::string metric{metricName(VerifyOptions{}.metric)};
   std::string json;
+  ModelShapeOptions shapes;
 };
 
 int runVerify(const VerifyCommandOptions& options) {
-  Graph original = onnx_io::importOnnxFile(options.original);
-  Graph candidate = onnx_io::importOnnxFile(options.candidate);
+  // Both models at the same sizes; a dimension the candidate pinned is simply not open in it.
+  std::vector<Graph> models = options.shapes.importEach({options.original, options.candidate});
+  const Graph& original = models[0];
+  const Graph& candidate = models[1];
   VerifyOptions verify = options.verify;
   verify.randomizeWeights = !options.ownWeights;
   verify.metric = *parseMetric(options.metric); // CLI11 checked the name
@@ -69,6 +73,7 @@ void addVerifyCommand(CLI::App& app, CommandContext& context) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   command->add_flag("--own-weights", options->ownWeights, "Use each model's stored weights instead of shared random ones");
   command->add_option("--json", options->json, "Also write a JSON report");
+  addModelShapeOptions(command, options->shapes);
   command->callback([options, &context] { context.exitCode = runVerify(*options); });
 }
 

@@ -10,7 +10,7 @@
 namespace tessera::onnx_io {
 
 struct ExportOptions {
-  // Free axes of graph inputs and outputs (ModelInfo::freeAxes) written open, with their
+  // Axes of graph inputs and outputs (as ModelInfo::freeAxes names them) written open, with their
   // dim_param or of unknown size, instead of at the size the graph has. When any is, intermediate
   // tensors declare their rank but no sizes, since theirs may follow the open ones. Whether the
   // graph really computes the same at other sizes is the caller's to check (search/FreeDimensionExport.h).

@@ -42,16 +42,32 @@ std::string outputShapeMismatch(const Graph& original, const Graph& exported) {
   return {};
 }
 
-// Output free axes whose size in `resized` differs from the size import gave them at first.
-void collectMovedOutputAxes(const Graph& original, const Graph& resized, std::set<std::pair<std::string, int>>& moved) {
-  for (const FreeAxis& axis : original.info.freeAxes) {
-    if (!axis.output) continue;
-    for (const GraphOutput& output : resized.outputs()) {
-      if (output.name != axis.tensor) continue;
-      const Shape& shape = resized.typeOf(output.value).shape;
-      if (axis.axis < static_cast<int>(shape.size()) && shape[static_cast<size_t>(axis.axis)] != axis.size) moved.emplace(axis.tensor, axis.axis);
+// Every axis of every output of `optimized`, as a free axis named as the original declared it
+// (a model need not declare its outputs' sizes, and the optimised graph decides them).
+std::vector<FreeAxis> outputAxes(const Graph& optimized, const Graph& original) {
+  std::vector<FreeAxis> axes;
+  for (const GraphOutput& output : optimized.outputs()) {
+    const Shape& shape = optimized.typeOf(output.value).shape;
+    for (size_t axis = 0; axis < shape.size(); ++axis) {
+      FreeAxis open{output.name, true, static_cast<int>(axis), {}, shape[axis]};
+      for (const FreeAxis& declared : original.info.freeAxes)
+        if (declared.output && declared.tensor == output.name && declared.axis == open.axis) open.param = declared.param;
+      axes.push_back(std::move(open));
     }
   }
+  return axes;
+}
+
+// Output axes whose size in `resized` differs from the one `optimized` has.
+void collectMovedOutputAxes(const Graph& optimized, const Graph& resized, std::set<std::pair<std::string, int>>& moved) {
+  for (const GraphOutput& output : optimized.outputs())
+    for (const GraphOutput& other : resized.outputs()) {
+      if (other.name != output.name) continue;
+      const Shape& before = optimized.typeOf(output.value).shape;
+      const Shape& after = resized.typeOf(other.value).shape;
+      for (size_t axis = 0; axis < before.size() && axis < after.size(); ++axis)
+        if (before[axis] != after[axis]) moved.emplace(output.name, static_cast<int>(axis));
+    }
 }
 
 struct DimensionCheck {
@@ -59,8 +75,8 @@ struct DimensionCheck {
   std::set<std::pair<std::string, int>> movedOutputAxes; // filled when the dimension stays open
 };
 
-DimensionCheck checkDimension(const std::string& label, const Graph& original, std::string_view originalBytes, const std::string& originalName,
-                              const std::string& openBytes, const FreeDimensionCheck& check) {
+DimensionCheck checkDimension(const std::string& label, const Graph& optimized, const Graph& original, std::string_view originalBytes,
+                              const std::string& originalName, const std::string& openBytes, const FreeDimensionCheck& check) {
   DimensionCheck result;
   FreeDimensionOutcome& outcome = result.outcome;
   outcome.label = label;
@@ -93,7 +109,7 @@ DimensionCheck checkDimension(const std::string& label, const Graph& original, s
     outcome.detail = "the optimised graph depends on its size: with " + at + " " + mismatch;
     return result;
   }
-  collectMovedOutputAxes(original, exportedResized, result.movedOutputAxes);
+  collectMovedOutputAxes(optimized, exportedResized, result.movedOutputAxes);
   if (int64_t elements = totalElements(originalResized); elements > check.maxElementsToRun) {
     outcome.open = true;
     outcome.detail = "imported with " + at + " and its output shapes match the original's; not run (" + std::to_string(elements) +
@@ -142,14 +158,19 @@ FreeDimensionExport exportKeepingFreeDimensions(const Graph& optimized, const Gr
     result.bytes = onnx_io::exportOnnxBytes(optimized);
     return result;
   }
-  // Every free axis open: each dimension is then tried alone, the others at their bound sizes.
-  onnx_io::ExportOptions allOpen{original.info.freeAxes};
+  // Every free input axis and every output axis open: each dimension is then tried alone, the
+  // others at their bound sizes.
+  const std::vector<FreeAxis> outputs = outputAxes(optimized, original);
+  onnx_io::ExportOptions allOpen;
+  for (const FreeAxis& axis : original.info.freeAxes)
+    if (!axis.output) allOpen.openAxes.push_back(axis);
+  allOpen.openAxes.insert(allOpen.openAxes.end(), outputs.begin(), outputs.end());
   const std::string openBytes = onnx_io::exportOnnxBytes(optimized, allOpen);
 
   std::set<std::string> keptLabels;
   std::set<std::pair<std::string, int>> movedOutputAxes;
   for (const std::string& label : labels) {
-    DimensionCheck checked = checkDimension(label, original, originalBytes, originalName, openBytes, check);
+    DimensionCheck checked = checkDimension(label, optimized, original, originalBytes, originalName, openBytes, check);
     if (checked.outcome.open) {
       keptLabels.insert(label);
       movedOutputAxes.insert(checked.movedOutputAxes.begin(), checked.movedOutputAxes.end());
@@ -160,8 +181,9 @@ FreeDimensionExport exportKeepingFreeDimensions(const Graph& optimized, const Gr
   // Open: the kept dimensions' input axes, and the output axes that moved with one of them.
   onnx_io::ExportOptions options;
   for (const FreeAxis& axis : original.info.freeAxes)
-    if (axis.output ? movedOutputAxes.count({axis.tensor, axis.axis}) > 0 : keptLabels.count(freeAxisLabel(axis)) > 0)
-      options.openAxes.push_back(axis);
+    if (!axis.output && keptLabels.count(freeAxisLabel(axis))) options.openAxes.push_back(axis);
+  for (const FreeAxis& axis : outputs)
+    if (movedOutputAxes.count({axis.tensor, axis.axis})) options.openAxes.push_back(axis);
   result.bytes = keptLabels.empty() ? onnx_io::exportOnnxBytes(optimized) : onnx_io::exportOnnxBytes(optimized, options);
   return result;
 }

@@ -152,8 +152,11 @@ TEST(BadInput, BrokenTensors) {
   negative.model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_value(-7);
   negative.node("Relu", {"x"}, {"y"});
   negative.output("y");
-  // A negative dim_value is no dimension at all: it reads as unknown and becomes 1.
-  EXPECT_EQ(negative.import().node(0).outputTypes[0].shape, (Shape{2, 1}));
+  // A negative dim_value is no dimension at all: it reads as unknown, which needs a size.
+  expectFileError("negative.onnx", negative.bytes(), "input 'x' [2,?]: axis 1 (unknown size)");
+  onnx_io::ShapeBindings shapes;
+  shapes.inputShapes["x"] = {2, 5};
+  EXPECT_EQ(onnx_io::importOnnxBytes(negative.bytes(), "negative.onnx", shapes).node(0).outputTypes[0].shape, (Shape{2, 5}));
 }
 
 TEST(BadInput, UnsupportedTypes) {
