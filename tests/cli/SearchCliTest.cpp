@@ -31,9 +31,15 @@ std::string readBytes(const std::string& path) {
 TEST(SearchCli, EveryStrategyOptimisesAndVerifies) {
   std::string dir = makeTempDir("strategies");
   // Small budgets keep this quick; the benchmark figures come from `bench`.
-  const std::pair<const char*, const char*> runs[] = {
-      {"greedy", ""}, {"taso", " --param budget=20"}, {"eqsat", ""}, {"mcts", " --param simulations=8"}};
-  for (const auto& [strategy, parameters] : runs) {
+  // Each must reach a floor a little below what it reached on 2026-11-28 (greedy, eqsat and mcts
+  // 47.73 %, taso with 20 graphs 30.23 %), so a strategy that stops rewriting fails here.
+  struct Run {
+    const char* strategy;
+    const char* parameters;
+    double floorPct;
+  };
+  const Run runs[] = {{"greedy", "", 40.0}, {"taso", " --param budget=20", 25.0}, {"eqsat", "", 45.0}, {"mcts", " --param simulations=8", 45.0}};
+  for (const auto& [strategy, parameters, floorPct] : runs) {
     std::string json = dir + "/" + strategy + ".json";
     auto result = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy " + strategy + " --time-limit 20" +
                          parameters + " --json " + json);
@@ -41,8 +47,8 @@ TEST(SearchCli, EveryStrategyOptimisesAndVerifies) {
     nlohmann::json report = readJson(json);
     EXPECT_EQ(report["strategy"], strategy);
     EXPECT_TRUE(report["verified"].get<bool>()) << strategy;
-    EXPECT_GE(report["speedup_pct"].get<double>(), 0.0) << strategy;
-    EXPECT_LE(report["optimized_cost_ms"].get<double>(), report["original_cost_ms"].get<double>()) << strategy;
+    EXPECT_GE(report["speedup_pct"].get<double>(), floorPct) << strategy;
+    EXPECT_FALSE(report["rules_applied"].empty()) << strategy;
   }
   // A parameter the strategy does not know is refused before any work.
   expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --strategy eqsat --param simulations=8"), "simulations");
@@ -85,6 +91,23 @@ TEST(SearchCli, BenchWritesOneRowPerModelAndStrategy) {
   EXPECT_EQ(rows[0]["model"], "squeezenet");
   EXPECT_EQ(rows[2]["model"], "vgg19");
   expectCleanError(runCli("bench --models no-such-model"), "no-such-model");
+}
+
+// --suite real: the exported models of samples/real at their documented shapes; --models picks some.
+TEST(SearchCli, BenchRunsTheRealSuiteAtItsDocumentedShapes) {
+  std::string dir = makeTempDir("bench-real");
+  auto result = runCli("bench --suite real --models ppocr_mobile_v2_cls gpt2_block --strategies greedy --json " + dir + "/bench.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  nlohmann::json rows = readJson(dir + "/bench.json");
+  ASSERT_EQ(rows.size(), 2u) << rows.dump();
+  for (const auto& row : rows) {
+    EXPECT_TRUE(row["verified"].get<bool>()) << row.dump();
+    EXPECT_GT(row["speedup_pct"].get<double>(), 0.0) << "no rule rewrote " << row["model"];
+    EXPECT_LT(row["noise_to_signal"].get<double>(), 1e-3) << row.dump();
+  }
+  EXPECT_EQ(rows[0]["model"], "ppocr_mobile_v2_cls");
+  EXPECT_EQ(rows[1]["model"], "gpt2_block");
+  expectCleanError(runCli("bench --suite real --models no-such-model"), "has no model 'no-such-model'");
 }
 
 // --k-multi: TENSAT's iterations of multi-pattern rules, as its run script sweeps them. On NasRNN

@@ -32,7 +32,12 @@ TEST_P(TransformerCliTest, RunsOnDummyIdsAndOptimisesWithEqsatAndVerifies) {
   std::ifstream in(json);
   nlohmann::json report = nlohmann::json::parse(in);
   EXPECT_TRUE(report["verified"].get<bool>()) << result.output;
-  EXPECT_LE(report["optimized_cost_ms"].get<double>(), report["original_cost_ms"].get<double>());
+  // The real-model rules rewrite GELU's spelling into the Gelu op on both (BERT: gelu-erf, GPT-2:
+  // gelu-tanh), and the analytic model then predicts 17.0 and 15.7 % (2026-11-28); before them
+  // nothing applied and both stayed at 0 %.
+  EXPECT_GT(report["speedup_pct"].get<double>(), 10.0) << report["rules_applied"].dump();
+  const nlohmann::json& applied = report["rules_applied"];
+  EXPECT_TRUE(applied.contains("gelu-erf") || applied.contains("gelu-tanh")) << applied.dump();
 }
 
 } // namespace
