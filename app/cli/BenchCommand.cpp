@@ -14,6 +14,7 @@
 #include "SearchSetup.h"
 
 #include "generator/BenchmarkModels.h"
+#include "suite/RealSuite.h"
 #include "cost/GraphCost.h"
 #include "onnx/OnnxImport.h"
 #include "run/RunRecording.h"
@@ -38,7 +39,7 @@ namespace {
 
 struct BenchOptions {
   std::vector<std::string> models; // a directory, ONNX files, or names of the built-in suite
-  std::string suite = "corrected"; // the built-in suite named models come from
+  std::string suite = "corrected"; // the built-in suite named models come from, or "real"
   std::vector<std::string> strategies{"greedy", "taso", "eqsat", "mcts"};
   std::string cost = "analytic:h200";
   double timeLimitSeconds = 60;
@@ -92,6 +93,20 @@ std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, Benchm
   return models;
 }
 
+// The real-model suite (samples/real/suite.json) at its documented shapes; `names` picks some.
+std::vector<BenchModel> loadRealSuite(const std::vector<std::string>& names) {
+  std::vector<BenchModel> models;
+  for (const RealSuiteModel& model : realSuiteModels(true)) {
+    const bool named = std::find(names.begin(), names.end(), model.name) != names.end();
+    if (names.empty() ? model.controlFlow : !named) continue;
+    models.push_back({model.name, model.path, importRealSuiteModel(model)});
+  }
+  for (const std::string& name : names)
+    if (std::none_of(models.begin(), models.end(), [&](const BenchModel& m) { return m.name == name; }))
+      realSuiteModel(name); // throws naming the suite's models
+  return models;
+}
+
 // "mcts.simulations=64" applies to mcts only; "simulations=64" to every strategy.
 std::map<std::string, std::string> parametersFor(const std::string& strategy, const std::vector<std::string>& pairs) {
   std::vector<std::string> mine;
@@ -114,6 +129,7 @@ struct Row {
   int steps = 0;
   std::string stopReason;
   bool verificationRun = false, verified = false;
+  double noiseToSignal = 0; // the verification's, the largest over seeds
   // --e2e, as optimize does no harm: the candidate timed against the original in interleaved pairs
   // (medians, paired speedup), and the speedup of what optimize returns (0 when it keeps the original).
   std::optional<double> e2eOriginalMs, e2eCandidateMs, e2eCandidatePct, e2eReturnedPct;
@@ -157,6 +173,7 @@ Row combineSeeds(const std::vector<Row>& runs) {
     if (row.stopReason.find(run.stopReason) == std::string::npos)
       row.stopReason += (row.stopReason.empty() ? "" : ",") + run.stopReason;
     row.verificationRun = row.verificationRun || run.verificationRun;
+    row.noiseToSignal = std::max(row.noiseToSignal, run.noiseToSignal);
     if (!run.e2eReturnedPct) continue;
     if (run.e2eOriginalMs) e2eOriginal.push_back(*run.e2eOriginalMs);
     if (run.e2eCandidateMs) e2eCandidate.push_back(*run.e2eCandidateMs);
@@ -193,6 +210,7 @@ nlohmann::json toJson(const Row& row) {
                    {"stop_reason", row.stopReason},
                    {"verified", row.verified},
                    {"verification_run", row.verificationRun},
+                   {"noise_to_signal", row.noiseToSignal},
                    {"seeds", row.seedSpeedups.size()},
                    {"speedup_pct_std", row.speedupStd},
                    {"speedup_pct_per_seed", row.seedSpeedups},
@@ -224,7 +242,9 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
   const int speedupWidth = seeded ? 13 : 7;
   bool anyPublished = false;
   for (const BenchModel& model : models) anyPublished = anyPublished || pact24Result(model.name);
-  std::printf("\n%-14s %12s", "model", "original ms");
+  int nameWidth = 14;
+  for (const BenchModel& model : models) nameWidth = std::max(nameWidth, static_cast<int>(model.name.size()));
+  std::printf("\n%-*s %12s", nameWidth, "model", "original ms");
   if (e2e) std::printf(" %10s", "e2e ms");
   for (const std::string& s : strategies) {
     std::printf(" | %-8s %*s %7s %7s", s.c_str(), speedupWidth, "speedup", "time s", "enodes");
@@ -235,6 +255,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
   std::map<std::string, std::pair<double, int>> sums, e2eSums;
   double publishedSums[3] = {0, 0, 0};
   int publishedCount = 0;
+  bool anyUnverified = false;
   for (const BenchModel& model : models) {
     double original = 0;
     std::optional<double> e2eOriginal;
@@ -243,7 +264,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
       original = row.originalMs;
       if (row.e2eOriginalMs) e2eOriginal = row.e2eOriginalMs;
     }
-    std::printf("%-14s %12.4f", model.name.c_str(), original);
+    std::printf("%-*s %12.4f", nameWidth, model.name.c_str(), original);
     if (e2e && e2eOriginal) std::printf(" %10.3f", *e2eOriginal);
     else if (e2e) std::printf(" %10s", "-");
     for (const std::string& s : strategies) {
@@ -253,8 +274,14 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
         if (e2e) std::printf(" %8s", "");
         continue;
       }
-      std::printf(" | %-8s %*s %7.2f %7zu", it->verificationRun && !it->verified ? "UNVERIF" : "", speedupWidth,
+      const bool unverified = it->verificationRun && !it->verified;
+      std::printf(" | %-8s %*s %7.2f %7zu", unverified ? "UNVERIF" : "", speedupWidth,
                   formatSpeedup(*it, seeded).c_str(), it->seconds, it->enodes);
+      if (unverified) {
+        anyUnverified = true;
+        if (e2e) std::printf(" %7s ", "-");
+        continue; // a speedup nobody checked is not counted in the means
+      }
       sums[s].first += it->speedupPct;
       ++sums[s].second;
       if (!e2e) continue;
@@ -277,7 +304,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
     }
     std::printf("\n");
   }
-  std::printf("%-14s %12s", "mean", "");
+  std::printf("%-*s %12s", nameWidth, "mean", "");
   if (e2e) std::printf(" %10s", "");
   for (const std::string& s : strategies) {
     std::printf(" | %-8s %*.2f%% %7s %7s", "", speedupWidth - 1, sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
@@ -287,6 +314,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
     std::printf(" |          %6.2f%% %6.2f%% %6.2f%%", publishedSums[0] / publishedCount, publishedSums[1] / publishedCount,
                 publishedSums[2] / publishedCount);
   std::printf("\n");
+  if (anyUnverified) std::printf("UNVERIF: the optimised graph did not verify against the original; the means leave it out\n");
   if (seeded) std::printf("speedup: mean ± sample standard deviation over seeds; time s: mean per run\n");
   if (publishedCount)
     std::printf("PACT'24: published speedups on TENSAT's graphs (mean of 5 seeds, node limit 2000, TASO's cuDNN costs on "
@@ -329,6 +357,7 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
     row.stopReason = result.stopReason;
     row.verificationRun = result.verificationRun;
     row.verified = result.verified;
+    row.noiseToSignal = result.noiseToSignal;
     if (executor) {
       const DoNoHarmOutcome outcome = keepOriginalUnlessFaster(model.graph, result, *executor, e2e);
       row.keptOriginal = outcome.keptOriginal;
@@ -360,7 +389,8 @@ int runBench(const BenchOptions& options) {
     executor = makeCliExecutor(backend);
     e2e = endToEndOptionsFor(backend, options.e2eWarmup, options.e2eRuns);
   }
-  std::vector<BenchModel> models = loadModels(options.models, parseBenchmarkSuite(options.suite), options.shapes);
+  std::vector<BenchModel> models = options.suite == "real" ? loadRealSuite(options.models)
+                                                           : loadModels(options.models, parseBenchmarkSuite(options.suite), options.shapes);
   ActiveRules rules = loadActiveRules({});
 
   std::vector<Row> rows;
@@ -409,8 +439,9 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--models", options->models,
                       "A directory of .onnx files, model files, or built-in model names (default: the nine built-in benchmark models)");
   command->add_option("--suite", options->suite,
-                      "Built-in suite for model names: corrected (samples/) or tensat (TENSAT's graphs, samples/tensat/)")
-      ->check(CLI::IsMember({"corrected", "tensat"}))
+                      "Built-in suite for model names: corrected (samples/), tensat (TENSAT's graphs, samples/tensat/) or real "
+                      "(exported models as packages ship them, at their documented shapes: samples/real/; --models then names some of them)")
+      ->check(CLI::IsMember({"corrected", "tensat", "real"}))
       ->capture_default_str();
   command->add_option("--strategies", options->strategies, "Strategies to run (comma-separated)")
       ->delimiter(',')

@@ -128,6 +128,7 @@ nlohmann::json jsonReport(const OptimizeCommandOptions& options, const CostModel
           {"verification_run", result.verificationRun},
           {"max_abs_err", result.maxAbsError},
           {"verify_metric", result.verifyMetric},
+          {"noise_to_signal", result.noiseToSignal},
           {"rules_applied", result.rulesApplied},
           {"rules_used", rulesUsed},
           {"pinned", options.rules.pins},
