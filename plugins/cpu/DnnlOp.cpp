@@ -110,6 +110,7 @@ public:
     case OpKind::Sqrt:
     case OpKind::Exp:
     case OpKind::Neg:
+    case OpKind::HardSwish:
     case OpKind::Clip: eltwise(); break;
     case OpKind::Add:
     case OpKind::Sub:
@@ -331,6 +332,7 @@ private:
     case OpKind::Gelu:
       kind = s_.attrs.getString("approximate", "none") == "tanh" ? algorithm::eltwise_gelu_tanh : algorithm::eltwise_gelu_erf;
       break;
+    case OpKind::HardSwish: kind = algorithm::eltwise_hardswish; break; // x * relu6(x + 3) / 6
     case OpKind::Erf:
       // oneDNN has no plain erf; GELU-erf evaluates one erf per element, so it costs the same.
       if (!measure_) unsupported("Erf (oneDNN has no erf primitive)");

@@ -127,6 +127,7 @@ TEST(DnnlOp, ElementwiseUnaryAndBinary) {
   expectMatchesInterpreter(OpKind::Sqrt, {{f32({3, 17}), 0.0f, 4.0f}});
   expectMatchesInterpreter(OpKind::Clip, {{f32({3, 17})}}, {{"min", -0.25f}, {"max", 0.5f}});
   expectMatchesInterpreter(OpKind::Gelu, {{f32({3, 17})}}, {{"approximate", std::string("tanh")}});
+  expectMatchesInterpreter(OpKind::HardSwish, {{f32({3, 17}), -5.0f, 5.0f}}); // both bends of relu6(x + 3)
   expectMatchesInterpreter(OpKind::Add, {{f32({2, 3, 4})}, {f32({4})}});
   expectMatchesInterpreter(OpKind::Mul, {{f32({3, 1})}, {f32({2, 3, 4})}}); // first operand broadcasts: swapped
   expectMatchesInterpreter(OpKind::Sub, {{f32({2, 3, 4})}, {f32({3, 1})}});
