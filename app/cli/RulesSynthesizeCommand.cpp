@@ -79,6 +79,7 @@ nlohmann::json reportJson(const synth::SynthesisReport& report, const synth::Syn
           {"candidate_pairs", report.candidatePairs},
           {"pruned_renaming", report.prunedRenaming},
           {"pruned_unwritable", report.prunedUnwritable},
+          {"pruned_decomposable", report.prunedDecomposable},
           {"pruned_common_subgraph", report.prunedCommonSubgraph},
           {"pruned_subsumed", report.prunedSubsumed},
           {"checked", report.checked},
@@ -137,6 +138,7 @@ int runSynthesize(const SynthesizeOptions& options) {
   std::printf("candidate pairs:        %llu\n", static_cast<unsigned long long>(report.candidatePairs));
   std::printf("pruned, renaming:       %llu\n", static_cast<unsigned long long>(report.prunedRenaming));
   std::printf("pruned, unwritable:     %llu\n", static_cast<unsigned long long>(report.prunedUnwritable));
+  std::printf("pruned, decomposable:   %llu\n", static_cast<unsigned long long>(report.prunedDecomposable));
   std::printf("pruned, common subgraph:%llu\n", static_cast<unsigned long long>(report.prunedCommonSubgraph));
   std::printf("pruned, subsumed:       %llu\n", static_cast<unsigned long long>(report.prunedSubsumed));
   std::printf("verified:               %llu of %llu checked (%llu refused, %llu of them on stretched shapes; %.1f s)\n",

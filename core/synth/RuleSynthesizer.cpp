@@ -54,6 +54,23 @@ bool outputsShareVariable(const std::vector<Term>& terms) {
   return false;
 }
 
+void collectOpTerms(const Term& term, std::set<std::string>& keys) {
+  if (term.isVariable()) return;
+  keys.insert(termKey(term));
+  for (const Term& arg : term.args) collectOpTerms(arg, keys);
+}
+
+// A two-output rule whose right-hand sides share no op is two single-output rules glued together
+// (each output pair already agreed on its own); only a shared computation (one product, split)
+// makes it a multi-pattern rule.
+bool rightHandSidesShareAnOp(const std::vector<Term>& rhs) {
+  if (rhs.size() < 2) return true;
+  std::set<std::string> first, second;
+  collectOpTerms(rhs[0], first);
+  collectOpTerms(rhs[1], second);
+  return std::any_of(second.begin(), second.end(), [&](const std::string& key) { return first.count(key) != 0; });
+}
+
 void collectOps(const Term& term, std::set<int>& ops) {
   if (term.isVariable()) return;
   ops.insert(term.op);
@@ -226,7 +243,10 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
         ++report.prunedUnwritable;
         continue;
       }
-      CandidateRule renamedSides = rule;
+      if (!rightHandSidesShareAnOp(rule.rhs)) {
+        ++report.prunedDecomposable;
+        continue;
+      }
       std::vector<std::string> names = canonicalNames(rule, vocabulary);
       bool same = true;
       for (size_t i = 0; i < rule.lhs.size(); ++i)
@@ -319,10 +339,11 @@ std::string packText(const SynthesisReport& report, const SynthVocabulary& vocab
   char counts[512];
   std::snprintf(counts, sizeof counts,
                 "\n# Counts: %llu graphs enumerated, %llu fingerprinted, %llu fingerprint groups, %llu candidate pairs; pruned %llu by "
-                "renaming, %llu unwritable, %llu common subgraph, %llu subsumed; %llu checked, %llu verified, %llu refused.\n",
+                "renaming, %llu unwritable, %llu decomposable, %llu common subgraph, %llu subsumed; %llu checked, %llu verified, %llu refused.\n",
                 static_cast<unsigned long long>(report.enumeratedGraphs), static_cast<unsigned long long>(report.fingerprintedGraphs),
                 static_cast<unsigned long long>(report.fingerprintGroups), static_cast<unsigned long long>(report.candidatePairs),
                 static_cast<unsigned long long>(report.prunedRenaming), static_cast<unsigned long long>(report.prunedUnwritable),
+                static_cast<unsigned long long>(report.prunedDecomposable),
                 static_cast<unsigned long long>(report.prunedCommonSubgraph), static_cast<unsigned long long>(report.prunedSubsumed),
                 static_cast<unsigned long long>(report.checked), static_cast<unsigned long long>(report.verified),
                 static_cast<unsigned long long>(report.refused));

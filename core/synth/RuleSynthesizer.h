@@ -47,6 +47,7 @@ struct SynthesisReport {
   uint64_t candidatePairs = 0;      // each group member paired with the group's smallest graph
   uint64_t prunedRenaming = 0;      // equal to another candidate, or to itself, up to input renaming
   uint64_t prunedUnwritable = 0;    // no side can be a pattern's left-hand side (a split, a bare variable, independent outputs)
+  uint64_t prunedDecomposable = 0;  // two outputs whose right-hand sides share no op: two single rules
   uint64_t prunedCommonSubgraph = 0;
   uint64_t prunedSubsumed = 0;
   uint64_t checked = 0;  // handed to the rule checker

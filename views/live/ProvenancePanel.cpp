@@ -3,6 +3,7 @@
 #include "ProvenancePanel.h"
 
 #include "LiveRun.h"
+#include "SynthesisedRuleOrigin.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -157,6 +158,10 @@ void ProvenancePanel::render() {
   } else {
     html += tr("<p>The log up to this moment has no e-node from this rewrite.</p>");
   }
+  // A synthesised rule names the enumerated pattern pair it was found from.
+  if (QString origin = synthesisedRuleOrigin(QString::fromStdString(rule)); !origin.isEmpty())
+    html += tr("<p><b>%1</b> was synthesised by <code>rules synthesize</code> (TASO's generator) from %2.</p>")
+                .arg(q(rule), origin.toHtmlEscaped());
   html += stepHtml(step, rule);
   browser_->setHtml(html);
 }

@@ -1,5 +1,7 @@
 #include "RuleTableModel.h"
 
+#include "SynthesisedRuleOrigin.h"
+
 #include <QColor>
 
 namespace tessera::views {
@@ -8,7 +10,8 @@ std::vector<RuleInfo> ruleInfos(const RuleSet& rules) {
   std::vector<RuleInfo> out;
   out.reserve(rules.size());
   for (const auto& rule : rules.rules()) {
-    RuleInfo info{QString::fromStdString(rule->name()), {}};
+    RuleInfo info{QString::fromStdString(rule->name()), {}, {}};
+    if (rule->hasLabel("synth")) info.origin = synthesisedRuleOrigin(info.name);
     for (const std::string& label : rule->labels()) info.labels << QString::fromStdString(label);
     out.push_back(std::move(info));
   }
@@ -99,6 +102,8 @@ QVariant RuleTableModel::data(const QModelIndex& index, int role) const {
     return tr("Requested; takes effect at the next step");
   if (role == Qt::ToolTipRole && column == CostEffect)
     return tr("Best-cost change at the steps that committed this rule (negative is faster)");
+  if (role == Qt::ToolTipRole && (column == Name || column == Labels) && !rule.origin.isEmpty())
+    return tr("Synthesised by `rules synthesize` from %1").arg(rule.origin);
   if (role == Qt::ForegroundRole && vetoed_.count(rule.name)) return QColor(Qt::gray);
   if (role == Qt::TextAlignmentRole && column >= Applications && column <= CostEffect)
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

@@ -19,6 +19,7 @@ namespace tessera::views {
 struct RuleInfo {
   QString name;
   QStringList labels;
+  QString origin; // a synthesised rule's enumerated pattern pair; empty for hand-written rules
 };
 std::vector<RuleInfo> ruleInfos(const RuleSet& rules);
 
