@@ -8,6 +8,8 @@
 #include "onnx/TensorConversion.h"
 #include "support/Error.h"
 
+#include <onnx/defs/schema.h>
+
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -139,10 +141,23 @@ void writeOpaque(ExportWriter& w, const Node& node, NodeId id) {
     onnx::AttributeProto& attr = *proto.add_attribute();
     if (!attr.ParseFromString(serialized)) fail(node, "holds a corrupt attribute");
     // Subgraphs are written back as they came, so what they hold must mean the same at opset 17.
-    for (const onnx::NodeProto* inner : nodesInside(attr))
-      if ((inner->domain().empty() || inner->domain() == "ai.onnx") && meaningChangedBy17(inner->op_type(), opset))
+    for (const onnx::NodeProto* inner : nodesInside(attr)) {
+      if (!inner->domain().empty() && inner->domain() != "ai.onnx") continue;
+      if (meaningChangedBy17(inner->op_type(), opset))
         fail(node, "its subgraph " + attr.name() + " holds " + inner->op_type() + " of opset " + std::to_string(opset) +
                        ", which means something else at opset 17, so it cannot be written back unchanged");
+      // An older form that opset 17 no longer accepts (Unsqueeze's axes attribute): say so here
+      // rather than leave it to the checker's message about an anonymous node.
+      const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(inner->op_type(), 17, "");
+      if (!schema || opset >= 17) continue;
+      try {
+        schema->Verify(*inner);
+      } catch (const std::exception& e) {
+        fail(node, "its subgraph " + attr.name() + " was written for opset " + std::to_string(opset) + " and its " + inner->op_type() +
+                       " node is not valid at opset 17, which export writes; subgraphs are written back unchanged, so this model cannot be exported (" +
+                       e.what() + ")");
+      }
+    }
   }
 }
 

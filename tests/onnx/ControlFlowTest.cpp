@@ -402,3 +402,18 @@ TEST(ControlFlowImport, SileroVadWithItsSampleRateBoundIsOneGraphOfOrdinaryOps) 
   EXPECT_EQ(inlined.typeOf(inlined.outputs()[0].value), (TensorType{DType::Float32, {1, 1}}));
   EXPECT_EQ(inlined.typeOf(inlined.outputs()[1].value), (TensorType{DType::Float32, {2, 1, 128}}));
 }
+
+TEST(ControlFlowExport, ASubgraphInAFormOpset17RefusesIsOneClearError) {
+  // test_loop11's body (opset 11) gives Unsqueeze an axes attribute, an input since opset 13.
+  const fs::path path = kNodeTests / "test_loop11" / "model.onnx";
+  if (!fs::exists(path)) GTEST_SKIP() << "libonnx-testdata is not installed";
+  Graph graph = onnx_io::importOnnxFile(path.string());
+  try {
+    onnx_io::exportOnnxBytes(graph);
+    FAIL() << "exported an opset-11 loop body at opset 17";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("(Loop): its subgraph body was written for opset 11"), std::string::npos) << message;
+    EXPECT_NE(message.find("Unsqueeze"), std::string::npos) << message;
+  }
+}
