@@ -326,6 +326,7 @@ void printTable(const std::vector<BenchModel>& models, const std::vector<std::st
 Row runOnce(const BenchOptions& options, const BenchModel& model, const std::string& strategyName, uint64_t seed,
             const ActiveRules& rules, CostModel& cost, GraphExecutor* executor, const EndToEndOptions& e2e) {
   Row row{model.name, strategyName};
+  std::unique_ptr<RunRecording> recording;
   try {
     SearchOptions search;
     search.seed = seed;
@@ -338,7 +339,6 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
     strategy->validate(search);
     Control control;
     EventStream events;
-    std::unique_ptr<RunRecording> recording;
     if (!options.session.empty()) {
       recording = std::make_unique<RunRecording>(options.session, recordedModelOf(model.path.empty() ? model.name + ".onnx" : model.path),
                                                  model.graph);
@@ -374,6 +374,7 @@ Row runOnce(const BenchOptions& options, const BenchModel& model, const std::str
                    std::to_string(row.seconds) + " s (" + row.stopReason + ")");
   } catch (const Error& e) {
     row.error = e.what();
+    if (recording) recording->finishFailed(row.error);
     reportProgress("  " + model.name + " " + strategyName + " failed: " + row.error);
   }
   return row;

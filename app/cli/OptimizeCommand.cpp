@@ -236,14 +236,21 @@ int runOptimize(OptimizeCommandOptions options) {
     recording->begin({options.strategy, cost->spec(), options.search, !options.noVerify});
     events.attach(&recording->sink());
   }
-  SearchResult result = strategy->run({original, rules.list, *cost, control, events, options.search});
-  EndToEndCheck e2e = checkEndToEnd(options, original, result);
-  // What is verified is what is returned: the written file read back when there is one.
+  SearchResult result;
+  EndToEndCheck e2e;
   std::vector<FreeDimensionOutcome> freeDims;
-  if (!options.out.empty()) {
-    freeDims = writeResult(options, original, result);
-  } else if (!options.noVerify) {
-    verifySearchResult(original, result, options.verifyTrials, options.search.seed);
+  try {
+    result = strategy->run({original, rules.list, *cost, control, events, options.search});
+    e2e = checkEndToEnd(options, original, result);
+    // What is verified is what is returned: the written file read back when there is one.
+    if (!options.out.empty()) {
+      freeDims = writeResult(options, original, result);
+    } else if (!options.noVerify) {
+      verifySearchResult(original, result, options.verifyTrials, options.search.seed);
+    }
+  } catch (const std::exception& e) {
+    if (recording) recording->finishFailed(e.what()); // the session says why, then the error goes on
+    throw;
   }
   if (result.verificationRun) reportProgress(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");
   if (recording) {

@@ -15,6 +15,7 @@ struct RunRecording::State {
   int64_t modelId = 0;
   int64_t runId = 0;
   std::optional<SessionRecorder> recorder;
+  bool finished = false; // finish or finishFailed ran
 };
 
 namespace {
@@ -38,7 +39,15 @@ RunRecording::RunRecording(const std::string& sessionPath, const RecordedModel& 
   state_->modelId = findOrAddModel(state_->session, model, graph);
 }
 
-RunRecording::~RunRecording() = default;
+RunRecording::~RunRecording() {
+  // A run begun and never finished ended by an error its entry point did not record (or a bug):
+  // the session says so rather than keeping a run with no finish.
+  if (!state_ || !state_->recorder || state_->finished) return;
+  try {
+    finishFailed("the run ended before it finished, by an error that was not recorded");
+  } catch (...) { // a destructor never throws; the session stays as the last transaction left it
+  }
+}
 
 void RunRecording::begin(const RunRequest& request) {
   if (state_->recorder) throw Error("a run recording is begun once");
@@ -53,12 +62,14 @@ EventSink& RunRecording::sink() {
 
 std::vector<int64_t> RunRecording::finish(const SearchResult& result, const CostModel& cost) {
   if (!state_->recorder) throw Error("a run recording is finished after begin()");
+  state_->finished = true;
   state_->recorder->finish(); // rethrows a recording error: the caller asked for a session
   return recordFinishedRun(state_->session, state_->runId, result, cost);
 }
 
 void RunRecording::finishFailed(const std::string& why) {
-  if (!state_->recorder) return;
+  if (!state_->recorder || state_->finished) return;
+  state_->finished = true;
   state_->recorder->finish();
   RunSummary summary;
   summary.stopReason = "failed: " + why;

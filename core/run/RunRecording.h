@@ -45,7 +45,8 @@ public:
   // Commits the events, then the candidates, the device's op costs and the summary; returns the
   // candidates' ids in the result's order. Rethrows an error recording met on the way.
   std::vector<int64_t> finish(const SearchResult& result, const CostModel& cost);
-  // Commits the events and marks the run failed with `why`.
+  // Commits the events and marks the run failed with `why`; nothing once the run is finished. A
+  // recording destroyed after begin() without either marks its run failed itself.
   void finishFailed(const std::string& why);
 
   int64_t modelId() const;

@@ -202,3 +202,21 @@ TEST(SearchCli, SessionRecordsRunsWhereAVetoedRuleNeverAppears) {
   expectCleanError(runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --session " + bogus), "bogus.tsession");
   EXPECT_EQ(readBytes(bogus), "not a session");
 }
+
+// A run that fails after its session row was begun (here: the optimised model cannot be written)
+// is marked failed in the session with the error, never left without a finish.
+TEST(SearchCli, AFailedRunIsMarkedFailedInItsSession) {
+  const std::string dir = makeTempDir("failed-run");
+  const std::string session = dir + "/runs.tsession";
+  auto optimize = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy greedy --session " + session + " --out /dev/null/opt.onnx");
+  EXPECT_NE(optimize.exitCode, 0) << optimize.output;
+  tessera::Session store = tessera::Session::open(session);
+  const std::vector<tessera::RunRecord> runs = store.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  for (const tessera::RunRecord& run : runs) {
+    ASSERT_TRUE(run.finishedAt.has_value()) << "run " << run.id << " has no finish";
+    ASSERT_TRUE(run.summary.has_value());
+    EXPECT_EQ(run.summary->stopReason.rfind("failed: ", 0), 0u) << run.summary->stopReason;
+  }
+  EXPECT_NE(runs[0].summary->stopReason.find("/dev/null/opt.onnx"), std::string::npos) << runs[0].summary->stopReason;
+}

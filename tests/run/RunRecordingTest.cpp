@@ -127,6 +127,32 @@ TEST(RunRecording, AFailedRunIsMarkedWithWhy) {
   std::filesystem::remove(path);
 }
 
+// An entry point that begins a run and is left by an exception before finishing it (the explorer's
+// worker, a command) still leaves a finished, failed run; and a finished run stays as finished.
+TEST(RunRecording, ARunBegunAndNeverFinishedIsMarkedFailedWhenTheRecordingGoes) {
+  const std::string path = tempSession("abandoned.tsession");
+  int64_t abandoned = 0, finished = 0;
+  {
+    RunRecording recording(path, recordedModelOf("conv_relu.onnx"), convRelu());
+    recording.begin(RunRequest{});
+    abandoned = recording.runId();
+  }
+  {
+    RunRecording recording(path, recordedModelOf("conv_relu.onnx"), convRelu());
+    runRecorded(recording, RunRequest{}, convRelu());
+    finished = recording.runId();
+    recording.finishFailed("too late"); // a finished run is not failed afterwards
+  }
+  Session session = Session::open(path);
+  std::optional<RunRecord> run = session.run(abandoned);
+  ASSERT_TRUE(run && run->finishedAt && run->summary);
+  EXPECT_EQ(run->summary->stopReason.rfind("failed: the run ended before it finished", 0), 0u) << run->summary->stopReason;
+  std::optional<RunRecord> done = session.run(finished);
+  ASSERT_TRUE(done && done->summary);
+  EXPECT_EQ(done->summary->stopReason.rfind("failed", 0), std::string::npos) << done->summary->stopReason;
+  std::filesystem::remove(path);
+}
+
 TEST(RunRecording, AFileThatIsNotASessionIsRefusedByNameAndLeftAsItWas) {
   const std::string path = tempSession("not-a-session.tsession");
   const std::string text = "these bytes are not a SQLite database, let alone a session";
