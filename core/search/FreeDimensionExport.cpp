@@ -75,6 +75,29 @@ struct DimensionCheck {
   std::set<std::pair<std::string, int>> movedOutputAxes; // filled when the dimension stays open
 };
 
+// Whether the original's own imported graph, written with the dimension open, already fails to
+// import at the other size: then import fixed it (a Reshape target or Slice end computed from it
+// is a constant in the IR's static shapes), not the rewrite.
+bool importFixes(const Graph& original, const std::string& label, int64_t size) {
+  onnx_io::ExportOptions open;
+  for (const FreeAxis& axis : original.info.freeAxes)
+    if (!axis.output) open.openAxes.push_back(axis);
+  const std::vector<FreeAxis> outputs = outputAxes(original, original);
+  open.openAxes.insert(open.openAxes.end(), outputs.begin(), outputs.end());
+  try {
+    importAtOriginalSizes(onnx_io::exportOnnxBytes(original, open), "the imported model", original, label, size);
+  } catch (const Error&) {
+    return true;
+  }
+  return false;
+}
+
+std::string dependsOn(const Graph& original, const std::string& label, int64_t size) {
+  return importFixes(original, label, size)
+             ? "Tessera's import already fixes it (a shape computed from it is a constant in the IR, before any rewrite): with "
+             : "the optimised graph depends on its size: with ";
+}
+
 DimensionCheck checkDimension(const std::string& label, const Graph& optimized, const Graph& original, std::string_view originalBytes,
                               const std::string& originalName, const std::string& openBytes, const FreeDimensionCheck& check) {
   DimensionCheck result;
@@ -102,11 +125,11 @@ DimensionCheck checkDimension(const std::string& label, const Graph& optimized, 
   try {
     exportedResized = importAtOriginalSizes(openBytes, "the optimised model", original, label, outcome.triedSize);
   } catch (const Error& e) {
-    outcome.detail = "the optimised graph depends on its size: with " + at + " " + e.what();
+    outcome.detail = dependsOn(original, label, outcome.triedSize) + at + " " + e.what();
     return result;
   }
   if (std::string mismatch = outputShapeMismatch(originalResized, exportedResized); !mismatch.empty()) {
-    outcome.detail = "the optimised graph depends on its size: with " + at + " " + mismatch;
+    outcome.detail = dependsOn(original, label, outcome.triedSize) + at + " " + mismatch;
     return result;
   }
   collectMovedOutputAxes(optimized, exportedResized, result.movedOutputAxes);
