@@ -44,7 +44,15 @@ CommandLine parseCommandLine(const QStringList& arguments) {
                                          "conv2d:NxCxHxW,OxCxKhxKw[,sS][,pP][,bias][,relu])"),
                           QStringLiteral("WORKLOAD"));
   QCommandLineOption trials(QStringLiteral("trials"), QStringLiteral("Candidates --tune measures"), QStringLiteral("N"), QStringLiteral("32"));
-  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials});
+  QCommandLineOption inputShape(QStringLiteral("input-shape"),
+                                QStringLiteral("The whole shape of the model's graph input NAME, for a model whose inputs have "
+                                               "symbolic or unknown sizes (repeatable; as tessera-cli takes it)"),
+                                QStringLiteral("NAME=AxBxC"));
+  QCommandLineOption dim(QStringLiteral("dim"),
+                         QStringLiteral("The size of the model's symbolic dimension NAME (a dim_param) on every input that has it "
+                                        "(repeatable). Sizes the command line leaves open are asked for when the model opens"),
+                         QStringLiteral("NAME=VALUE"));
+  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials, inputShape, dim});
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -102,6 +110,13 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   result.tuneTrials = parser.value(trials).toInt(&ok);
   if (!ok || result.tuneTrials < 1) {
     result.error = QStringLiteral("--trials needs a number of trials (1 or more), got '%1'").arg(parser.value(trials));
+    return result;
+  }
+  try {
+    for (const QString& text : parser.values(inputShape)) onnx_io::parseInputShapeBinding(text.toStdString(), result.shapes);
+    for (const QString& text : parser.values(dim)) onnx_io::parseDimBinding(text.toStdString(), result.shapes);
+  } catch (const Error& e) {
+    result.error = QString::fromUtf8(e.what());
     return result;
   }
   std::vector<std::string> pairs;

@@ -1,11 +1,13 @@
 // The GUI's command line, as DESIGN.md fixes it:
 //   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare,training,tuning}]
 //           [--screenshot PNG --after SECONDS] [--training-report JSON]... [--pace MS]
-//           [--tuning-db FILE] [--tune WORKLOAD [--trials N]]
+//           [--tuning-db FILE] [--tune WORKLOAD [--trials N]] [--input-shape NAME=AxBxC]... [--dim NAME=VALUE]...
 // and, for the run, the CLI's own options: [--node-limit N] [--k-multi K] [--param NAME=VALUE]...
 #pragma once
 
 #include "RunSettings.h"
+
+#include "onnx/ShapeBindings.h"
 
 #include <QString>
 #include <QStringList>
@@ -32,6 +34,7 @@ struct CommandLine {
   QString tuneWorkload;        // tuned in the Tuning view, as `tessera-cli tune WORKLOAD`
   int tuneTrials = 32;
   bool viewGiven = false;      // --view was on the command line (else --tune or --tuning-db show the Tuning view)
+  onnx_io::ShapeBindings shapes; // the model's open input sizes (--input-shape, --dim); the open dialog asks for the rest
   QString error;        // set when the arguments cannot be used; then exit with status 2
 };
 

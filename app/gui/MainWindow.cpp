@@ -12,6 +12,7 @@
 #include "RunPanel.h"
 #include "SearchRunner.h"
 #include "SessionController.h"
+#include "ShapeBindingsDialog.h"
 #include "TeachingSample.h"
 #include "ThemeController.h"
 #include "TrainingPage.h"
@@ -390,7 +391,7 @@ void MainWindow::buildMenus() {
     if (openAction_->icon().isNull()) openAction_->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
   });
   recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), options_.persistSettings, this);
-  connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openPath);
+  connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) { openPath(path); });
   file->addSeparator();
   file->addAction(newSessionAction_);
   file->addAction(saveSessionAsAction_);
@@ -498,7 +499,7 @@ void MainWindow::openDialog() {
   if (!path.isEmpty()) openPath(path);
 }
 
-void MainWindow::openPath(const QString& path) {
+void MainWindow::openPath(const QString& path, const onnx_io::ShapeBindings& shapes) {
   if (QFileInfo(path).suffix().compare(QLatin1String("tsession"), Qt::CaseInsensitive) == 0) {
     openSession(path);
     return;
@@ -506,7 +507,7 @@ void MainWindow::openPath(const QString& path) {
   showTeachingGuideFor(path);
   log(tr("opening %1").arg(path));
   statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
-  loadModel(loadModelAsync(path, runPanel_->costSpec()), ++loadGeneration_);
+  loadModel(loadModelAsync(path, runPanel_->costSpec(), shapes), ++loadGeneration_);
 }
 
 void MainWindow::loadModel(QFuture<LoadedModel> future, int generation) {
@@ -521,7 +522,31 @@ void MainWindow::loadModel(QFuture<LoadedModel> future, int generation) {
   });
   watcher->setFuture(future);
 }
+void MainWindow::askForInputSizes(const LoadedModel& loaded) {
+  auto* dialog = new ShapeBindingsDialog(loaded.path, loaded.openInputs, loaded.shapes, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  const int generation = loadGeneration_;
+  connect(dialog, &QDialog::accepted, this, [this, dialog, path = loaded.path, generation] {
+    if (generation != loadGeneration_) return; // another open replaced this one
+    if (options_.persistSettings) dialog->remember();
+    log(tr("opening %1 with %2").arg(path, QString::fromStdString(onnx_io::describeBindings(dialog->bindings()))));
+    loadModel(loadModelAsync(path, runPanel_->costSpec(), dialog->bindings()), ++loadGeneration_);
+  });
+  connect(dialog, &QDialog::rejected, this, [this, path = loaded.path] {
+    openStartedMs_ = 0;
+    statusBar()->showMessage(tr("Did not open %1: its input sizes were not given").arg(QFileInfo(path).fileName()), 5000);
+    emit modelFailed(tr("%1: opening cancelled, its input sizes were not given").arg(path));
+    runOnLoad_.clear();
+  });
+  dialog->open();
+  emit shapesDialogShown(dialog);
+}
+
 void MainWindow::onModelLoaded(const LoadedModel& loaded) {
+  if (!loaded.openInputs.empty()) {
+    askForInputSizes(loaded);
+    return;
+  }
   if (!loaded.error.isEmpty()) {
     openStartedMs_ = 0;
     reportError(tr("Cannot open model"), loaded.error);

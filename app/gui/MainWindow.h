@@ -7,6 +7,7 @@
 #include "GraphSnapshot.h"
 #include "ModelLoader.h"
 
+#include <QDialog>
 #include <QFuture>
 #include <QList>
 #include <QMainWindow>
@@ -63,8 +64,9 @@ public:
   ~MainWindow() override;
 
   // .onnx opens on a worker (closing the session of the previous model); a .tsession opens with
-  // its model, runs and candidates.
-  void openPath(const QString& path);
+  // its model, runs and candidates. A model with input sizes that `shapes` leaves open first asks
+  // for them (ShapeBindingsDialog; shapesDialogShown is emitted with it).
+  void openPath(const QString& path, const onnx_io::ShapeBindings& shapes = {});
   // File ▸ New Session / Save Session As without their dialogs, on the session's worker: true when
   // the request is under way (sessionCreated / sessionSavedAs or sessionFailed follows), false when
   // there is nothing to do (no path; no session to save).
@@ -128,6 +130,7 @@ public:
 signals:
   void modelOpened(const QString& path);
   void modelFailed(const QString& message);
+  void shapesDialogShown(QDialog* dialog);
   void sessionOpened(const QString& path);
   void sessionCreated(const QString& path);
   void sessionSavedAs(const QString& path);
@@ -152,6 +155,8 @@ private:
   // Shows the model `future` loads unless a later open (a newer `generation`) replaced it.
   void loadModel(QFuture<LoadedModel> future, int generation);
   void onModelLoaded(const LoadedModel& loaded);
+  // The open dialog for the sizes `loaded` left open; accepting it opens the model with them.
+  void askForInputSizes(const LoadedModel& loaded);
   // Lists the measured backends once no model is opening and no run starting (see the .cpp).
   void discoverBackendsOnceSettled();
   void onRunFinished();

@@ -12,13 +12,20 @@
 
 namespace tessera::gui {
 
-LoadedModel loadModel(const QString& path, const std::string& costSpec) {
+LoadedModel loadModel(const QString& path, const std::string& costSpec, const onnx_io::ShapeBindings& shapes) {
   QElapsedTimer timer;
   timer.start();
   LoadedModel loaded;
   loaded.path = path;
+  loaded.shapes = shapes;
   try {
-    auto graph = std::make_shared<const Graph>(onnx_io::importOnnxFile(path.toStdString()));
+    std::vector<onnx_io::DeclaredInput> inputs = onnx_io::bindableInputs(path.toStdString());
+    if (!onnx_io::axesLeftOpen(inputs, shapes).empty()) {
+      loaded.openInputs = std::move(inputs);
+      loaded.seconds = timer.nsecsElapsed() / 1e9;
+      return loaded;
+    }
+    auto graph = std::make_shared<const Graph>(onnx_io::importOnnxFile(path.toStdString(), shapes));
     std::string title = graph->info.name.empty() || graph->info.name == "tessera" ? QFileInfo(path).completeBaseName().toStdString()
                                                                                   : graph->info.name;
     loaded.snapshot = views::GraphSnapshot::make(std::move(graph), *sharedCostModel(costSpec), title);
@@ -30,8 +37,8 @@ LoadedModel loadModel(const QString& path, const std::string& costSpec) {
   return loaded;
 }
 
-QFuture<LoadedModel> loadModelAsync(const QString& path, const std::string& costSpec) {
-  return views::runInBackground([path, costSpec] { return loadModel(path, costSpec); });
+QFuture<LoadedModel> loadModelAsync(const QString& path, const std::string& costSpec, const onnx_io::ShapeBindings& shapes) {
+  return views::runInBackground([path, costSpec, shapes] { return loadModel(path, costSpec, shapes); });
 }
 
 QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t modelId, const std::string& title,

@@ -5,6 +5,7 @@
 
 #include "GraphSnapshot.h"
 
+#include "onnx/ShapeBindings.h"
 #include "search/Candidate.h"
 
 #include <QFuture>
@@ -21,11 +22,16 @@ struct LoadedModel {
   views::GraphSnapshot snapshot; // empty when loading failed
   QString error;                 // what went wrong, naming the file
   double seconds = 0;
+  // Not loaded because `shapes` leaves input sizes open: the model's bindable inputs, for the
+  // open dialog to ask for them (ShapeBindingsDialog), and the sizes it was given.
+  std::vector<onnx_io::DeclaredInput> openInputs;
+  onnx_io::ShapeBindings shapes;
 };
 
-QFuture<LoadedModel> loadModelAsync(const QString& path, const std::string& costSpec);
+// `shapes`: the sizes of the model's open input axes (--input-shape, --dim, the open dialog).
+QFuture<LoadedModel> loadModelAsync(const QString& path, const std::string& costSpec, const onnx_io::ShapeBindings& shapes = {});
 // The same, on the calling thread.
-LoadedModel loadModel(const QString& path, const std::string& costSpec);
+LoadedModel loadModel(const QString& path, const std::string& costSpec, const onnx_io::ShapeBindings& shapes = {});
 
 // Model `modelId` of the session at `sessionPath`, read with the worker's own connection.
 QFuture<LoadedModel> loadSessionModelAsync(const QString& sessionPath, int64_t modelId, const std::string& title,

@@ -183,7 +183,8 @@ int main(int argc, char** argv) {
     if (command.file.isEmpty()) std::fprintf(stderr, "tessera: --run needs a model or session to run on\n");
     else window.runWhenLoaded(command.run);
   }
-  if (!command.file.isEmpty()) afterFirstExpose(window, [&window, file = command.file] { window.openPath(file); });
+  if (!command.file.isEmpty())
+    afterFirstExpose(window, [&window, file = command.file, shapes = command.shapes] { window.openPath(file, shapes); });
   // The database is read first, so that --tune's records go into it.
   if (!command.tuningDatabase.isEmpty()) window.tuningPage()->openDatabase(command.tuningDatabase);
   if (!command.tuneWorkload.isEmpty() && !window.tuningPage()->startTuning(command.tuneWorkload, command.tuneTrials)) {
