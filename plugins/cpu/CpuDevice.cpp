@@ -28,17 +28,15 @@ double timeSignatureMs(const dnnl::engine& engine, const OpSignature& signature)
   return timeOpMs(*op, signature, stream, plan);
 }
 
+// The machine's cores, or OMP_NUM_THREADS when given: never the load of the moment, since costs,
+// calibrations and tuned kernels are keyed to the count, and a quiet run must find what a busy
+// one measured (same model, same flags, same machine: same device key).
 int decideThreads() {
 #ifdef _OPENMP
-  const int available = omp_get_max_threads();
+  return omp_get_max_threads();
 #else
-  const int available = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 #endif
-  if (const char* explicitThreads = std::getenv("OMP_NUM_THREADS"); explicitThreads && *explicitThreads) return available;
-  double load[1] = {0};
-  const auto cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
-  if (getloadavg(load, 1) == 1 && load[0] > cores + 1) return 1;
-  return available;
 }
 
 } // namespace

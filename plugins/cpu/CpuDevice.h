@@ -10,10 +10,11 @@
 
 namespace tessera::cpu {
 
-// How many threads oneDNN's OpenMP team gets: OMP_NUM_THREADS when set; otherwise all cores,
-// or 1 while other processes oversubscribe the machine (1-minute load average above the cores
-// + 1), where every barrier waits for a descheduled thread and a 2-thread conv runs 8x slower
-// than a 1-thread one. Decided once per process, like the interpreter's parallelThreads().
+// How many threads oneDNN's OpenMP team gets: OMP_NUM_THREADS when set, otherwise all cores; the
+// device key names it. Never the load of the moment: a busy machine measures slowly (a 2-thread
+// conv beside another process can run 8x slower than alone), but under the same key a quiet run
+// would otherwise miss what a busy one stored. Measure on a quiet machine, or set
+// OMP_NUM_THREADS=1 beside other work. Decided once per process.
 int cpuThreads();
 // Applies cpuThreads() to the calling thread's OpenMP team; call before running primitives.
 void useCpuThreads();
