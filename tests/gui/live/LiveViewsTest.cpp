@@ -7,6 +7,8 @@
 #include "live/MctsTreeView.h"
 #include "live/ProvenancePanel.h"
 #include "live/RulePanel.h"
+#include "live/RuleTableModel.h"
+#include "live/SynthesisedRuleOrigin.h"
 #include "live/TimelineWidget.h"
 
 #include <QAbstractItemModelTester>
@@ -568,4 +570,18 @@ TEST(Timeline, PlayReplaysOneCommittedStepAtATime) {
   EXPECT_EQ(positions.back(), run.replay().size());
   EXPECT_TRUE(run.following());
   EXPECT_EQ(timeline.playButton()->text(), "Play");
+}
+
+TEST(RuleTableModel, ASynthesisedRuleShowsItsOrigin) {
+  using tessera::views::RuleInfo;
+  const QString origin = QStringLiteral("enumerated graph 12 (2 ops) = graph 3 (1 ops), fingerprint group 0, on ?x1:[2,4]");
+  tessera::views::RuleTableModel model({RuleInfo{QStringLiteral("synth-0001"), {QStringLiteral("synth"), QStringLiteral("relu")}, origin},
+                                        RuleInfo{QStringLiteral("fuse-conv-relu"), {QStringLiteral("fusion")}, {}}});
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const QString tip = model.data(model.index(0, tessera::views::RuleTableModel::Name), Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.contains(origin)) << tip.toStdString();
+  EXPECT_EQ(model.data(model.index(0, tessera::views::RuleTableModel::Labels), Qt::DisplayRole).toString(), QStringLiteral("synth, relu"));
+  EXPECT_TRUE(model.data(model.index(1, tessera::views::RuleTableModel::Name), Qt::ToolTipRole).isNull());
+  // The default pack's hand-written rules have no origin.
+  EXPECT_TRUE(tessera::views::synthesisedRuleOrigin(QStringLiteral("fuse-conv-relu")).isEmpty());
 }
