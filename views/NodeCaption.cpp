@@ -2,6 +2,8 @@
 
 #include "onnx/ControlFlowImport.h"
 
+#include <algorithm>
+
 namespace tessera::views {
 
 namespace {
@@ -60,15 +62,20 @@ std::string convTitle(const Graph& graph, const Node& node) {
   return title + activationSuffix(node);
 }
 
-// "If · then 41 ops · else 41 ops": a control-flow node with its subgraphs collapsed.
+// "If · then 41 · else 41 ops": a control-flow node with its subgraphs collapsed, counted in
+// their own nodes (a nested If counts once), short enough for the title's width.
 std::string opaqueTitle(const Node& node) {
   if (!node.opaque) return std::string(opName(node.kind));
+  std::vector<onnx_io::SubgraphSummary> subgraphs = onnx_io::summarizeSubgraphs(*node.opaque);
+  // then before else, whatever order the file keeps them in
+  std::stable_sort(subgraphs.begin(), subgraphs.end(), [](const auto& a, const auto& b) { return a.attribute == "then_branch" && b.attribute != "then_branch"; });
   std::string title = node.opaque->opType;
-  for (const onnx_io::SubgraphSummary& sub : onnx_io::summarizeSubgraphs(*node.opaque)) {
+  for (const onnx_io::SubgraphSummary& sub : subgraphs) {
     std::string part = sub.attribute;
     if (part.size() > 7 && part.compare(part.size() - 7, 7, "_branch") == 0) part.resize(part.size() - 7); // then_branch: "then"
-    title += " · " + part + " " + std::to_string(sub.nodes) + (sub.nodes == 1 ? " op" : " ops");
+    title += " · " + part + " " + std::to_string(sub.nodes);
   }
+  if (!subgraphs.empty()) title += subgraphs.back().nodes == 1 && subgraphs.size() == 1 ? " op" : " ops";
   return title;
 }
 
