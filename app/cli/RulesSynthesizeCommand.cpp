@@ -34,6 +34,7 @@ struct SynthesizeOptions {
   uint64_t maxMemoryMb = 1024;
   uint64_t seed = 1;
   bool allowPartial = false;
+  bool keepAll = false;
   std::string json;
   std::string out;
 };
@@ -66,7 +67,9 @@ nlohmann::json reportJson(const synth::SynthesisReport& report, const synth::Syn
                      {"origin", rule.origin},
                      {"multi", rule.multi},
                      {"lhs_ops", rule.lhsOps},
-                     {"rhs_ops", rule.rhsOps}});
+                     {"rhs_ops", rule.rhsOps},
+                     {"lhs_cost_ms", rule.lhsCostMs},
+                     {"rhs_cost_ms", rule.rhsCostMs}});
   nlohmann::json refused = nlohmann::json::array();
   for (const synth::RefusedCandidate& r : report.refusedExamples) refused.push_back({{"rule", r.body}, {"problem", r.problem}});
   return {{"max_ops", options.maxOps},
@@ -86,6 +89,9 @@ nlohmann::json reportJson(const synth::SynthesisReport& report, const synth::Syn
           {"verified", report.verified},
           {"refused", report.refused},
           {"refused_stretched_shapes", report.refusedStretched},
+          {"keep_all", options.keepAll},
+          {"pruned_no_gain", report.prunedNoGain},
+          {"pruned_to_variable", report.prunedToVariable},
           {"written", written ? report.written : 0},
           {"written_multi", written ? report.writtenMulti : 0},
           {"stop_reason", report.stopReason.empty() ? "completed" : report.stopReason},
@@ -124,6 +130,7 @@ int runSynthesize(const SynthesizeOptions& options) {
   synthesis.limits.timeLimitSeconds = options.timeLimit;
   synthesis.limits.maxMemoryBytes = options.maxMemoryMb << 20;
   synthesis.limits.seed = options.seed;
+  synthesis.keepAll = options.keepAll;
   std::printf("synthesize: %zu op variants, %zu variables, graphs of up to %d ops\n", vocabulary.ops.size(), vocabulary.variables.size(),
               options.maxOps);
   for (const std::string& note : vocabulary.notes) std::printf("  note: %s\n", note.c_str());
@@ -144,6 +151,10 @@ int runSynthesize(const SynthesizeOptions& options) {
   std::printf("verified:               %llu of %llu checked (%llu refused, %llu of them on stretched shapes; %.1f s)\n",
               static_cast<unsigned long long>(report.verified), static_cast<unsigned long long>(report.checked),
               static_cast<unsigned long long>(report.refused), static_cast<unsigned long long>(report.refusedStretched), report.verifySeconds);
+  std::printf("dropped, no gain:       %llu%s\n", static_cast<unsigned long long>(report.prunedNoGain),
+              options.keepAll ? " (--keep-all: kept)" : " (right-hand side neither smaller nor cheaper; --keep-all keeps them)");
+  std::printf("dropped, to a variable: %llu%s\n", static_cast<unsigned long long>(report.prunedToVariable),
+              options.keepAll ? " (--keep-all: kept)" : " (rewrites to a bare variable, not a cancellation)");
   if (stopped) std::printf("stopped early: %s\n", report.stopReason.c_str());
   if (write) {
     std::string text = synth::packText(report, vocabulary, synthesis);
@@ -181,6 +192,9 @@ void addRulesSynthesizeCommand(CLI::App& rules, CommandContext& context) {
   command->add_option("--max-memory-mb", options->maxMemoryMb, "Enumeration budget for fingerprints kept, MiB")->capture_default_str();
   command->add_option("--seed", options->seed, "Seed of the fingerprint inputs")->capture_default_str();
   command->add_flag("--allow-partial", options->allowPartial, "Write what a budget-stopped run verified");
+  command->add_flag("--keep-all", options->keepAll,
+                   "Write every verified rule (default: only those whose right-hand side is smaller or cheaper under the analytic cost "
+                   "model, and no rewrite to a bare variable but cancellations)");
   command->add_option("--json", options->json, "Write the counts of each stage and the rules to this file");
   command->add_option("--out", options->out, "The rule pack to write")->required();
   command->callback([options, &context] { context.exitCode = runSynthesize(*options); });

@@ -1,6 +1,7 @@
 // Numeric verification of rules (TASO's method): every rule is instantiated on random shapes,
 // must match its own left-hand side, and both sides must compute the same values on random
-// inputs in [-1, 1] within a small relative tolerance. Rules that fail are never used.
+// inputs in [-1, 1] within a small relative tolerance, and where inputs hold 0, 1 and -1 one side
+// must not be NaN or infinite where the other is finite. Rules that fail are never used.
 #pragma once
 
 #include "rewrite/RuleSet.h"
@@ -17,6 +18,7 @@ struct RuleCheckOptions {
   uint64_t seed = 1;
   double rtol = 1e-4;
   double atol = 1e-5;
+  bool specialValues = true; // also run inputs of 0, 1, -1: refuse a side non-finite where the other is not
 };
 
 struct RuleCheck {

@@ -1,5 +1,6 @@
 #include "synth/RuleSynthesizer.h"
 
+#include "cost/CostModel.h"
 #include "interp/Interpreter.h"
 #include "interp/TestData.h"
 #include "ir/ShapeInference.h"
@@ -184,6 +185,132 @@ std::string stretchedShapeProblem(const CandidateRule& rule, const SynthVocabula
   return {};
 }
 
+// The ops of several terms as a graph: a sub-term written twice (a shared input of two outputs)
+// and the two ports of one split count once. Keys are termKey with the port left out at the root.
+std::string nodeKey(const Term& term) {
+  std::string key = "(" + std::to_string(term.op);
+  for (const Term& arg : term.args) key += " " + termKey(arg);
+  return key + ")";
+}
+
+struct TypedTerm {
+  TensorType type;
+  std::vector<int64_t> concatSizes;
+  bool weightsOnly = false; // computed from weights alone: precomputed at load, free (TASO)
+};
+
+// Types each op node of `term` on the fingerprint shapes and adds its cost once per node key; a
+// term that does not type-check gives nullopt.
+std::optional<TypedTerm> costTerm(const Term& term, const SynthVocabulary& vocabulary, CostModel& model, std::map<std::string, double>& costs) {
+  if (term.isVariable()) {
+    const SynthVariable& variable = vocabulary.variables[term.variable];
+    return TypedTerm{variable.type, {}, variable.prefix != "x"};
+  }
+  const SynthOp& op = vocabulary.ops[term.op];
+  std::vector<TypedTerm> args;
+  for (const Term& arg : term.args) {
+    std::optional<TypedTerm> typed = costTerm(arg, vocabulary, model, costs);
+    if (!typed) return std::nullopt;
+    args.push_back(std::move(*typed));
+  }
+  std::vector<TensorType> types;
+  for (const TypedTerm& arg : args) types.push_back(arg.type);
+  std::optional<Attributes> attrs = applicationAttributes(op, types, args[0].concatSizes);
+  if (!attrs) return std::nullopt;
+  TypedTerm out;
+  out.weightsOnly = std::all_of(args.begin(), args.end(), [](const TypedTerm& arg) { return arg.weightsOnly; });
+  OpSignature signature{op.kind, types, {}, *attrs};
+  try {
+    signature.outputs = inferOutputTypes(op.kind, signature.attrs, types);
+    if (static_cast<size_t>(term.port) >= signature.outputs.size()) return std::nullopt;
+    out.type = signature.outputs[static_cast<size_t>(term.port)];
+    const std::string key = nodeKey(term);
+    if (!costs.count(key)) costs[key] = out.weightsOnly ? 0.0 : model.costMs(signature);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (op.kind == OpKind::Concat && op.tensat)
+    out.concatSizes = {types[0].shape[op.axis], types[1].shape[op.axis]};
+  else
+    for (const TypedTerm& arg : args)
+      if (out.concatSizes.empty()) out.concatSizes = arg.concatSizes;
+  return out;
+}
+
+// Total cost of the op nodes of `terms` (shared ones once), or nullopt when they do not type-check.
+std::optional<double> sideCost(const std::vector<Term>& terms, const SynthVocabulary& vocabulary, CostModel& model) {
+  std::map<std::string, double> costs;
+  for (const Term& t : terms)
+    if (!costTerm(t, vocabulary, model, costs)) return std::nullopt;
+  double total = 0;
+  for (const auto& [key, ms] : costs) total += ms;
+  return total;
+}
+
+void collectNodeKeys(const Term& term, std::set<std::string>& keys) {
+  if (term.isVariable()) return;
+  keys.insert(nodeKey(term));
+  for (const Term& arg : term.args) collectNodeKeys(arg, keys);
+}
+
+int sideOps(const std::vector<Term>& terms) {
+  std::set<std::string> keys;
+  for (const Term& t : terms) collectNodeKeys(t, keys);
+  return static_cast<int>(keys.size());
+}
+
+bool movesData(OpKind kind) {
+  switch (kind) {
+  case OpKind::Transpose:
+  case OpKind::Reshape:
+  case OpKind::Flatten:
+  case OpKind::Squeeze:
+  case OpKind::Unsqueeze:
+  case OpKind::Concat:
+  case OpKind::Split:
+  case OpKind::Identity: return true;
+  default: return false;
+  }
+}
+
+void collectKinds(const Term& term, const SynthVocabulary& vocabulary, std::set<std::string>& names, bool& onlyMovesData, bool& unary) {
+  if (term.isVariable()) return;
+  const SynthOp& op = vocabulary.ops[term.op];
+  names.insert(op.dslName);
+  onlyMovesData = onlyMovesData && movesData(op.kind);
+  unary = unary && term.args.size() == 1;
+  for (const Term& arg : term.args) collectKinds(arg, vocabulary, names, onlyMovesData, unary);
+}
+
+// A left-hand side whose ops undo each other: layout ops only (transpose of a transpose, reshape
+// of a reshape, a split of a concat), or one unary op applied to its own result (x -> -(-x)).
+bool isCancellation(const Term& lhs, const SynthVocabulary& vocabulary) {
+  std::set<std::string> names;
+  bool onlyMovesData = true, unary = true;
+  collectKinds(lhs, vocabulary, names, onlyMovesData, unary);
+  return onlyMovesData || (unary && names.size() == 1 && lhs.opCount() >= 2);
+}
+
+// Why a verified rule is not worth writing (TASO's filter), or empty to write it.
+enum class Gain { Pays, NoGain, ToVariable };
+
+Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, SynthesizedRule& out, CostModel& model) {
+  for (size_t i = 0; i < rule.rhs.size(); ++i)
+    if (rule.rhs[i].isVariable() && !isCancellation(rule.lhs[i], vocabulary)) return Gain::ToVariable;
+  const int lhsOps = sideOps(rule.lhs), rhsOps = sideOps(rule.rhs);
+  std::optional<double> lhsCost = sideCost(rule.lhs, vocabulary, model), rhsCost = sideCost(rule.rhs, vocabulary, model);
+  out.lhsCostMs = lhsCost.value_or(0);
+  out.rhsCostMs = rhsCost.value_or(0);
+  if (lhsOps > rhsOps) return Gain::Pays;
+  // Two outputs merged into one shared computation (Q, K and V as one product): what that saves
+  // depends on which operands are weights in the model, which the fingerprint shapes cannot say.
+  if (rule.lhs.size() > 1) return Gain::Pays;
+  // Cheaper by more than rounding: equal sizes (a transpose moved past an op that shrinks its
+  // input), or a right-hand side whose extra ops are free (two products merged, concat and split).
+  if (lhsCost && rhsCost && *rhsCost < *lhsCost * (1 - 1e-9)) return Gain::Pays;
+  return Gain::NoGain;
+}
+
 } // namespace
 
 SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const SynthesisOptions& options, const SynthesisProgress& progress) {
@@ -272,6 +399,7 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
   // What verified rules establish; a candidate they imply holds too and joins them, so a larger
   // one implied through it is pruned as well.
   KnownRules known;
+  std::unique_ptr<CostModel> costModel = makeCostModel(options.costSpec);
   for (size_t i = 0; i < candidates.size(); ++i) {
     const CandidateRule& rule = candidates[i];
     if (Clock::now() - lastProgress > std::chrono::seconds(2)) {
@@ -316,16 +444,27 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
       continue;
     }
     ++report.verified;
+    known.add(rule); // what it implies is pruned whether or not it is written
+    const Gain gain = gainOf(rule, vocabulary, out, *costModel);
+    if (gain == Gain::ToVariable && !options.keepAll) {
+      ++report.prunedToVariable;
+      continue;
+    }
+    if (gain == Gain::NoGain && !options.keepAll) {
+      ++report.prunedNoGain;
+      continue;
+    }
     out.origin = originFor(rule, vocabulary, graphs);
     report.rules.push_back(std::move(out));
-    known.add(rule);
   }
   report.written = report.rules.size();
   for (const SynthesizedRule& rule : report.rules) report.writtenMulti += rule.multi ? 1 : 0;
   report.verifySeconds = secondsSince(verifyStart);
   report.totalSeconds = secondsSince(start);
   say("verify: " + std::to_string(report.verified) + " verified, " + std::to_string(report.refused) + " refused, " +
-      std::to_string(report.prunedCommonSubgraph) + " common-subgraph and " + std::to_string(report.prunedSubsumed) + " subsumed pruned");
+      std::to_string(report.prunedCommonSubgraph) + " common-subgraph and " + std::to_string(report.prunedSubsumed) + " subsumed pruned, " +
+      std::to_string(report.prunedNoGain) + " without gain and " + std::to_string(report.prunedToVariable) + " to a bare variable dropped" +
+      (options.keepAll ? " (none: --keep-all)" : ""));
   return report;
 }
 
@@ -336,17 +475,19 @@ std::string packText(const SynthesisReport& report, const SynthVocabulary& vocab
   text += "\n# Variables:";
   for (size_t v = 0; v < vocabulary.variables.size(); ++v)
     text += " " + vocabulary.variables[v].prefix + ":" + shapeToString(vocabulary.variables[v].type.shape);
-  char counts[512];
+  char counts[768];
   std::snprintf(counts, sizeof counts,
                 "\n# Counts: %llu graphs enumerated, %llu fingerprinted, %llu fingerprint groups, %llu candidate pairs; pruned %llu by "
-                "renaming, %llu unwritable, %llu decomposable, %llu common subgraph, %llu subsumed; %llu checked, %llu verified, %llu refused.\n",
+                "renaming, %llu unwritable, %llu decomposable, %llu common subgraph, %llu subsumed; %llu checked, %llu verified, %llu refused; "
+                "dropped %llu without gain, %llu to a bare variable%s.\n",
                 static_cast<unsigned long long>(report.enumeratedGraphs), static_cast<unsigned long long>(report.fingerprintedGraphs),
                 static_cast<unsigned long long>(report.fingerprintGroups), static_cast<unsigned long long>(report.candidatePairs),
                 static_cast<unsigned long long>(report.prunedRenaming), static_cast<unsigned long long>(report.prunedUnwritable),
                 static_cast<unsigned long long>(report.prunedDecomposable),
                 static_cast<unsigned long long>(report.prunedCommonSubgraph), static_cast<unsigned long long>(report.prunedSubsumed),
                 static_cast<unsigned long long>(report.checked), static_cast<unsigned long long>(report.verified),
-                static_cast<unsigned long long>(report.refused));
+                static_cast<unsigned long long>(report.refused), static_cast<unsigned long long>(report.prunedNoGain),
+                static_cast<unsigned long long>(report.prunedToVariable), options.keepAll ? " (--keep-all: every verified rule written)" : "");
   text += counts;
   text += "# Every rule passed the rule checker (" + std::to_string(options.check.cases) + " shapes, " + std::to_string(options.check.trials) +
           " random inputs each) before it was written. `# origin:` names the enumerated pattern pair.\n\n";

@@ -2,7 +2,7 @@
 // group them by fingerprint, pair each group's graphs with its smallest one, prune renamings,
 // refuse those whose sides differ on stretched shapes (a quick look: fingerprint shapes coincide,
 // 2 * 2 == 4, where the checker's would not), verify the rest with the rule checker (the one `rules check` runs, same options), prune
-// those a smaller verified rule implies, and write the rest as a rule pack with labels `synth`
+// those a smaller verified rule implies, keep (unless keepAll) those that pay, and write the rest as a rule pack with labels `synth`
 // and the ops involved, each rule preceded by a comment naming its origin.
 #pragma once
 
@@ -22,6 +22,14 @@ struct SynthesisOptions {
   RuleCheckOptions check;        // as `rules check` verifies (its defaults), so the pack re-checks alike
   std::string source;            // what the vocabulary came from, for the pack's header
   std::string namePrefix = "synth";
+  // TASO kept only substitutions that make a graph smaller or cheaper: most verified identities
+  // (commutativity, x * 1 / 1 = x) rewrite nothing a search needs and slow saturation down. By
+  // default a verified rule is written only when its left-hand side has more ops than its right,
+  // or its right-hand side costs less under the analytic cost model on the fingerprint shapes; a
+  // right-hand side that is a bare variable only where the left is a cancellation (layout ops, or
+  // one unary op applied twice). true: every verified rule.
+  bool keepAll = false;
+  std::string costSpec = "analytic:h200";
 };
 
 struct SynthesizedRule {
@@ -32,6 +40,8 @@ struct SynthesizedRule {
   bool multi = false;
   int lhsOps = 0;
   int rhsOps = 0;
+  double lhsCostMs = 0; // under SynthesisOptions::costSpec on the fingerprint shapes (0 when they do not type-check)
+  double rhsCostMs = 0;
 };
 
 struct RefusedCandidate {
@@ -54,6 +64,8 @@ struct SynthesisReport {
   uint64_t verified = 0;
   uint64_t refused = 0;  // the checker could not verify them; never written
   uint64_t refusedStretched = 0; // of those, refused by the quick look on stretched shapes before the checker
+  uint64_t prunedNoGain = 0;      // verified, but its right-hand side is neither smaller nor cheaper (kept with keepAll)
+  uint64_t prunedToVariable = 0;  // verified, rewrites to a bare variable without being a cancellation (kept with keepAll)
   uint64_t written = 0;
   uint64_t writtenMulti = 0;
   std::string stopReason; // why enumeration stopped early; empty when it completed

@@ -1,5 +1,6 @@
 // Rule synthesis (TASO's generator, core/synth) on tiny vocabularies: it finds known identities,
-// refuses a pair whose fingerprints agree only by chance, prunes renamings and rejects bad input.
+// refuses a pair whose fingerprints agree only by chance or that breaks at zero, prunes renamings,
+// keeps by default only rules that pay, and rejects bad input.
 #include "rewrite/RuleChecker.h"
 #include "rewrite/RuleSet.h"
 #include "support/Error.h"
@@ -13,7 +14,14 @@
 namespace tessera::synth {
 namespace {
 
-SynthesisReport synthesize(const std::vector<std::string>& ops, int maxOps, int variablesPerShape, SynthesisOptions options = {}) {
+// Every verified rule (--keep-all), unless the options say otherwise: these tests look for identities.
+SynthesisOptions keepAll() {
+  SynthesisOptions options;
+  options.keepAll = true;
+  return options;
+}
+
+SynthesisReport synthesize(const std::vector<std::string>& ops, int maxOps, int variablesPerShape, SynthesisOptions options = keepAll()) {
   VocabularyOptions vocabularyOptions;
   vocabularyOptions.variablesPerShape = variablesPerShape;
   SynthVocabulary vocabulary = vocabularyFromOps(ops, vocabularyOptions);
@@ -52,7 +60,7 @@ TEST(RuleSynthesis, FindsMatmulAssociativity) {
 
 TEST(RuleSynthesis, VerificationRefusesAChanceFingerprintMatch) {
   // On inputs in [0, 1) relu(x) and x fingerprint alike; the checker's inputs in [-1, 1] tell them apart.
-  SynthesisOptions options;
+  SynthesisOptions options = keepAll();
   options.limits.fingerprintLow = 0;
   SynthesisReport report = synthesize({"relu"}, 1, 1, options);
   EXPECT_GE(report.refused, 1u);
@@ -124,7 +132,7 @@ TEST(RuleSynthesis, FindsATwoOutputRule) {
   vocabularyOptions.variablesPerShape = 2;
   SynthVocabulary vocabulary = vocabularyFromOps({"matmul", "concat", "split"}, vocabularyOptions);
   std::erase_if(vocabulary.ops, [](const SynthOp& op) { return (op.kind == OpKind::Concat || op.kind == OpKind::Split) && op.axis != 1; });
-  SynthesisOptions options;
+  SynthesisOptions options = keepAll();
   options.limits.maxOps = 3;
   options.check.cases = 1; // the checker's cost dominates; one shape per candidate is enough here
   SynthesisReport report = synthesizeRules(vocabulary, options);
@@ -136,7 +144,7 @@ TEST(RuleSynthesis, FindsATwoOutputRule) {
 }
 
 TEST(RuleSynthesis, WrittenPackLoadsAndPassesTheChecker) {
-  SynthesisOptions options;
+  SynthesisOptions options = keepAll();
   options.limits.maxOps = 2;
   SynthVocabulary vocabulary = vocabularyFromOps({"relu", "transpose", "ewadd"}, {});
   SynthesisReport report = synthesizeRules(vocabulary, options);
@@ -144,6 +152,52 @@ TEST(RuleSynthesis, WrittenPackLoadsAndPassesTheChecker) {
   RuleSet pack = parseRules(packText(report, vocabulary, options), "synth.rules", RuleFileFormat::Tessera);
   ASSERT_EQ(pack.size(), report.written);
   for (const RuleCheck& check : checkRules(pack)) EXPECT_TRUE(check.verified) << check.name << ": " << check.problem;
+}
+
+TEST(RuleSynthesis, RefusesAnIdentityThatBreaksAtZero) {
+  // x * x / x agrees with x on random inputs, but at 0 it is NaN: a model would change.
+  RuleSet rules = parseRules("cancel: (Div (Mul ?x ?x) ?x) => ?x", "<test>", RuleFileFormat::Tessera);
+  RuleCheck check = checkRule(rules.rule(0));
+  EXPECT_FALSE(check.verified);
+  EXPECT_NE(check.problem.find("not finite"), std::string::npos) << check.problem;
+  EXPECT_NE(check.problem.find("zeros"), std::string::npos) << check.problem;
+  // Non-finite on both sides where it is non-finite at all (x / y at y = 0): still verified.
+  RuleSet sound = parseRules("regroup: (Div (Mul ?x ?z) ?y) => (Mul ?x (Div ?z ?y))", "<test>", RuleFileFormat::Tessera);
+  EXPECT_TRUE(checkRule(sound.rule(0)).verified) << checkRule(sound.rule(0)).problem;
+
+  SynthesisReport report = synthesize({"Mul", "Div"}, 2, 1);
+  EXPECT_FALSE(hasRule(report, "(Div (Mul ?x1 ?x1) ?x1) => ?x1")) << bodies(report);
+  EXPECT_GE(report.refused, 1u);
+  const bool refusedAtZero = std::any_of(report.refusedExamples.begin(), report.refusedExamples.end(),
+                                         [](const RefusedCandidate& r) { return r.problem.find("not finite") != std::string::npos; });
+  EXPECT_TRUE(refusedAtZero) << bodies(report);
+}
+
+TEST(RuleSynthesis, KeepsOnlyRulesThatPayUnlessKeepAll) {
+  // Over Add and Sub: (x1 + x1) - x1 = x1 is verified but rewrites to a bare variable without
+  // cancelling ops; x1 + (x1 - x2) = (x1 + x1) - x2 changes nothing the cost model sees.
+  SynthesisReport all = synthesize({"Add", "Sub"}, 2, 2, keepAll());
+  SynthesisReport kept = synthesize({"Add", "Sub"}, 2, 2, SynthesisOptions{});
+  EXPECT_EQ(all.verified, kept.verified);
+  EXPECT_EQ(all.written, all.verified);
+  EXPECT_EQ(all.prunedNoGain + all.prunedToVariable, 0u);
+  EXPECT_GT(kept.prunedNoGain, 0u);
+  EXPECT_GT(kept.prunedToVariable, 0u);
+  EXPECT_EQ(kept.written + kept.prunedNoGain + kept.prunedToVariable, kept.verified);
+  for (const char* dropped : {"(Add ?x1 (Sub ?x1 ?x2)) => (Sub (Add ?x1 ?x1) ?x2)", "(Sub (Add ?x1 ?x1) ?x1) => ?x1"}) {
+    EXPECT_TRUE(hasRule(all, dropped)) << bodies(all);
+    EXPECT_FALSE(hasRule(kept, dropped)) << bodies(kept);
+  }
+  EXPECT_FALSE(kept.rules.empty());
+  for (const SynthesizedRule& rule : kept.rules) {
+    EXPECT_TRUE(rule.lhsOps > rule.rhsOps || rule.rhsCostMs < rule.lhsCostMs) << rule.body;
+    EXPECT_NE(rule.body.substr(rule.body.size() - 4), "=> ?x1") << rule.body;
+  }
+  // A cancellation may rewrite to a bare variable: transpose of a transpose.
+  SynthesisReport transposes = synthesize({"transpose"}, 2, 1, SynthesisOptions{});
+  const bool cancels = std::any_of(transposes.rules.begin(), transposes.rules.end(),
+                                   [](const SynthesizedRule& r) { return r.body.ends_with("=> ?x1") && r.lhsOps == 2; });
+  EXPECT_TRUE(cancels) << bodies(transposes);
 }
 
 TEST(RuleSynthesis, BadVocabularyIsOneClearError) {
