@@ -5,6 +5,7 @@
 #include "CliRunner.h"
 
 #include "../onnx/ModelBuilder.h"
+#include "onnx/TensorProtoIO.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -108,4 +109,15 @@ TEST(ShapeOptionsCli, OptimizeKeepsTheDimensionsItCanAndPinsTheOthersWithAReason
   auto verify = runCli("verify " + model + " " + dir + "/opt.onnx --dim N=1 --dim B=5");
   EXPECT_EQ(verify.exitCode, 0) << verify.output;
   expectCleanError(runCli("info " + dir + "/opt.onnx --dim N=1 --dim B=5"), "no input of the model has a symbolic dimension 'N'");
+}
+
+TEST(ShapeOptionsCli, RunTakesAnOpenInputsShapeFromItsInputFile) {
+  const std::string dir = makeTempDir("shape-run");
+  const std::string model = writeBakedBatchModel(dir);
+  onnx_io::writeTensorProtoFile(Tensor::fromFloats({2, 6}, std::vector<float>(12, 0.5f)), "x", dir + "/x.pb");
+  onnx_io::writeTensorProtoFile(Tensor::fromFloats({5, 4}, std::vector<float>(20, -1.0f)), "z", dir + "/z.pb");
+  auto result = runCli("run " + model + " --input x=" + dir + "/x.pb --input z=" + dir + "/z.pb --output-dir " + dir + "/out");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_EQ(onnx_io::readTensorProtoFile(dir + "/out/output_0.pb").shape(), (Shape{2, 2, 3}));
+  EXPECT_EQ(onnx_io::readTensorProtoFile(dir + "/out/output_1.pb").shape(), (Shape{5, 4}));
 }
