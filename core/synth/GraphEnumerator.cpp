@@ -54,8 +54,8 @@ public:
     for (size_t v = 0; v < variables.size(); ++v) {
       Value value;
       value.type = variables[v].type;
-      value.data = randomTensor(value.type, limits_.seed, "synth-" + std::to_string(v), static_cast<float>(limits_.fingerprintLow),
-                                static_cast<float>(limits_.fingerprintHigh));
+      value.data = variableValue(variables[v], value.type.shape, limits_.seed, "synth-" + std::to_string(v),
+                                 static_cast<float>(limits_.fingerprintLow), static_cast<float>(limits_.fingerprintHigh));
       values_.push_back(std::move(value));
       size_t first = v;
       while (first > 0 && variables[first - 1].type == variables[v].type && variables[first - 1].prefix == variables[v].prefix) --first;
@@ -146,6 +146,8 @@ private:
     const SynthOp& op = vocabulary_.ops[opIndex];
     std::span<const int> used(inputs.data(), static_cast<size_t>(op.arity));
     if (!freshVariablesInOrder(used)) return;
+    // An op of constants alone folds to a constant: no rewrite is about it.
+    if (std::all_of(used.begin(), used.end(), [&](int v) { return isVariable(v) && vocabulary_.variables[v].isConstant(); })) return;
     EnumeratedGraph::OpUse use;
     use.op = static_cast<uint16_t>(opIndex);
     for (int i = 0; i < op.arity; ++i) use.inputs[i] = static_cast<uint8_t>(inputs[i]);

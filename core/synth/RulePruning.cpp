@@ -1,5 +1,6 @@
 #include "synth/RulePruning.h"
 
+#include "rewrite/Pattern.h"
 #include "synth/SynthVocabulary.h"
 
 #include <algorithm>
@@ -28,7 +29,16 @@ std::vector<std::string> namesFor(const std::vector<const Term*>& terms, const S
   // rule found on activations are one rule, spelled alike (and pruned as a renaming).
   std::vector<std::string> names(vocabulary.variables.size());
   int counter = 0;
-  for (int v : variablesInOrder(terms)) names[v] = "?x" + std::to_string(++counter);
+  int scalars = 0;
+  for (int v : variablesInOrder(terms)) {
+    const SynthVariable& variable = vocabulary.variables[v];
+    if (variable.literal)
+      names[v] = "#" + formatScalar(*variable.literal);
+    else if (variable.scalar)
+      names[v] = "#?s" + std::to_string(++scalars);
+    else
+      names[v] = "?x" + std::to_string(++counter);
+  }
   return names;
 }
 

@@ -35,13 +35,14 @@ bool canBeLeftHandSide(const EnumeratedGraph& graph, const std::vector<Term>& te
   return std::all_of(terms.begin(), terms.end(), [](const Term& t) { return !t.isVariable(); });
 }
 
-bool variablesWithin(const std::vector<Term>& inner, const std::vector<Term>& outer) {
+// A literal constant (#8) may appear on the right alone: it names its value, not a binding.
+bool variablesWithin(const std::vector<Term>& inner, const std::vector<Term>& outer, const SynthVocabulary& vocabulary) {
   std::vector<const Term*> a, b;
   for (const Term& t : inner) a.push_back(&t);
   for (const Term& t : outer) b.push_back(&t);
   std::vector<int> within = variablesInOrder(b);
   for (int v : variablesInOrder(a))
-    if (std::find(within.begin(), within.end(), v) == within.end()) return false;
+    if (!vocabulary.variables[v].literal && std::find(within.begin(), within.end(), v) == within.end()) return false;
   return true;
 }
 
@@ -127,8 +128,8 @@ std::optional<Evaluated> evaluate(const Term& term, const SynthVocabulary& vocab
   if (term.isVariable()) {
     std::optional<Tensor>& slot = variables[term.variable];
     if (!slot)
-      slot = randomTensor({DType::Float32, stretched(vocabulary.variables[term.variable].type.shape)}, seed,
-                          "stretched-" + std::to_string(term.variable));
+      slot = variableValue(vocabulary.variables[term.variable], stretched(vocabulary.variables[term.variable].type.shape), seed,
+                           "stretched-" + std::to_string(term.variable));
     return Evaluated{*slot, {}};
   }
   const SynthOp& op = vocabulary.ops[term.op];
@@ -360,10 +361,10 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
       CandidateRule rule;
       rule.group = groupId;
       // Larger side on the left (what a model holds, rewritten to the smaller), unless it cannot match.
-      if (canBeLeftHandSide(graphs[member.first], member.second) && variablesWithin(smallest->second, member.second) &&
+      if (canBeLeftHandSide(graphs[member.first], member.second) && variablesWithin(smallest->second, member.second, vocabulary) &&
           outputsShareVariable(member.second)) {
         rule.lhs = member.second, rule.rhs = smallest->second, rule.lhsGraph = member.first, rule.rhsGraph = smallest->first;
-      } else if (canBeLeftHandSide(graphs[smallest->first], smallest->second) && variablesWithin(member.second, smallest->second) &&
+      } else if (canBeLeftHandSide(graphs[smallest->first], smallest->second) && variablesWithin(member.second, smallest->second, vocabulary) &&
                  outputsShareVariable(smallest->second)) {
         rule.lhs = smallest->second, rule.rhs = member.second, rule.lhsGraph = smallest->first, rule.rhsGraph = member.first;
       } else {

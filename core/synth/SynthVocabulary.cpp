@@ -8,6 +8,7 @@
 #include "support/Error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -153,6 +154,13 @@ bool needs4d(const std::vector<SynthOp>& ops) {
 
 } // namespace
 
+Tensor variableValue(const SynthVariable& variable, const Shape& shape, uint64_t seed, const std::string& name, float low, float high) {
+  const TensorType type{DType::Float32, shape};
+  if (variable.literal) return Tensor::splat(type, *variable.literal).materialized();
+  if (variable.scalar) return randomTensor(type, seed, name, 0.5f, 2.0f);
+  return randomTensor(type, seed, name, low, high);
+}
+
 std::optional<Attributes> applicationAttributes(const SynthOp& op, std::span<const TensorType> in,
                                                 std::span<const int64_t> splitSizes) {
   if (static_cast<int>(in.size()) != op.arity) return std::nullopt;
@@ -267,6 +275,7 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
   std::set<int64_t> ranks;
   std::set<std::pair<int64_t, int64_t>> kernels;
   std::map<std::string, int> skipped;
+  std::map<double, int> scalarUses; // one-element float weights read by element-wise binary ops
   bool wantsSplit = false;
   auto add = [&](SynthOp op) {
     std::string key = op.label;
@@ -286,10 +295,27 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
       const std::string name(opName(node.kind));
       if ((isOneOf(node.kind, kUnaryOps) || isOneOf(node.kind, kBinaryOps)) && node.attrs.empty()) {
         add(nativeOp(node.kind));
-        noteRanks();
+        if (isOneOf(node.kind, kBinaryOps))
+          for (ValueRef input : node.inputs) {
+            if (input.isNone()) continue;
+            const Node& producer = graph.node(input.node);
+            if (producer.kind != OpKind::Weight || !producer.weight || producer.weight->numel() != 1 || !producer.weight->holdsFloats()) continue;
+            const double value = producer.weight->floatAt(0);
+            if (std::isfinite(value)) ++scalarUses[value];
+          }
+        for (const TensorType& t : inputs)
+          if (t.numel() > 1 && t.rank() >= 1 && t.rank() <= 4) ranks.insert(t.rank());
         continue;
       }
       switch (node.kind) {
+      case OpKind::Clip:
+      case OpKind::HardSigmoid:
+        // Float attributes a pattern writes exactly (Clip{max=6.0, min=0.0}); a Clip whose bounds
+        // are still inputs is left out.
+        if (inputs.size() != 1) break;
+        add(nativeOp(node.kind, node.attrs));
+        noteRanks();
+        continue;
       case OpKind::MatMul:
         add(nativeOp(OpKind::MatMul, {{"activation", int64_t{0}}}));
         noteRanks();
@@ -355,6 +381,21 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
       {1, {"b", {4}}}, {2, {"w", {4, 4}}}, {3, {"x", {2, 4, 4}}}, {4, {"i", {1, 4, 4, 4}}}};
   for (int64_t rank : ranks) addVariables(vocabulary.variables, shapes.at(rank).first, shapes.at(rank).second, options.variablesPerShape);
   for (auto [kh, kw] : kernels) addVariables(vocabulary.variables, "k", {4, 4, kh, kw}, std::max(1, options.variablesPerShape - 1));
+  // The model's scalar constants: its most used values as literals (#8, #0.5), and one `#?s` for
+  // any other scalar weight.
+  if (!scalarUses.empty()) {
+    std::vector<std::pair<int, double>> byUse;
+    for (const auto& [value, uses] : scalarUses) byUse.push_back({-uses, value});
+    std::sort(byUse.begin(), byUse.end());
+    for (size_t i = 0; i < byUse.size() && i < static_cast<size_t>(options.literalsPerModel); ++i) {
+      SynthVariable literal{"c" + std::to_string(i), floatType({1})};
+      literal.literal = byUse[i].second;
+      vocabulary.variables.push_back(literal);
+    }
+    SynthVariable scalar{"s", floatType({1})};
+    scalar.scalar = true;
+    vocabulary.variables.push_back(scalar);
+  }
   // Ops none of the variables fit (a Transpose of rank 5) are dropped with a note, not an error.
   std::vector<SynthOp> kept;
   for (SynthOp& op : vocabulary.ops) {

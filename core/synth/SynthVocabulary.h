@@ -7,6 +7,7 @@
 #include "ir/Attributes.h"
 #include "ir/Graph.h"
 #include "ir/Op.h"
+#include "ir/Tensor.h"
 #include "ir/TensorType.h"
 
 #include <optional>
@@ -33,7 +34,19 @@ struct SynthOp {
 struct SynthVariable {
   std::string prefix; // "x", "w", "b": activations, weights, vectors (names read better)
   TensorType type;
+  // A model's scalar constants: `literal` is one value, written `#c` (a division by 8, an epsilon);
+  // `scalar` any one-element weight, written `#?s` (the checker draws it away from zero). Ops are
+  // never applied to constants alone (that is constant folding, not a rewrite).
+  bool scalar = false;
+  std::optional<double> literal;
+
+  bool isConstant() const { return scalar || literal.has_value(); }
 };
+
+// The values a variable takes when fingerprinted or checked on `shape`: a literal its value, a
+// `#?s` scalar one value in [0.5, 2), anything else uniform in [low, high) by (seed, name).
+Tensor variableValue(const SynthVariable& variable, const Shape& shape, uint64_t seed, const std::string& name, float low = -1.0f,
+                     float high = 1.0f);
 
 struct SynthVocabulary {
   std::vector<SynthOp> ops;
@@ -43,6 +56,7 @@ struct SynthVocabulary {
 
 struct VocabularyOptions {
   int variablesPerShape = 3; // TASO's generator: x1..x3, w1..w3 of each shape
+  int literalsPerModel = 2;  // the models' most used scalar constants written as literals (#8)
 };
 
 // The IR attributes of `op` applied to operands of these types, or nullopt when it does not apply

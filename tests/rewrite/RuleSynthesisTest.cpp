@@ -200,6 +200,47 @@ TEST(RuleSynthesis, KeepsOnlyRulesThatPayUnlessKeepAll) {
   EXPECT_TRUE(cancels) << bodies(transposes);
 }
 
+TEST(RuleSynthesis, ModelVocabularyHasItsScalarConstantsAndFloatAttributes) {
+  // A head's scale (x / 8), a hard-sigmoid gate and a Clip, as exported models spell them.
+  Graph graph;
+  const NodeId x = graph.addInput("x", {DType::Float32, {2, 8, 8}});
+  const NodeId eight = graph.addWeight("scale", Tensor::fromFloats({}, {8.0f}));
+  const NodeId scaled = graph.addNode(OpKind::Div, {{x}, {eight}});
+  const NodeId gate = graph.addNode(OpKind::HardSigmoid, {{scaled}}, {{"alpha", 0.2f}, {"beta", 0.5f}});
+  const NodeId clipped = graph.addNode(OpKind::Clip, {{gate}}, {{"min", 0.0f}, {"max", 6.0f}});
+  const NodeId product = graph.addNode(OpKind::Mul, {{clipped}, {x}});
+  graph.addOutput({product}, "y");
+  const Graph* models[] = {&graph};
+  const std::string names[] = {"gate.onnx"};
+  VocabularyOptions vocabularyOptions;
+  vocabularyOptions.variablesPerShape = 1;
+  SynthVocabulary vocabulary = vocabularyFromModels(models, names, vocabularyOptions);
+  auto hasOp = [&](const std::string& prefix) {
+    return std::any_of(vocabulary.ops.begin(), vocabulary.ops.end(), [&](const SynthOp& op) { return op.label.starts_with(prefix); });
+  };
+  EXPECT_TRUE(hasOp("HardSigmoid{")) << vocabulary.notes.size();
+  EXPECT_TRUE(hasOp("Clip{"));
+  EXPECT_TRUE(hasOp("Div"));
+  const bool hasEight = std::any_of(vocabulary.variables.begin(), vocabulary.variables.end(),
+                                    [](const SynthVariable& v) { return v.literal && *v.literal == 8.0; });
+  const bool hasScalar = std::any_of(vocabulary.variables.begin(), vocabulary.variables.end(), [](const SynthVariable& v) { return v.scalar; });
+  EXPECT_TRUE(hasEight);
+  EXPECT_TRUE(hasScalar);
+
+  // Rules over them are written with #8 and #?s, and the pack re-checks.
+  std::erase_if(vocabulary.ops, [](const SynthOp& op) { return op.kind != OpKind::Div && op.kind != OpKind::Mul; });
+  SynthesisOptions options = keepAll();
+  options.limits.maxOps = 2;
+  SynthesisReport report = synthesizeRules(vocabulary, options);
+  const bool writesConstants = std::any_of(report.rules.begin(), report.rules.end(), [](const SynthesizedRule& r) {
+    return r.body.find("#8") != std::string::npos || r.body.find("#?s1") != std::string::npos;
+  });
+  EXPECT_TRUE(writesConstants) << bodies(report);
+  RuleSet pack = parseRules(packText(report, vocabulary, options), "synth.rules", RuleFileFormat::Tessera);
+  ASSERT_EQ(pack.size(), report.written);
+  for (const RuleCheck& check : checkRules(pack)) EXPECT_TRUE(check.verified) << check.name << ": " << check.problem;
+}
+
 TEST(RuleSynthesis, BadVocabularyIsOneClearError) {
   try {
     vocabularyFromOps({"relu", "frobnicate"});
