@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <set>
 
 namespace tessera {
 
@@ -86,12 +87,17 @@ TensorMap perturbed(const TensorMap& tensors, double u, uint64_t seed) {
 }
 
 // The graph's own float weights by name, for perturbing them when the check uses each graph's own.
+// A name two weights share is left out: a map by name would hand both the first one's values, and
+// the "noise" would be the difference between them.
 TensorMap ownWeights(const Graph& graph) {
   TensorMap weights;
+  std::set<std::string> shared;
   for (NodeId id = 0; id < graph.size(); ++id) {
     const Node& node = graph.node(id);
-    if (node.kind == OpKind::Weight && node.weight && node.weight->holdsFloats()) weights.emplace(node.name, *node.weight);
+    if (node.kind != OpKind::Weight || !node.weight || !node.weight->holdsFloats()) continue;
+    if (!weights.emplace(node.name, *node.weight).second) shared.insert(node.name);
   }
+  for (const std::string& name : shared) weights.erase(name);
   return weights;
 }
 

@@ -216,6 +216,23 @@ TEST(VerifyTest, ANoiseDominatedModelIsNeverCalledVerified) {
   EXPECT_FALSE(verifyEquivalent(noiseDominatedGraph(false), noiseDominatedGraph(false)).equivalent);
 }
 
+// Two weights may share a name (an export renames one); with each graph's own weights the noise
+// estimate perturbs neither rather than giving both the first one's values, which had made the
+// "noise" half the output and the check blind.
+TEST(VerifyTest, WeightsSharingANameKeepTheirOwnValuesInTheNoiseEstimate) {
+  Graph g;
+  NodeId x = g.addInput("x", {DType::Float32, {2, 3}});
+  NodeId w1 = g.addWeight("w", Tensor::splat({DType::Float32, {3, 3}}, 0.1));
+  NodeId w2 = g.addWeight("w", Tensor::splat({DType::Float32, {3, 3}}, 0.2));
+  NodeId first = g.addNode(OpKind::MatMul, {{x, 0}, {w1, 0}});
+  g.addOutput({g.addNode(OpKind::MatMul, {{first, 0}, {w2, 0}}), 0}, "y");
+  VerifyOptions own;
+  own.randomizeWeights = false;
+  VerifyResult result = verifyEquivalent(g, g, own);
+  EXPECT_TRUE(result.equivalent) << result.worst;
+  EXPECT_LT(result.noiseToSignal, 1e-3);
+}
+
 TEST(VerifyTest, OutputsOfDifferentElementTypesDoNotMatch) {
   Graph a;
   NodeId x = a.addInput("x", {DType::Float32, {2, 3}});
