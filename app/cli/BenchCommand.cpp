@@ -390,6 +390,8 @@ int runBench(const BenchOptions& options) {
     executor = makeCliExecutor(backend);
     e2e = endToEndOptionsFor(backend, options.e2eWarmup, options.e2eRuns);
   }
+  if (options.suite == "real" && !(options.shapes.inputShapes.empty() && options.shapes.dims.empty()))
+    throw Error("--input-shape and --dim do not apply to --suite real: its models run at the shapes samples/real/suite.json documents");
   std::vector<BenchModel> models = options.suite == "real" ? loadRealSuite(options.models)
                                                            : loadModels(options.models, parseBenchmarkSuite(options.suite), options.shapes);
   ActiveRules rules = loadActiveRules({});

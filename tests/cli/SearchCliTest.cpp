@@ -108,6 +108,7 @@ TEST(SearchCli, BenchRunsTheRealSuiteAtItsDocumentedShapes) {
   EXPECT_EQ(rows[0]["model"], "ppocr_mobile_v2_cls");
   EXPECT_EQ(rows[1]["model"], "gpt2_block");
   expectCleanError(runCli("bench --suite real --models no-such-model"), "has no model 'no-such-model'");
+  expectCleanError(runCli("bench --suite real --dim N=2"), "do not apply to --suite real");
 }
 
 // --k-multi: TENSAT's iterations of multi-pattern rules, as its run script sweeps them. On NasRNN
