@@ -55,12 +55,73 @@ Ints windowPads(const OnnxNode& node, const Shape& input, const Ints& kernel, co
   return pads;
 }
 
+// A 1-D Conv on [N, C, L] is the IR's 2-D Conv on a unit height: Unsqueeze -> Conv 1xK ->
+// Squeeze. The export writes the same three ops, which any runtime runs, and the conv rules
+// apply to the middle one. A constant weight is reshaped to [M, C/g, 1, K] at import.
+ImportedOutputs importConv1d(ImportContext& ctx, const OnnxNode& node) {
+  const TensorType& x = ctx.typeOf(node.input(0));
+  const int64_t length = x.shape[2];
+  const int64_t k = ctx.typeOf(node.input(1)).shape[2];
+  const Ints strides = boundedInts(node, "strides", {1}), dilations = boundedInts(node, "dilations", {1});
+  if (strides.size() != 1 || dilations.size() != 1) node.fail("a 1-D convolution needs one stride and one dilation");
+  const int64_t stride = strides[0], dilation = dilations[0];
+  Ints pads = {0, 0};
+  const std::string autoPad = node.getString("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET" || autoPad.empty()) {
+    pads = boundedInts(node, "pads", {0, 0});
+    if (pads.size() != 2) node.fail("a 1-D convolution needs 2 pads, got " + std::to_string(pads.size()));
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    if (stride < 1 || dilation < 1 || k < 1) node.fail("kernel, strides and dilations must be positive");
+    const int64_t out = (length + stride - 1) / stride;
+    const int64_t total = std::max<int64_t>(0, (out - 1) * stride + (k - 1) * dilation + 1 - length);
+    const int64_t smaller = total / 2, larger = total - smaller;
+    pads = autoPad == "SAME_UPPER" ? Ints{smaller, larger} : Ints{larger, smaller};
+  } else if (autoPad != "VALID") {
+    node.fail("unknown auto_pad '" + autoPad + "'");
+  }
+  Attributes attrs;
+  if (node.has("kernel_shape")) {
+    Ints kernel = boundedInts(node, "kernel_shape", {});
+    if (kernel.size() != 1) node.fail("a 1-D convolution needs a 1-D kernel_shape");
+    attrs.set("kernel_shape", Ints{1, kernel[0]});
+  }
+  attrs.set("pads", Ints{0, pads[0], 0, pads[1]});
+  attrs.set("strides", Ints{1, stride});
+  attrs.set("dilations", Ints{1, dilation});
+  if (node.has("group")) attrs.set("group", node.getInt("group", 1));
+
+  auto unitHeight = [&](ValueRef value) {
+    return ValueRef{ctx.addNode(node, OpKind::Unsqueeze, {value}, {{"axes", Ints{2}}}, false), 0};
+  };
+  std::vector<ValueRef> inputs = {unitHeight(ctx.materialize(node.input(0)))};
+  const Tensor* weight = ctx.constant(node.input(1));
+  if (weight && (weight->isSplat() || weight->dtype() == DType::Float32)) {
+    const std::string name = node.input(1) + "_unit_height";
+    if (!ctx.defined(name)) {
+      Shape shape = weight->shape();
+      shape.insert(shape.begin() + 2, 1);
+      ctx.defineConstant(name, weight->isSplat() ? Tensor::splat({weight->dtype(), shape}, weight->valueAt(0))
+                                                 : Tensor::fromFloats(shape, {weight->floats().begin(), weight->floats().end()}));
+    }
+    inputs.push_back(ctx.materialize(name));
+  } else {
+    inputs.push_back(unitHeight(ctx.materialize(node.input(1))));
+  }
+  if (node.numInputs() == 3) {
+    if (!node.hasInput(2)) node.fail("input 2 is empty, which this op does not allow");
+    inputs.push_back(ctx.materialize(node.input(2)));
+  }
+  const NodeId conv = ctx.addNode(node, OpKind::Conv, std::move(inputs), attrs, false);
+  return singleOutput(ctx.addNode(node, OpKind::Squeeze, {{conv, 0}}, {{"axes", Ints{2}}}));
+}
+
 ImportedOutputs importConv(ImportContext& ctx, const OnnxNode& node) {
   if (!node.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"})) return std::nullopt;
   node.expectInputs(2, 3);
   const TensorType& x = ctx.typeOf(node.input(0));
   const TensorType& w = ctx.typeOf(node.input(1));
-  if (x.rank() != 4 || w.rank() != 4) return std::nullopt; // 1-D and 3-D convolutions stay opaque
+  if (x.rank() == 3 && w.rank() == 3) return importConv1d(ctx, node);
+  if (x.rank() != 4 || w.rank() != 4) return std::nullopt; // 3-D convolutions stay opaque
   Ints strides = boundedInts(node, "strides", {1, 1});
   Ints dilations = boundedInts(node, "dilations", {1, 1});
   Ints kernel = {w.shape[2], w.shape[3]};
