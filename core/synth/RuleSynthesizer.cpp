@@ -274,6 +274,18 @@ bool movesData(OpKind kind) {
   }
 }
 
+void collectComputeKeys(const Term& term, const SynthVocabulary& vocabulary, std::set<std::string>& keys) {
+  if (term.isVariable()) return;
+  if (!movesData(vocabulary.ops[term.op].kind)) keys.insert(nodeKey(term));
+  for (const Term& arg : term.args) collectComputeKeys(arg, vocabulary, keys);
+}
+
+int computeOps(const std::vector<Term>& terms, const SynthVocabulary& vocabulary) {
+  std::set<std::string> keys;
+  for (const Term& t : terms) collectComputeKeys(t, vocabulary, keys);
+  return static_cast<int>(keys.size());
+}
+
 void collectKinds(const Term& term, const SynthVocabulary& vocabulary, std::set<std::string>& names, bool& onlyMovesData, bool& unary) {
   if (term.isVariable()) return;
   const SynthOp& op = vocabulary.ops[term.op];
@@ -303,9 +315,10 @@ Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, Synthe
   out.lhsCostMs = lhsCost.value_or(0);
   out.rhsCostMs = rhsCost.value_or(0);
   if (lhsOps > rhsOps) return Gain::Pays;
-  // Two outputs merged into one shared computation (Q, K and V as one product): what that saves
-  // depends on which operands are weights in the model, which the fingerprint shapes cannot say.
-  if (rule.lhs.size() > 1) return Gain::Pays;
+  // Two outputs merged into one shared computation (Q, K and V as one product) with fewer ops that
+  // compute (concat and split aside): what the layout ops cost depends on which operands are
+  // weights in the model, which the fingerprint shapes cannot say.
+  if (rule.lhs.size() > 1 && computeOps(rule.lhs, vocabulary) > computeOps(rule.rhs, vocabulary)) return Gain::Pays;
   // Cheaper by more than rounding: equal sizes (a transpose moved past an op that shrinks its
   // input), or a right-hand side whose extra ops are free (two products merged, concat and split).
   if (lhsCost && rhsCost && *rhsCost < *lhsCost * (1 - 1e-9)) return Gain::Pays;

@@ -161,6 +161,14 @@ TEST(RuleSynthesis, RefusesAnIdentityThatBreaksAtZero) {
   EXPECT_FALSE(check.verified);
   EXPECT_NE(check.problem.find("not finite"), std::string::npos) << check.problem;
   EXPECT_NE(check.problem.find("zeros"), std::string::npos) << check.problem;
+  // True on [-1, 1] only: relu(x + 3) = x + 3, clip(x, 0, 6) = relu(relu(x)).
+  RuleSet narrow = parseRules("shift: (Relu (Add ?x #3)) => (Add ?x #3)\n"
+                              "clip: (Relu (Relu ?x)) => (Clip{max=6.0, min=0.0} ?x)\n",
+                              "<test>", RuleFileFormat::Tessera);
+  for (const RuleCheck& refused : checkRules(narrow)) {
+    EXPECT_FALSE(refused.verified) << refused.name;
+    EXPECT_NE(refused.problem.find("special values"), std::string::npos) << refused.problem;
+  }
   // Non-finite on both sides where it is non-finite at all (x / y at y = 0): still verified.
   RuleSet sound = parseRules("regroup: (Div (Mul ?x ?z) ?y) => (Mul ?x (Div ?z ?y))", "<test>", RuleFileFormat::Tessera);
   EXPECT_TRUE(checkRule(sound.rule(0)).verified) << checkRule(sound.rule(0)).problem;
