@@ -54,6 +54,15 @@ OpWork opWork(const OpSignature& s) {
     work.flops = 2.0 * out * k;
     return work;
   }
+  case OpKind::LSTM: {
+    // Per step, direction and batch row: the four gates' [4H, I + H] products, then about ten
+    // element operations per hidden unit (activations, peepholes, cell update).
+    const Shape& y = s.outputs[0].shape; // [S, D, B, H] (layout 1: [B, S, D, H])
+    const double steps = static_cast<double>(y[0] * y[1] * y[2]), hidden = static_cast<double>(y[3]);
+    const double size = static_cast<double>(s.inputs[0].shape[2]);
+    work.flops = steps * hidden * (2.0 * 4.0 * (size + hidden) + 10.0);
+    return work;
+  }
   case OpKind::Gemm: {
     bool transA = s.attrs.getInt("transA", 0) != 0;
     double k = static_cast<double>(transA ? s.inputs[0].shape[0] : s.inputs[0].shape[1]);

@@ -218,6 +218,7 @@ std::vector<Tensor> dispatch(const Node& node, KernelInputs in) {
   case OpKind::CumSum: return {cumSum(node, in)};
   case OpKind::Concat: return {concat(node, in)};
   case OpKind::Split: return split(node, in);
+  case OpKind::LSTM: return lstm(node, in);
   case OpKind::Reshape:
   case OpKind::Flatten:
   case OpKind::Unsqueeze:

@@ -14,6 +14,9 @@ Tensor convTranspose(const Node& node, KernelInputs in);
 Tensor matMul(const Node& node, KernelInputs in);
 Tensor gemm(const Node& node, KernelInputs in);
 
+// Recurrent.cpp
+std::vector<Tensor> lstm(const Node& node, KernelInputs in); // Y, Y_h, Y_c
+
 // Normalization.cpp
 Tensor batchNorm(const Node& node, KernelInputs in);
 Tensor layerNorm(const Node& node, KernelInputs in);

@@ -546,6 +546,36 @@ int64_t windowOutputSize(int64_t input, int64_t kernel, int64_t stride, int64_t 
   return out;
 }
 
+// ONNX's LSTM with every optional input but sequence_lens present: X, W, R, B, initial_h,
+// initial_c and an optional P; outputs Y, Y_h, Y_c. layout 1 puts the batch first.
+static std::vector<TensorType> lstmOutputs(const Attributes& attrs, std::span<const TensorType> in) {
+  const int64_t hidden = attrs.getInt("hidden_size", 0);
+  if (hidden < 1) fail("LSTM needs a positive hidden_size");
+  const std::string direction = attrs.getString("direction", "forward");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    fail("LSTM direction must be forward, reverse or bidirectional, got '" + direction + "'");
+  const int64_t layout = attrs.getInt("layout", 0);
+  if (layout != 0 && layout != 1) fail("LSTM layout must be 0 or 1");
+  const int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  expectRank(in[0], 3, "LSTM input X");
+  for (const TensorType& t : in) expectFloat(t, "LSTM operand");
+  expectSameDtype(in);
+  const int64_t seq = in[0].shape[layout == 0 ? 0 : 1], batch = in[0].shape[layout == 0 ? 1 : 0], size = in[0].shape[2];
+  auto expectShape = [](const TensorType& t, const Shape& shape, const char* what) {
+    if (t.shape != shape) fail(std::string("LSTM ") + what + " must be " + shapeToString(shape) + ", got " + t.toString());
+  };
+  expectShape(in[1], {dirs, 4 * hidden, size}, "W");
+  expectShape(in[2], {dirs, 4 * hidden, hidden}, "R");
+  expectShape(in[3], {dirs, 8 * hidden}, "B");
+  const Shape state = layout == 0 ? Shape{dirs, batch, hidden} : Shape{batch, dirs, hidden};
+  expectShape(in[4], state, "initial_h");
+  expectShape(in[5], state, "initial_c");
+  if (in.size() == 7) expectShape(in[6], {dirs, 3 * hidden}, "P");
+  const DType dtype = in[0].dtype;
+  const Shape y = layout == 0 ? Shape{seq, dirs, batch, hidden} : Shape{batch, seq, dirs, hidden};
+  return {TensorType{dtype, y}, TensorType{dtype, state}, TensorType{dtype, state}};
+}
+
 std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, std::span<const TensorType> in) {
   const OpInfo& info = opInfo(kind);
   if (static_cast<int>(in.size()) < info.minInputs || (info.maxInputs >= 0 && static_cast<int>(in.size()) > info.maxInputs))
@@ -562,6 +592,7 @@ std::vector<TensorType> inferOutputTypes(OpKind kind, const Attributes& attrs, s
   case OpKind::ConvTranspose: return {convTransposeOutput(attrs, in)};
   case OpKind::Gemm: return {gemmOutput(attrs, in)};
   case OpKind::MatMul: return {matmulOutput(in)};
+  case OpKind::LSTM: return lstmOutputs(attrs, in);
   case OpKind::BatchNorm: return {batchNormOutput(in)};
   case OpKind::LayerNorm: return {layerNormOutput(attrs, in)};
   case OpKind::InstanceNorm:

@@ -433,6 +433,16 @@ void writeMish(ExportWriter& w, const Node& node, NodeId id) {
   w.addNode("Mul", {x, tanh}, {w.nameOf({id, 0})}, node.name);
 }
 
+// LSTM with its absent sequence_lens (input 4) and every output, read or not.
+void writeLstm(ExportWriter& w, const Node& node, NodeId id) {
+  std::vector<std::string> inputs = inputNames(w, node);
+  inputs.insert(inputs.begin() + 4, "");
+  std::vector<std::string> outputs;
+  for (uint32_t port = 0; port < node.outputTypes.size(); ++port) outputs.push_back(w.nameOf({id, port}));
+  onnx::NodeProto& proto = w.addNode("LSTM", inputs, outputs, node.name);
+  copyAttributes(node, proto, onnxAttributeNames(node.kind));
+}
+
 } // namespace
 
 void writeNode(ExportWriter& w, NodeId id) {
@@ -469,6 +479,7 @@ void writeNode(ExportWriter& w, NodeId id) {
   case OpKind::Cast: return writeCast(w, node, id);
   case OpKind::Resize: return writeResize(w, node, id);
   case OpKind::Mish: return writeMish(w, node, id);
+  case OpKind::LSTM: return writeLstm(w, node, id);
   default: break;
   }
   const std::string_view opType = opInfo(node.kind).onnxName;

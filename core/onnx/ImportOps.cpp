@@ -135,6 +135,53 @@ ImportedOutputs importConv(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::Conv, dataInputs(ctx, node), attrs));
 }
 
+// LSTM: the IR's form has B, initial_h and initial_c always present (zeros when absent, as ONNX
+// defines them) and no sequence_lens (accepted when constant and equal to the sequence length).
+// Other activations, clip and input_forget = 1 stay opaque.
+ImportedOutputs importLstm(ImportContext& ctx, const OnnxNode& node) {
+  if (!node.onlyAttributes({"activations", "direction", "hidden_size", "input_forget", "layout"})) return std::nullopt;
+  if (node.getInt("input_forget", 0) != 0) return std::nullopt;
+  node.expectInputs(3, 8);
+  const TensorType& x = ctx.typeOf(node.input(0));
+  if (x.rank() != 3) node.fail("input X must have rank 3, got " + x.toString());
+  const std::string direction = node.getString("direction", "forward");
+  const int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  const int64_t hidden = node.getInt("hidden_size", 0);
+  const int64_t layout = node.getInt("layout", 0);
+  if (hidden < 1) node.fail("needs a positive hidden_size");
+  if (layout != 0 && layout != 1) node.fail("layout must be 0 or 1");
+  if (node.has("activations")) {
+    const onnx::AttributeProto& given = *node.attribute("activations");
+    if (given.type() != onnx::AttributeProto::STRINGS) node.fail("activations must be a list of strings");
+    for (int i = 0; i < given.strings_size(); ++i)
+      if (given.strings(i) != (i % 3 == 0 ? "Sigmoid" : "Tanh")) return std::nullopt;
+    if (given.strings_size() != 3 * dirs) node.fail("needs 3 activations per direction");
+  }
+  const int64_t seq = x.shape[layout == 0 ? 0 : 1], batch = x.shape[layout == 0 ? 1 : 0];
+  if (node.hasInput(4)) {
+    const Tensor* lengths = ctx.constant(node.input(4));
+    if (!lengths) return std::nullopt;
+    for (int64_t i = 0; i < lengths->numel(); ++i)
+      if (static_cast<int64_t>(lengths->valueAt(i)) != seq) return std::nullopt;
+  }
+  Attributes attrs{{"hidden_size", hidden}};
+  if (direction != "forward") attrs.set("direction", direction);
+  if (layout != 0) attrs.set("layout", layout);
+
+  auto operand = [&](int i, const char* what, Shape zerosShape) {
+    if (node.hasInput(i)) return ctx.materialize(node.input(i));
+    const std::string name = node.proto().name().empty() ? "lstm" : node.proto().name();
+    return ValueRef{ctx.graph.addWeight(name + "_" + what, Tensor::zeros({x.dtype, std::move(zerosShape)})), 0};
+  };
+  const Shape state = layout == 0 ? Shape{dirs, batch, hidden} : Shape{batch, dirs, hidden};
+  if (!node.hasInput(1) || !node.hasInput(2)) node.fail("needs W and R");
+  std::vector<ValueRef> inputs = {ctx.materialize(node.input(0)), ctx.materialize(node.input(1)), ctx.materialize(node.input(2)),
+                                  operand(3, "B", {dirs, 8 * hidden}), operand(5, "initial_h", state), operand(6, "initial_c", state)};
+  if (node.hasInput(7)) inputs.push_back(ctx.materialize(node.input(7)));
+  const NodeId lstm = ctx.addNode(node, OpKind::LSTM, std::move(inputs), attrs);
+  return std::vector<ValueRef>{{lstm, 0}, {lstm, 1}, {lstm, 2}};
+}
+
 ImportedOutputs importPool(ImportContext& ctx, const OnnxNode& node, OpKind kind) {
   bool isMax = kind == OpKind::MaxPool;
   if (isMax && !node.onlyAttributes({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"}))
@@ -439,6 +486,7 @@ ImportedOutputs importKnownOp(ImportContext& ctx, const OnnxNode& node, OpKind k
   case OpKind::Trilu: return importWithConstantOperand(ctx, node, kind);
   case OpKind::Cast: return importCast(ctx, node);
   case OpKind::ConvTranspose: return importConvTranspose(ctx, node);
+  case OpKind::LSTM: return importLstm(ctx, node);
   case OpKind::Resize: return importResize(ctx, node);
   case OpKind::Split: return importSplit(ctx, node);
   case OpKind::Reshape: return importReshape(ctx, node);
