@@ -191,6 +191,13 @@ private:
     size_t atomStart = pos_;
     std::string_view atom = token();
     if (atom[0] == '#') return scalarAtom(atom, atomStart, pattern);
+    if (atom[0] == '$') {
+      if (atom.size() < 3 || atom[1] != '?') failAt(atomStart, "'" + std::string(atom) + "' is not a variable: write $?name");
+      pattern.kind = Pattern::Kind::Variable;
+      pattern.name = std::string(atom.substr(2));
+      pattern.weightOnly = true;
+      return pattern;
+    }
     if (atom[0] == '?') {
       if (atom.size() == 1) failAt(atomStart, "variable needs a name after '?'");
       pattern.kind = Pattern::Kind::Variable;
@@ -289,7 +296,7 @@ Pattern parsePattern(std::string_view text, int line, int startColumn) {
 
 std::string Pattern::toString() const {
   switch (kind) {
-  case Kind::Variable: return (scalarWeight ? "#?" : "?") + name;
+  case Kind::Variable: return (scalarWeight ? "#?" : weightOnly ? "$?" : "?") + name;
   case Kind::Number: return std::to_string(number);
   case Kind::Scalar: return "#" + formatScalar(scalar);
   case Kind::Op: {

@@ -5,7 +5,8 @@
 // (reused on the right-hand side) and requires or sets the listed values; a value with a '.' or an
 // exponent is a float (`Clip{min=0.0, max=6.0}`).
 // Constants: `#3` or `#0.5` is a one-element float weight of that value (matched within a relative
-// 1e-6, built as a new weight); `#?s` is a variable that only binds a one-element weight.
+// 1e-6, built as a new weight); `#?s` is a variable that only binds a one-element weight, and `$?b`
+// one that only binds a value computed from weights alone (a bias, not an activation).
 #pragma once
 
 #include "ir/Attributes.h"
@@ -29,6 +30,7 @@ struct Pattern {
   int64_t number = 0;
   double scalar = 0;         // Scalar: the constant's value
   bool scalarWeight = false; // Variable written `#?s`: binds only a one-element weight
+  bool weightOnly = false;   // Variable written `$?b`: binds only a value computed from weights alone
   std::vector<Pattern> args;
   std::string attributeBinding;                               // "c" in Conv@c
   std::vector<std::pair<std::string, AttrValue>> attributes; // {k=v}: int64, float or a list of either

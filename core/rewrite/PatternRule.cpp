@@ -44,6 +44,7 @@ public:
     if (pattern.kind == Pattern::Kind::Variable) {
       out.kind = CompiledPattern::Kind::Variable;
       out.scalarWeight = pattern.scalarWeight;
+      out.weightOnly = pattern.weightOnly;
       auto it = std::find(variables_.begin(), variables_.end(), pattern.name);
       if (it == variables_.end()) {
         if (!leftHandSide) failAt(pattern, "variable ?" + pattern.name + " does not appear on the left-hand side");
@@ -213,6 +214,7 @@ public:
     }
     if (pattern.kind == CompiledPattern::Kind::Variable) {
       if (pattern.scalarWeight && !scalarWeightOf(egraph_, eclass)) return;
+      if (pattern.weightOnly && !egraph_.eclass(eclass).data.allWeights) return;
       EClassId& slot = bindings_[pattern.variable];
       if (slot == kUnbound) {
         slot = eclass;
@@ -386,7 +388,7 @@ bool sameUpToRenaming(const CompiledPattern& a, const CompiledPattern& b, std::m
   if (a.kind != b.kind) return false;
   if (a.kind == CompiledPattern::Kind::Scalar) return a.scalar == b.scalar;
   if (a.kind == CompiledPattern::Kind::Variable) {
-    if (a.scalarWeight != b.scalarWeight) return false;
+    if (a.scalarWeight != b.scalarWeight || a.weightOnly != b.weightOnly) return false;
     auto [forward, newA] = aToB.try_emplace(a.variable, b.variable);
     auto [backward, newB] = bToA.try_emplace(b.variable, a.variable);
     return forward->second == b.variable && backward->second == a.variable;

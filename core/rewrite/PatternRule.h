@@ -19,6 +19,7 @@ struct CompiledPattern {
   Attributes attributes;         // NativeOp: required (left) or set (right) values
   int variable = -1;            // Variable: slot
   bool scalarWeight = false;    // Variable: binds only a one-element weight (`#?s`)
+  bool weightOnly = false;      // Variable: binds only a class computed from weights alone (`$?b`)
   double scalar = 0;            // Scalar: the constant's value (`#3`)
   int port = 0;                 // SplitOutput: which half
   int64_t splitAxis = 0;        // SplitOutput: axis of the inner split

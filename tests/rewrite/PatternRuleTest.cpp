@@ -1,4 +1,5 @@
 #include "egraph/GraphConversion.h"
+#include "rewrite/Pattern.h"
 #include "rewrite/RuleSet.h"
 #include "support/Error.h"
 
@@ -195,6 +196,28 @@ TEST(PatternRule, ConstantsMatchOneElementWeightsByValue) {
   std::vector<EClassId> expected = {egraph.find(seed.outputs[0]), egraph.find(seed.outputs[1])};
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(roots, expected); // the splat of eight elements and the input do not bind #?s
+}
+
+// `$?b` binds only a value computed from weights alone: a bias or a folded weight, never an
+// activation (which is what kept merging "biases" from concatenating activations on NasRNN).
+TEST(PatternRule, WeightOnlyVariablesBindWeightsAndWhatIsComputedFromThem) {
+  Graph graph;
+  NodeId x = graph.addInput("x", f32({2, 4}));
+  NodeId bias = graph.addWeight("bias", Tensor::splat(f32({4}), 0.5));
+  NodeId scaled = graph.addNode(OpKind::Mul, {{bias}, {bias}}); // weights only
+  NodeId h = graph.addInput("h", f32({2, 4}));                  // an activation
+  for (NodeId operand : {bias, scaled, h}) graph.addOutput({graph.addNode(OpKind::Add, {{x}, {operand}})});
+  EGraph egraph;
+  SeededGraph seed = seedEGraph(egraph, graph);
+  RuleSet weights = rule("r: (Add ?x $?b) => (Add $?b ?x)");
+  std::vector<EClassId> roots;
+  for (const RuleMatch& m : only(weights).search(egraph, 100)) roots.push_back(egraph.find(m.roots[0]));
+  std::sort(roots.begin(), roots.end());
+  std::vector<EClassId> expected = {egraph.find(seed.outputs[0]), egraph.find(seed.outputs[1])};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(roots, expected); // the input h does not bind $?b
+  EXPECT_EQ(only(rule("r: (Add ?x ?b) => (Add ?b ?x)")).search(egraph, 100).size(), 3u);
+  EXPECT_EQ(parsePattern("(Add ?x $?b)", 1, 1).toString(), "(Add ?x $?b)");
 }
 
 // Constants match within float rounding relative to their value: epsilons a million apart differ.
