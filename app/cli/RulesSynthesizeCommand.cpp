@@ -154,7 +154,7 @@ int runSynthesize(const SynthesizeOptions& options) {
   std::printf("dropped, no gain:       %llu%s\n", static_cast<unsigned long long>(report.prunedNoGain),
               options.keepAll ? " (--keep-all: kept)" : " (right-hand side neither smaller nor cheaper; --keep-all keeps them)");
   std::printf("dropped, to a variable: %llu%s\n", static_cast<unsigned long long>(report.prunedToVariable),
-              options.keepAll ? " (--keep-all: kept)" : " (rewrites to a bare variable, not a cancellation)");
+              options.keepAll ? " (--keep-all: kept)" : " (rewrites to a bare variable, not a cancellation, or to a constant such as x - x)");
   if (stopped) std::printf("stopped early: %s\n", report.stopReason.c_str());
   if (write) {
     std::string text = synth::packText(report, vocabulary, synthesis);

@@ -307,9 +307,25 @@ bool isCancellation(const Term& lhs, const SynthVocabulary& vocabulary) {
 // Why a verified rule is not worth writing (TASO's filter), or empty to write it.
 enum class Gain { Pays, NoGain, ToVariable };
 
-Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, SynthesizedRule& out, CostModel& model) {
-  for (size_t i = 0; i < rule.rhs.size(); ++i)
+// Does `term` compute the same values whatever its inputs (x - x, x / x)? Evaluated on two draws.
+bool isConstantFunction(const Term& term, const SynthVocabulary& vocabulary, uint64_t seed) {
+  std::vector<std::optional<Tensor>> first(vocabulary.variables.size()), second(vocabulary.variables.size());
+  std::optional<Evaluated> a = evaluate(term, vocabulary, first, seed);
+  std::optional<Evaluated> b = evaluate(term, vocabulary, second, seed + 1);
+  if (!a || !b || a->value.type() != b->value.type()) return false;
+  std::span<const float> x = a->value.floats(), y = b->value.floats();
+  for (size_t e = 0; e < x.size(); ++e)
+    if (!(x[e] == y[e] || (std::isnan(x[e]) && std::isnan(y[e])))) return false;
+  return true;
+}
+
+Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, SynthesizedRule& out, CostModel& model, uint64_t seed) {
+  for (size_t i = 0; i < rule.rhs.size(); ++i) {
     if (rule.rhs[i].isVariable() && !isCancellation(rule.lhs[i], vocabulary)) return Gain::ToVariable;
+    // A right-hand side that is a constant in disguise (x - x, x / x): the rule says some
+    // expression is 0 or 1, which no model spells on purpose.
+    if (!rule.rhs[i].isVariable() && isConstantFunction(rule.rhs[i], vocabulary, seed)) return Gain::ToVariable;
+  }
   const int lhsOps = sideOps(rule.lhs), rhsOps = sideOps(rule.rhs);
   std::optional<double> lhsCost = sideCost(rule.lhs, vocabulary, model), rhsCost = sideCost(rule.rhs, vocabulary, model);
   out.lhsCostMs = lhsCost.value_or(0);
@@ -459,7 +475,7 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
     }
     ++report.verified;
     known.add(rule); // what it implies is pruned whether or not it is written
-    const Gain gain = gainOf(rule, vocabulary, out, *costModel);
+    const Gain gain = gainOf(rule, vocabulary, out, *costModel, options.limits.seed + 29);
     if (gain == Gain::ToVariable && !options.keepAll) {
       ++report.prunedToVariable;
       continue;

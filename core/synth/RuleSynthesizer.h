@@ -27,7 +27,8 @@ struct SynthesisOptions {
   // default a verified rule is written only when its left-hand side has more ops than its right,
   // or its right-hand side costs less under the analytic cost model on the fingerprint shapes; a
   // right-hand side that is a bare variable only where the left is a cancellation (layout ops, or
-  // one unary op applied twice). true: every verified rule.
+  // one unary op applied twice), and never one that is a constant whatever its inputs (x - x).
+  // true: every verified rule.
   bool keepAll = false;
   std::string costSpec = "analytic:h200";
 };
@@ -65,7 +66,8 @@ struct SynthesisReport {
   uint64_t refused = 0;  // the checker could not verify them; never written
   uint64_t refusedStretched = 0; // of those, refused by the quick look on stretched shapes before the checker
   uint64_t prunedNoGain = 0;      // verified, but its right-hand side is neither smaller nor cheaper (kept with keepAll)
-  uint64_t prunedToVariable = 0;  // verified, rewrites to a bare variable without being a cancellation (kept with keepAll)
+  uint64_t prunedToVariable = 0;  // verified, rewrites to a bare variable without being a cancellation, or to a constant in
+                                  // disguise (x - x, x / x) (kept with keepAll)
   uint64_t written = 0;
   uint64_t writtenMulti = 0;
   std::string stopReason; // why enumeration stopped early; empty when it completed

@@ -301,7 +301,8 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
             const Node& producer = graph.node(input.node);
             if (producer.kind != OpKind::Weight || !producer.weight || producer.weight->numel() != 1 || !producer.weight->holdsFloats()) continue;
             const double value = producer.weight->floatAt(0);
-            if (std::isfinite(value)) ++scalarUses[value];
+            // 0 and 1 only give identities (x * 1 = x); a mask's -3.4e38 absorbs whatever it is added to.
+            if (std::isfinite(value) && value != 0 && value != 1 && std::abs(value) < 1e4) ++scalarUses[value];
           }
         for (const TensorType& t : inputs)
           if (t.numel() > 1 && t.rank() >= 1 && t.rank() <= 4) ranks.insert(t.rank());
