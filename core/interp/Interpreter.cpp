@@ -37,6 +37,7 @@ enum class Elements { Floats, Integers, Either };
 Elements acceptedElements(OpKind kind, size_t i) {
   switch (kind) {
   case OpKind::Gather: return i == 1 ? Elements::Integers : Elements::Either;
+  case OpKind::LSTM: return i == 7 ? Elements::Integers : Elements::Floats;
   case OpKind::Where: return i == 0 ? Elements::Integers : Elements::Either;
   case OpKind::And:
   case OpKind::Or:

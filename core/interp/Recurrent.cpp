@@ -1,5 +1,6 @@
 // ONNX's LSTM (gates in i, o, f, c order; peepholes i, o, f; default activations Sigmoid, Tanh,
-// Tanh) in one or both directions and either layout. The importer keeps any other form opaque.
+// Tanh) in one or both directions and either layout, with per-batch sequence lengths (steps past
+// a row's length give zeros in Y). The importer keeps any other form opaque.
 #include "interp/Kernels.h"
 
 #include <algorithm>
@@ -21,7 +22,14 @@ std::vector<Tensor> lstm(const Node& node, KernelInputs in) {
   const int64_t seq = x[batchFirst ? 1 : 0], batch = x[batchFirst ? 0 : 1], size = x[2];
   const int64_t hidden = node.attrs.getInt("hidden_size", 0);
   const int64_t dirs = direction == "bidirectional" ? 2 : 1;
-  const bool peepholes = in.size() == 7;
+  std::vector<int64_t> lengths(static_cast<size_t>(batch), seq);
+  if (in.size() == 8)
+    for (int64_t b = 0; b < batch; ++b) {
+      lengths[static_cast<size_t>(b)] = in[7]->ints()[static_cast<size_t>(b)];
+      if (lengths[static_cast<size_t>(b)] < 1 || lengths[static_cast<size_t>(b)] > seq)
+        kernelError("LSTM sequence_lens[" + std::to_string(b) + "] is " + std::to_string(lengths[static_cast<size_t>(b)]) +
+                    ", outside [1, " + std::to_string(seq) + "]");
+    }
 
   std::vector<Tensor> out = {allocateOutput(node, 0), allocateOutput(node, 1), allocateOutput(node, 2)};
   float* y = out[0].mutableFloats().data();
@@ -40,13 +48,14 @@ std::vector<Tensor> lstm(const Node& node, KernelInputs in) {
     const float* w = in[1]->floats().data() + d * 4 * hidden * size;
     const float* r = in[2]->floats().data() + d * 4 * hidden * hidden;
     const float* bias = in[3]->floats().data() + d * 8 * hidden;
-    const float* p = peepholes ? in[6]->floats().data() + d * 3 * hidden : nullptr;
+    const float* p = in[6]->floats().data() + d * 3 * hidden;
     for (int64_t b = 0; b < batch; ++b) {
       const int64_t state = stateOffset(d, b);
       std::copy_n(in[4]->floats().data() + state, hidden, h.begin());
       std::copy_n(in[5]->floats().data() + state, hidden, c.begin());
-      for (int64_t step = 0; step < seq; ++step) {
-        const int64_t t = backwards ? seq - 1 - step : step;
+      const int64_t length = lengths[static_cast<size_t>(b)];
+      for (int64_t step = 0; step < length; ++step) {
+        const int64_t t = backwards ? length - 1 - step : step;
         const float* xt = xAt(t, b);
         for (int64_t g = 0; g < 4 * hidden; ++g) {
           double sum = double(bias[g]) + double(bias[4 * hidden + g]);
@@ -58,11 +67,11 @@ std::vector<Tensor> lstm(const Node& node, KernelInputs in) {
         for (int64_t j = 0; j < hidden; ++j) {
           const size_t u = static_cast<size_t>(j);
           const float cell = c[u];
-          const float input = sigmoid(gates[u] + (p ? p[j] * cell : 0.0f));
-          const float forget = sigmoid(gates[u + 2 * static_cast<size_t>(hidden)] + (p ? p[2 * hidden + j] * cell : 0.0f));
+          const float input = sigmoid(gates[u] + p[j] * cell);
+          const float forget = sigmoid(gates[u + 2 * static_cast<size_t>(hidden)] + p[2 * hidden + j] * cell);
           const float candidate = std::tanh(gates[u + 3 * static_cast<size_t>(hidden)]);
           c[u] = forget * cell + input * candidate;
-          const float output = sigmoid(gates[u + static_cast<size_t>(hidden)] + (p ? p[hidden + j] * c[u] : 0.0f));
+          const float output = sigmoid(gates[u + static_cast<size_t>(hidden)] + p[hidden + j] * c[u]);
           h[u] = output * std::tanh(c[u]);
           yt[j] = h[u];
         }

@@ -546,8 +546,9 @@ int64_t windowOutputSize(int64_t input, int64_t kernel, int64_t stride, int64_t 
   return out;
 }
 
-// ONNX's LSTM with every optional input but sequence_lens present: X, W, R, B, initial_h,
-// initial_c and an optional P; outputs Y, Y_h, Y_c. layout 1 puts the batch first.
+// ONNX's LSTM with its optional inputs present but sequence_lens last and optional: X, W, R, B,
+// initial_h, initial_c, P and sequence_lens (integers); outputs Y, Y_h, Y_c. layout 1 puts the
+// batch first.
 static std::vector<TensorType> lstmOutputs(const Attributes& attrs, std::span<const TensorType> in) {
   const int64_t hidden = attrs.getInt("hidden_size", 0);
   if (hidden < 1) fail("LSTM needs a positive hidden_size");
@@ -558,8 +559,10 @@ static std::vector<TensorType> lstmOutputs(const Attributes& attrs, std::span<co
   if (layout != 0 && layout != 1) fail("LSTM layout must be 0 or 1");
   const int64_t dirs = direction == "bidirectional" ? 2 : 1;
   expectRank(in[0], 3, "LSTM input X");
-  for (const TensorType& t : in) expectFloat(t, "LSTM operand");
-  expectSameDtype(in);
+  for (size_t i = 0; i < 7; ++i) {
+    expectFloat(in[i], "LSTM operand");
+    expectDtype(in[i], in[0].dtype, "LSTM operand");
+  }
   const int64_t seq = in[0].shape[layout == 0 ? 0 : 1], batch = in[0].shape[layout == 0 ? 1 : 0], size = in[0].shape[2];
   auto expectShape = [](const TensorType& t, const Shape& shape, const char* what) {
     if (t.shape != shape) fail(std::string("LSTM ") + what + " must be " + shapeToString(shape) + ", got " + t.toString());
@@ -570,7 +573,11 @@ static std::vector<TensorType> lstmOutputs(const Attributes& attrs, std::span<co
   const Shape state = layout == 0 ? Shape{dirs, batch, hidden} : Shape{batch, dirs, hidden};
   expectShape(in[4], state, "initial_h");
   expectShape(in[5], state, "initial_c");
-  if (in.size() == 7) expectShape(in[6], {dirs, 3 * hidden}, "P");
+  expectShape(in[6], {dirs, 3 * hidden}, "P");
+  if (in.size() == 8) {
+    if (!isInteger(in[7].dtype) || in[7].dtype == DType::Bool) fail("LSTM sequence_lens must hold integers, got " + in[7].toString());
+    expectShape(in[7], {batch}, "sequence_lens");
+  }
   const DType dtype = in[0].dtype;
   const Shape y = layout == 0 ? Shape{seq, dirs, batch, hidden} : Shape{batch, seq, dirs, hidden};
   return {TensorType{dtype, y}, TensorType{dtype, state}, TensorType{dtype, state}};

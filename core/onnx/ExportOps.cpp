@@ -433,10 +433,12 @@ void writeMish(ExportWriter& w, const Node& node, NodeId id) {
   w.addNode("Mul", {x, tanh}, {w.nameOf({id, 0})}, node.name);
 }
 
-// LSTM with its absent sequence_lens (input 4) and every output, read or not.
+// LSTM with sequence_lens back at input 4 (empty when absent) and every output, read or not.
 void writeLstm(ExportWriter& w, const Node& node, NodeId id) {
   std::vector<std::string> inputs = inputNames(w, node);
-  inputs.insert(inputs.begin() + 4, "");
+  const std::string lengths = inputs.size() == 8 ? inputs[7] : std::string();
+  inputs.resize(7);
+  inputs.insert(inputs.begin() + 4, lengths);
   std::vector<std::string> outputs;
   for (uint32_t port = 0; port < node.outputTypes.size(); ++port) outputs.push_back(w.nameOf({id, port}));
   onnx::NodeProto& proto = w.addNode("LSTM", inputs, outputs, node.name);

@@ -135,8 +135,9 @@ ImportedOutputs importConv(ImportContext& ctx, const OnnxNode& node) {
   return singleOutput(ctx.addNode(node, OpKind::Conv, dataInputs(ctx, node), attrs));
 }
 
-// LSTM: the IR's form has B, initial_h and initial_c always present (zeros when absent, as ONNX
-// defines them) and no sequence_lens (accepted when constant and equal to the sequence length).
+// LSTM: the IR's form has B, initial_h, initial_c and P always present (zeros when absent, as ONNX
+// defines them) and sequence_lens last, left out when absent or constant and equal to the
+// sequence length.
 // Other activations, clip and input_forget = 1 stay opaque.
 ImportedOutputs importLstm(ImportContext& ctx, const OnnxNode& node) {
   if (!node.onlyAttributes({"activations", "direction", "hidden_size", "input_forget", "layout"})) return std::nullopt;
@@ -158,11 +159,10 @@ ImportedOutputs importLstm(ImportContext& ctx, const OnnxNode& node) {
     if (given.strings_size() != 3 * dirs) node.fail("needs 3 activations per direction");
   }
   const int64_t seq = x.shape[layout == 0 ? 0 : 1], batch = x.shape[layout == 0 ? 1 : 0];
-  if (node.hasInput(4)) {
-    const Tensor* lengths = ctx.constant(node.input(4));
-    if (!lengths) return std::nullopt;
-    for (int64_t i = 0; i < lengths->numel(); ++i)
-      if (static_cast<int64_t>(lengths->valueAt(i)) != seq) return std::nullopt;
+  bool fullLengths = !node.hasInput(4);
+  if (const Tensor* lengths = node.hasInput(4) ? ctx.constant(node.input(4)) : nullptr) {
+    fullLengths = true;
+    for (int64_t i = 0; i < lengths->numel(); ++i) fullLengths = fullLengths && static_cast<int64_t>(lengths->valueAt(i)) == seq;
   }
   Attributes attrs{{"hidden_size", hidden}};
   if (direction != "forward") attrs.set("direction", direction);
@@ -177,7 +177,8 @@ ImportedOutputs importLstm(ImportContext& ctx, const OnnxNode& node) {
   if (!node.hasInput(1) || !node.hasInput(2)) node.fail("needs W and R");
   std::vector<ValueRef> inputs = {ctx.materialize(node.input(0)), ctx.materialize(node.input(1)), ctx.materialize(node.input(2)),
                                   operand(3, "B", {dirs, 8 * hidden}), operand(5, "initial_h", state), operand(6, "initial_c", state)};
-  if (node.hasInput(7)) inputs.push_back(ctx.materialize(node.input(7)));
+  inputs.push_back(operand(7, "P", {dirs, 3 * hidden}));
+  if (!fullLengths) inputs.push_back(ctx.materialize(node.input(4)));
   const NodeId lstm = ctx.addNode(node, OpKind::LSTM, std::move(inputs), attrs);
   return std::vector<ValueRef>{{lstm, 0}, {lstm, 1}, {lstm, 2}};
 }

@@ -43,12 +43,12 @@ TEST(Lstm, OneStepFollowsTheGateEquations) {
 }
 
 struct LstmOperands {
-  Tensor w, r, b;
+  Tensor w, r, b, p;
 };
 
 LstmOperands operands(int64_t dirs, int64_t hidden, int64_t size, uint32_t seed) {
   return {testTensor({dirs, 4 * hidden, size}, seed), testTensor({dirs, 4 * hidden, hidden}, seed + 1),
-          testTensor({dirs, 8 * hidden}, seed + 2)};
+          testTensor({dirs, 8 * hidden}, seed + 2), testTensor({dirs, 3 * hidden}, seed + 3)};
 }
 
 // Rows of a [n, rest...] tensor in reverse order.
@@ -75,8 +75,8 @@ TEST(Lstm, ReverseIsForwardOnTheReversedSequence) {
   const LstmOperands ops = operands(1, hidden, size, 10);
   const Tensor x = testTensor({seq, batch, size}, 1), h0 = testTensor({1, batch, hidden}, 2), c0 = testTensor({1, batch, hidden}, 3);
   std::vector<Tensor> reverse =
-      runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, h0, c0}, {{"hidden_size", hidden}, {"direction", std::string("reverse")}}, 3);
-  std::vector<Tensor> forward = runOpOutputs(OpKind::LSTM, {reversedFirstAxis(x), ops.w, ops.r, ops.b, h0, c0}, {{"hidden_size", hidden}}, 3);
+      runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, h0, c0, ops.p}, {{"hidden_size", hidden}, {"direction", std::string("reverse")}}, 3);
+  std::vector<Tensor> forward = runOpOutputs(OpKind::LSTM, {reversedFirstAxis(x), ops.w, ops.r, ops.b, h0, c0, ops.p}, {{"hidden_size", hidden}}, 3);
   EXPECT_TRUE(allClose(reverse[0], valuesOf(reversedFirstAxis(forward[0]))));
   EXPECT_TRUE(allClose(reverse[1], valuesOf(forward[1])));
   EXPECT_TRUE(allClose(reverse[2], valuesOf(forward[2])));
@@ -87,12 +87,12 @@ TEST(Lstm, BidirectionalRunsBothDirectionsWithTheirOwnWeights) {
   const LstmOperands ops = operands(2, hidden, size, 20);
   const Tensor x = testTensor({seq, batch, size}, 4), h0 = testTensor({2, batch, hidden}, 5), c0 = testTensor({2, batch, hidden}, 6);
   std::vector<Tensor> both =
-      runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, h0, c0}, {{"hidden_size", hidden}, {"direction", std::string("bidirectional")}}, 3);
+      runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, h0, c0, ops.p}, {{"hidden_size", hidden}, {"direction", std::string("bidirectional")}}, 3);
   ASSERT_EQ(both[0].shape(), (Shape{seq, 2, batch, hidden}));
   for (int64_t d = 0; d < 2; ++d) {
     Attributes attrs{{"hidden_size", hidden}, {"direction", std::string(d == 0 ? "forward" : "reverse")}};
     std::vector<Tensor> one = runOpOutputs(OpKind::LSTM,
-                                           {x, direction(ops.w, d), direction(ops.r, d), direction(ops.b, d), direction(h0, d), direction(c0, d)},
+                                           {x, direction(ops.w, d), direction(ops.r, d), direction(ops.b, d), direction(h0, d), direction(c0, d), direction(ops.p, d)},
                                            attrs, 3);
     for (int64_t t = 0; t < seq; ++t)
       for (int64_t k = 0; k < batch * hidden; ++k)
@@ -107,13 +107,13 @@ TEST(Lstm, BatchFirstLayoutIsTheTransposedSequenceFirstOne) {
   const LstmOperands ops = operands(1, hidden, size, 30);
   const Tensor x = testTensor({seq, batch, size}, 7);
   const Tensor zeros = Tensor::zeros({DType::Float32, {1, batch, hidden}});
-  std::vector<Tensor> seqFirst = runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, zeros, zeros}, {{"hidden_size", hidden}}, 3);
+  std::vector<Tensor> seqFirst = runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, zeros, zeros, ops.p}, {{"hidden_size", hidden}}, 3);
   std::vector<float> transposed;
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t t = 0; t < seq; ++t)
       for (int64_t k = 0; k < size; ++k) transposed.push_back(x.floatAt((t * batch + b) * size + k));
   const Tensor batchZeros = Tensor::zeros({DType::Float32, {batch, 1, hidden}});
-  std::vector<Tensor> batchFirst = runOpOutputs(OpKind::LSTM, {Tensor::fromFloats({batch, seq, size}, transposed), ops.w, ops.r, ops.b, batchZeros, batchZeros},
+  std::vector<Tensor> batchFirst = runOpOutputs(OpKind::LSTM, {Tensor::fromFloats({batch, seq, size}, transposed), ops.w, ops.r, ops.b, batchZeros, batchZeros, ops.p},
                                                 {{"hidden_size", hidden}, {"layout", int64_t{1}}}, 3);
   ASSERT_EQ(batchFirst[0].shape(), (Shape{batch, seq, 1, hidden}));
   for (int64_t b = 0; b < batch; ++b)
@@ -123,16 +123,52 @@ TEST(Lstm, BatchFirstLayoutIsTheTransposedSequenceFirstOne) {
   EXPECT_TRUE(allClose(batchFirst[1], valuesOf(seqFirst[1]))); // [B, 1, H] and [1, B, H] hold the same order
 }
 
+TEST(Lstm, EachBatchRowRunsForItsOwnSequenceLength) {
+  const int64_t seq = 3, batch = 2, size = 2, hidden = 3;
+  const LstmOperands ops = operands(1, hidden, size, 50);
+  const Tensor x = testTensor({seq, batch, size}, 9);
+  const Tensor lengths = Tensor::fromInts({DType::Int32, {batch}}, {3, 1});
+  for (const char* way : {"forward", "reverse"}) {
+    SCOPED_TRACE(way);
+    const Attributes attrs{{"hidden_size", hidden}, {"direction", std::string(way)}};
+    const Tensor zeros = Tensor::zeros({DType::Float32, {1, batch, hidden}});
+    std::vector<Tensor> both = runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, zeros, zeros, ops.p, lengths}, attrs, 3);
+    for (int64_t b = 0; b < batch; ++b) {
+      // Row b alone, on its first lengths[b] steps.
+      const int64_t length = lengths.intAt(b);
+      std::vector<float> row;
+      for (int64_t t = 0; t < length; ++t)
+        for (int64_t k = 0; k < size; ++k) row.push_back(x.floatAt((t * batch + b) * size + k));
+      const Tensor one = Tensor::zeros({DType::Float32, {1, 1, hidden}});
+      std::vector<Tensor> alone =
+          runOpOutputs(OpKind::LSTM, {Tensor::fromFloats({length, 1, size}, row), ops.w, ops.r, ops.b, one, one, ops.p}, attrs, 3);
+      for (int64_t t = 0; t < seq; ++t)
+        for (int64_t k = 0; k < hidden; ++k)
+          EXPECT_NEAR(both[0].floatAt((t * batch + b) * hidden + k), t < length ? alone[0].floatAt(t * hidden + k) : 0.0f, 1e-6);
+      for (int64_t k = 0; k < hidden; ++k) {
+        EXPECT_NEAR(both[1].floatAt(b * hidden + k), alone[1].floatAt(k), 1e-6);
+        EXPECT_NEAR(both[2].floatAt(b * hidden + k), alone[2].floatAt(k), 1e-6);
+      }
+    }
+  }
+  const Tensor zeros = Tensor::zeros({DType::Float32, {1, batch, hidden}});
+  EXPECT_NE(errorOf([&] {
+              runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, zeros, zeros, ops.p, Tensor::fromInts({DType::Int32, {batch}}, {4, 1})},
+                           {{"hidden_size", hidden}}, 3);
+            }).find("sequence_lens[0] is 4, outside [1, 3]"),
+            std::string::npos);
+}
+
 TEST(Lstm, OperandsOfTheWrongShapeAreRefused) {
   const LstmOperands ops = operands(1, 2, 3, 40);
   const Tensor x = testTensor({2, 1, 3}, 8), state = Tensor::zeros({DType::Float32, {1, 1, 2}});
-  EXPECT_NE(errorOf([&] { runOpOutputs(OpKind::LSTM, {x, ops.r, ops.r, ops.b, state, state}, {{"hidden_size", int64_t{2}}}, 3); })
+  EXPECT_NE(errorOf([&] { runOpOutputs(OpKind::LSTM, {x, ops.r, ops.r, ops.b, state, state, ops.p}, {{"hidden_size", int64_t{2}}}, 3); })
                 .find("LSTM W must be [1,8,3]"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, state, state}, {{"hidden_size", int64_t{3}}}, 3); }).find("LSTM W"),
+  EXPECT_NE(errorOf([&] { runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, state, state, ops.p}, {{"hidden_size", int64_t{3}}}, 3); }).find("LSTM W"),
             std::string::npos);
   EXPECT_NE(errorOf([&] {
-              runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, state, state}, {{"hidden_size", int64_t{2}}, {"direction", std::string("sideways")}}, 3);
+              runOpOutputs(OpKind::LSTM, {x, ops.w, ops.r, ops.b, state, state, ops.p}, {{"hidden_size", int64_t{2}}, {"direction", std::string("sideways")}}, 3);
             }).find("direction"),
             std::string::npos);
 }

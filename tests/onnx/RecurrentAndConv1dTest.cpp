@@ -114,7 +114,7 @@ ModelBuilder lstmModel(bool withClip) {
 TEST(Lstm, ImportsWithZeroBiasAndStateAndExportsWithAnEmptySequenceLens) {
   Graph graph = lstmModel(false).import();
   const Node& lstm = onlyNode(graph, OpKind::LSTM);
-  ASSERT_EQ(lstm.inputs.size(), 6u);
+  ASSERT_EQ(lstm.inputs.size(), 7u); // P as zeros too; no sequence_lens
   EXPECT_EQ(graph.typeOf(lstm.inputs[3]), (TensorType{DType::Float32, {1, 16}}));
   EXPECT_EQ(graph.typeOf(lstm.inputs[4]), (TensorType{DType::Float32, {1, 1, 2}}));
   const Tensor x = Tensor::fromFloats({2, 1, 3}, ramp(6, 0.3f));
@@ -126,7 +126,7 @@ TEST(Lstm, ImportsWithZeroBiasAndStateAndExportsWithAnEmptySequenceLens) {
   for (const auto& node : exported.graph().node())
     if (node.op_type() == "LSTM") written = &node;
   ASSERT_NE(written, nullptr);
-  ASSERT_EQ(written->input_size(), 7);
+  ASSERT_EQ(written->input_size(), 8);
   EXPECT_EQ(written->input(4), "");
   EXPECT_EQ(written->output_size(), 3);
   Graph again = onnx_io::importOnnxBytes(exported.SerializeAsString(), "exported.onnx");
