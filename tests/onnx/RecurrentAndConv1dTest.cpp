@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 using namespace tessera;
@@ -160,6 +161,39 @@ TEST(SileroVad, LegacyWithItsSampleRateBoundHasNoOpaqueOpAndRunsToFiniteOutputs)
   const float probability = outputs[0].floatAt(0);
   EXPECT_GE(probability, 0.0f);
   EXPECT_LE(probability, 1.0f);
+
+  // The export (sr bound: no If left) reads back to the same function. Its file runs in ONNX
+  // Runtime too (checked by hand with onnxruntime-node: 0.011316 for this input, as the original;
+  // the interpreter gives 0.011498 here, a difference not yet traced, see issue #31).
+  const std::string exported = onnx_io::exportOnnxBytes(graph);
+  std::printf("export written to %s\n", writeTempFile("silero_vad_legacy_sr16000.onnx", exported).c_str());
+  Graph again = onnx_io::importOnnxBytes(exported, "exported.onnx");
+  EXPECT_EQ(countKind(again, OpKind::LSTM), countKind(graph, OpKind::LSTM));
+  std::vector<Tensor> rerun = runGraph(again, {{"input", Tensor::fromFloats({1, 512}, audio)}, {"h", state}, {"c", state}});
+  ASSERT_EQ(rerun.size(), outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    expectClose(rerun[i], std::vector<float>(outputs[i].floats().begin(), outputs[i].floats().end()));
+}
+
+TEST(SileroVad, V5WithItsSampleRateBoundExportsAndReadsBackToTheSameFunction) {
+  const fs::path model = fs::path(TESSERA_SOURCE_DIR) / "samples/real/silero_vad_v5.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << "samples/real/silero_vad_v5.onnx is not fetched";
+  onnx_io::ShapeBindings shapes;
+  shapes.inputShapes = {{"input", {1, 512}}, {"state", {2, 1, 128}}};
+  Graph graph = onnx_io::importOnnxFile(model.string(), shapes, {{"sr", Tensor::fromInts({DType::Int64, {}}, {16000})}});
+  EXPECT_EQ(countKind(graph, OpKind::Opaque), 0u);
+  std::vector<float> audio(512);
+  for (size_t i = 0; i < audio.size(); ++i) audio[i] = 0.3f * std::sin(0.05f * static_cast<float>(i));
+  const TensorMap inputs{{"input", Tensor::fromFloats({1, 512}, audio)}, {"state", Tensor::zeros({DType::Float32, {2, 1, 128}})}};
+  std::vector<Tensor> outputs = runGraph(graph, inputs);
+  const std::string exported = onnx_io::exportOnnxBytes(graph);
+  std::printf("export written to %s\n", writeTempFile("silero_vad_v5_sr16000.onnx", exported).c_str());
+  std::vector<Tensor> rerun = runGraph(onnx_io::importOnnxBytes(exported, "exported.onnx"), inputs);
+  ASSERT_EQ(rerun.size(), outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    expectClose(rerun[i], std::vector<float>(outputs[i].floats().begin(), outputs[i].floats().end()));
+  // What ONNX Runtime gives the original model (sr = 16000) and the export on this input.
+  EXPECT_NEAR(outputs[0].floatAt(0), 0.170031f, 2e-6);
 }
 
 } // namespace
