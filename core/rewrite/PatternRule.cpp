@@ -425,6 +425,12 @@ PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std:
   }
   for (size_t i = 0; i < sides.size(); ++i) sides_[i].rhs = compiler.compile(sides[i].second, false);
   scalarVariables_.resize(variables_.size(), false);
+  weightVariables_.assign(variables_.size(), false);
+  std::function<void(const CompiledPattern&)> markWeightVariables = [&](const CompiledPattern& pattern) {
+    if (pattern.kind == CompiledPattern::Kind::Variable && pattern.weightOnly) weightVariables_[pattern.variable] = true;
+    for (const CompiledPattern& child : pattern.tensors) markWeightVariables(child);
+  };
+  for (const Side& side : sides_) markWeightVariables(side.lhs);
   for (const auto& [a, b] : sameTypeGuards) {
     CompiledPattern x = compiler.compile(a, false), y = compiler.compile(b, false);
     if (x.kind != CompiledPattern::Kind::Variable) failAt(a, "a guard compares variables");
@@ -630,6 +636,13 @@ std::vector<Rule::VerificationCase> PatternRule::verificationCases(uint64_t seed
     std::vector<NodeId> variableNodes;
     std::uniform_real_distribution<double> magnitude(0.5, 2.0);
     for (size_t v = 0; v < n; ++v) {
+      if (weightVariables_[v]) { // `$?b` binds only values computed from weights: it is one here
+        std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+        std::vector<float> values(static_cast<size_t>(numelOf(chosen[v])));
+        for (float& value : values) value = unit(rng);
+        variableNodes.push_back(inputs.addWeight(variables_[v], Tensor::fromFloats(chosen[v], std::move(values))));
+        continue;
+      }
       if (!scalarVariables_[v]) {
         variableNodes.push_back(inputs.addInput(variables_[v], TensorType{DType::Float32, chosen[v]}));
         continue;

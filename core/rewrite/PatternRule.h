@@ -63,6 +63,7 @@ private:
   std::vector<std::string> variables_;
   std::vector<std::string> attributeVariables_;
   std::vector<bool> scalarVariables_; // per variable: written `#?s` on a left-hand side
+  std::vector<bool> weightVariables_; // per variable: written `$?b` on a left-hand side (a weight when checked)
   std::vector<std::pair<int, int>> sameTypeGuards_;
   std::string guardText_;
   bool symmetric_ = false;

@@ -78,3 +78,15 @@ TEST(RuleChecker, ChecksRulesWithConstants) {
   EXPECT_FALSE(checks[3].verified);
   EXPECT_TRUE(checks[4].verified) << checks[4].problem;
 }
+
+// `$?b` variables are checked as weights (so the rule still matches its own cases) with drawn values:
+// a sound rule over them verifies, one that holds for no bias is caught.
+TEST(RuleChecker, ChecksRulesWithWeightOnlyVariables) {
+  std::vector<RuleCheck> checks = checkRules(rules(
+      "fold-biases: (Add (Add ?x $?b1) $?b2) => (Add ?x (Add $?b1 $?b2))\n"
+      "drop-bias: (Add ?x $?b) => ?x\n"));
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_TRUE(checks[0].verified) << checks[0].problem;
+  EXPECT_GE(checks[0].cases, 1);
+  EXPECT_FALSE(checks[1].verified);
+}
