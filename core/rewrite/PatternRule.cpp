@@ -28,8 +28,10 @@ static_assert(kUnboundClass == kUnboundAttribute, "one marker for unbound variab
 
 class Compiler {
 public:
-  Compiler(std::vector<std::string>& variables, std::vector<std::string>& attributeVariables, std::vector<bool>& scalarVariables)
-      : variables_(variables), attributeVariables_(attributeVariables), scalarVariables_(scalarVariables) {}
+  Compiler(std::vector<std::string>& variables, std::vector<std::string>& attributeVariables, std::vector<bool>& scalarVariables,
+           std::vector<bool>& weightVariables)
+      : variables_(variables), attributeVariables_(attributeVariables), scalarVariables_(scalarVariables),
+        weightVariables_(weightVariables) {}
 
   CompiledPattern compile(const Pattern& pattern, bool leftHandSide) {
     CompiledPattern out;
@@ -53,7 +55,9 @@ public:
       }
       out.variable = static_cast<int>(it - variables_.begin());
       if (scalarVariables_.size() < variables_.size()) scalarVariables_.resize(variables_.size(), false);
+      if (weightVariables_.size() < variables_.size()) weightVariables_.resize(variables_.size(), false);
       if (leftHandSide && pattern.scalarWeight) scalarVariables_[out.variable] = true;
+      if (leftHandSide && pattern.weightOnly) weightVariables_[out.variable] = true;
       return out;
     }
     if (std::optional<OpKind> native = opFromName(pattern.name)) return compileNative(pattern, *native, leftHandSide);
@@ -137,6 +141,7 @@ private:
   std::vector<std::string>& variables_;
   std::vector<std::string>& attributeVariables_;
   std::vector<bool>& scalarVariables_;
+  std::vector<bool>& weightVariables_;
 };
 
 std::vector<TensorType> childTypes(const EGraph& egraph, const std::vector<EClassId>& children) {
@@ -418,19 +423,14 @@ PatternRule::PatternRule(std::string name, std::vector<std::string> labels, std:
                          std::vector<std::pair<Pattern, Pattern>> sameTypeGuards)
     : Rule(std::move(name), std::move(labels)) {
   if (sides.empty() || sides.size() > 2) throw Error("a rule has one or two source patterns");
-  Compiler compiler(variables_, attributeVariables_, scalarVariables_);
+  Compiler compiler(variables_, attributeVariables_, scalarVariables_, weightVariables_);
   for (const auto& [lhs, rhs] : sides) {
     if (lhs.kind != Pattern::Kind::Op) failAt(lhs, "a left-hand side must start with an op");
     sides_.push_back({compiler.compile(lhs, true), CompiledPattern{}});
   }
   for (size_t i = 0; i < sides.size(); ++i) sides_[i].rhs = compiler.compile(sides[i].second, false);
   scalarVariables_.resize(variables_.size(), false);
-  weightVariables_.assign(variables_.size(), false);
-  std::function<void(const CompiledPattern&)> markWeightVariables = [&](const CompiledPattern& pattern) {
-    if (pattern.kind == CompiledPattern::Kind::Variable && pattern.weightOnly) weightVariables_[pattern.variable] = true;
-    for (const CompiledPattern& child : pattern.tensors) markWeightVariables(child);
-  };
-  for (const Side& side : sides_) markWeightVariables(side.lhs);
+  weightVariables_.resize(variables_.size(), false);
   for (const auto& [a, b] : sameTypeGuards) {
     CompiledPattern x = compiler.compile(a, false), y = compiler.compile(b, false);
     if (x.kind != CompiledPattern::Kind::Variable) failAt(a, "a guard compares variables");
