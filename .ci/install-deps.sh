@@ -21,6 +21,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   clang libclang-rt-14-dev
   xvfb xauth
+  slurm-wlm munge
 )
 
 missing=()
