@@ -4,20 +4,17 @@
 
 namespace tessera {
 
-namespace {
-constexpr std::string_view kMeasuredPrefix = "measured:";
-} // namespace
-
 std::optional<std::string> measuredBackend(const std::string& costSpec) {
-  if (costSpec.rfind(kMeasuredPrefix, 0) != 0) return std::nullopt;
-  return costSpec.substr(kMeasuredPrefix.size());
+  const std::string_view prefix = kMeasuredPrefix;
+  if (costSpec.rfind(prefix, 0) != 0) return std::nullopt;
+  return costSpec.substr(prefix.size());
 }
 
 ResolvedCost resolveCostSpec(const std::string& spec, const MeasuredCostFactory& measured) {
   std::optional<std::string> backend = measuredBackend(spec);
   if (!backend) return {makeCostModel(spec), {}};
   if (backend->empty()) throw Error("cost spec 'measured:' names no backend (use measured:cpu, measured:cuda or measured:ort)");
-  std::string why = "this program was built without plugin support (Qt 6 Core was not found)";
+  std::string why = kNoPluginSupport;
   if (measured) {
     try {
       return {measured(*backend), {}};

@@ -12,6 +12,13 @@
 
 namespace tessera {
 
+// Why a program without plugin support has no measured cost model and no executor: the one
+// wording every entry point uses.
+inline constexpr const char* kNoPluginSupport = "this program was built without plugin support (Qt 6 Core was not found)";
+
+// The prefix of a measured cost spec, measured:<backend>.
+inline constexpr const char* kMeasuredPrefix = "measured:";
+
 // Builds the measured model of a backend ("cpu", "cuda", "ort"). Throws tessera::Error saying why
 // the backend cannot be used (not found, failed to load, no device).
 using MeasuredCostFactory = std::function<std::unique_ptr<CostModel>(const std::string& backend)>;

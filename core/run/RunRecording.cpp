@@ -49,9 +49,12 @@ RunRecording::~RunRecording() {
   }
 }
 
-void RunRecording::begin(const RunRequest& request) {
+void RunRecording::begin(const RunRequest& request) { begin(runInfoFor(request, state_->modelId)); }
+
+void RunRecording::begin(RunInfo info) {
   if (state_->recorder) throw Error("a run recording is begun once");
-  state_->runId = state_->session.beginRun(runInfoFor(request, state_->modelId));
+  info.modelId = state_->modelId;
+  state_->runId = state_->session.beginRun(info);
   state_->recorder.emplace(state_->session, state_->runId);
 }
 

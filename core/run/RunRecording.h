@@ -40,6 +40,8 @@ public:
 
   // Starts the run's row; attach sink() to the run's event stream before the search starts.
   void begin(const RunRequest& request);
+  // The same with the row given whole (runInfoFor(RunPlan...)); its modelId is this recording's.
+  void begin(RunInfo info);
   EventSink& sink();
 
   // Commits the events, then the candidates, the device's op costs and the summary; returns the

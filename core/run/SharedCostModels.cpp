@@ -1,0 +1,60 @@
+#include "run/SharedCostModels.h"
+
+#include <utility>
+
+namespace tessera {
+
+namespace {
+
+class SynchronizedCostModel final : public CostModel {
+public:
+  explicit SynchronizedCostModel(std::unique_ptr<CostModel> model) : model_(std::move(model)) {}
+  double costMs(const OpSignature& signature) override {
+    std::lock_guard lock(mutex_);
+    return model_->costMs(signature);
+  }
+  std::string spec() const override {
+    std::lock_guard lock(mutex_);
+    return model_->spec();
+  }
+  DeviceCosts deviceCosts() const override {
+    std::lock_guard lock(mutex_);
+    return model_->deviceCosts();
+  }
+  bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
+    std::lock_guard lock(mutex_);
+    return model_->foldedIntoProducer(producer, op);
+  }
+  double measuringSeconds() const override {
+    std::lock_guard lock(mutex_);
+    return model_->measuringSeconds();
+  }
+  bool slicesContiguousSplits() const override {
+    std::lock_guard lock(mutex_);
+    return model_->slicesContiguousSplits();
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::unique_ptr<CostModel> model_;
+};
+
+} // namespace
+
+SharedCostModels::SharedCostModels(MeasuredCostFactory measured) : measured_(std::move(measured)) {}
+
+std::shared_ptr<CostModel> SharedCostModels::model(const std::string& spec) {
+  std::lock_guard lock(mutex_);
+  if (auto it = models_.find(spec); it != models_.end()) return it->second;
+  ResolvedCost resolved = resolveCostSpec(spec, measured_);
+  if (!resolved.fallbackNote.empty()) notes_[spec] = resolved.fallbackNote;
+  return models_[spec] = std::make_shared<SynchronizedCostModel>(std::move(resolved.model));
+}
+
+std::string SharedCostModels::fallbackNote(const std::string& spec) const {
+  std::lock_guard lock(mutex_);
+  auto it = notes_.find(spec);
+  return it == notes_.end() ? std::string() : it->second;
+}
+
+} // namespace tessera

@@ -1,0 +1,35 @@
+// Cost models resolved once per spec and shared by every run of a program: bench's runs price with
+// one model, the explorer's loader, compare view and search threads too. A measured model keeps
+// state (its answers, the device) that two threads must not touch at once, and two threads timing
+// ops together would distort both, so each shared model answers one caller at a time.
+#pragma once
+
+#include "run/CostResolution.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace tessera {
+
+class SharedCostModels {
+public:
+  // `measured` builds measured:<backend> models (empty: this program has no plugin support).
+  explicit SharedCostModels(MeasuredCostFactory measured);
+
+  // The model of `spec`, resolved by resolveCostSpec on first use. A measured spec whose backend
+  // is unusable answers with the default analytic model (its spec() says so, fallbackNote() why).
+  // Throws tessera::Error for a spec that names no model.
+  std::shared_ptr<CostModel> model(const std::string& spec);
+  // Why model(spec) fell back; empty when it did not (or was not asked yet).
+  std::string fallbackNote(const std::string& spec) const;
+
+private:
+  MeasuredCostFactory measured_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<CostModel>> models_;
+  std::map<std::string, std::string> notes_;
+};
+
+} // namespace tessera
