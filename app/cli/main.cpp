@@ -19,6 +19,11 @@ int main(int argc, char** argv) {
   CLI::App app{"tessera-cli: tensor-graph superoptimisation (inspect, run, verify and optimise ONNX models)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tessera-cli 0.1.0");
+  // Strategies register before the commands are added: their help texts and option checks list
+  // core's strategyNames(), which then includes them.
+#if TESSERA_HAVE_TORCH
+  tessera::registerXrlflowStrategy();
+#endif
   CommandContext context;
   addInfoCommand(app, context);
   addRunCommand(app, context);
@@ -33,9 +38,6 @@ int main(int argc, char** argv) {
   addCostsCommand(app, context);
   addTuneCommand(app, context);
   addRlCommand(app, context);
-#if TESSERA_HAVE_TORCH
-  tessera::registerXrlflowStrategy();
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
