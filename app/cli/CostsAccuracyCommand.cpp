@@ -12,7 +12,7 @@
 #include "ModelShapeOptions.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
-#include "SearchSetup.h"
+#include "run/RulePack.h"
 
 #include "cost/CostCache.h"
 #include "cost/ExecutorCheck.h"
