@@ -17,6 +17,7 @@
 #include "ThemeController.h"
 #include "TrainingPage.h"
 #include "TuningPage.h"
+#include "UserGuide.h"
 
 #include "CandidateTableModel.h"
 #include "CompareWidget.h"
@@ -428,6 +429,13 @@ void MainWindow::buildMenus() {
   run->addActions({runController_->startAction(), runController_->pauseAction(), runController_->stepAction(), runController_->stopAction()});
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* guide = help->addAction(tr("&User Guide"), this, [this] { UserGuide::showPage(this, UserGuide::contentsPage()); });
+  guide->setObjectName(QStringLiteral("userGuideAction"));
+  guide->setShortcut(QKeySequence::HelpContents);
+  QAction* thisView = help->addAction(tr("This &View"), this, [this] { UserGuide::showPage(this, UserGuide::pageForView(currentViewName())); });
+  thisView->setObjectName(QStringLiteral("thisViewAction"));
+  thisView->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F1));
+  help->addSeparator();
   help->addAction(tr("&Teaching Sample: the Phase-Ordering Problem"), this, [this] { openTeachingSample(); });
   help->addAction(tr("&About Tessera"), this, [this] {
     QMessageBox::about(this, tr("About Tessera"),
