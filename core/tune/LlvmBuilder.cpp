@@ -5,6 +5,7 @@
 
 #include "support/Error.h"
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LLVMContext.h>
@@ -48,9 +49,12 @@ void initializeLlvm() {
   });
 }
 
-// This machine's CPU features, sorted (a StringMap's order is not fixed), as "+avx2,-sse4a,...";
-// read once, not for every candidate.
-const std::string& hostFeatures() {
+using Clock = std::chrono::steady_clock;
+
+} // namespace
+
+// Sorted (a StringMap's order is not fixed); read once, not for every candidate.
+const std::string& llvmHostFeatures() {
   static const std::string joined = [] {
     llvm::StringMap<bool> host;
     std::vector<std::string> features;
@@ -64,6 +68,8 @@ const std::string& hostFeatures() {
   return joined;
 }
 
+namespace {
+
 // -march=native, -O3 and -ffp-contract=fast, as the C candidates are compiled.
 std::unique_ptr<llvm::TargetMachine> hostMachine(std::string& error) {
   const std::string triple = llvm::sys::getProcessTriple();
@@ -71,7 +77,7 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(std::string& error) {
   if (!target) return nullptr;
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(triple, llvm::sys::getHostCPUName(), hostFeatures(), options,
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(triple, llvm::sys::getHostCPUName(), llvmHostFeatures(), options,
                                                                           llvm::Reloc::PIC_, llvm::None, llvm::CodeGenOpt::Aggressive));
 }
 
@@ -92,8 +98,8 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, modules);
 }
 
-// The IR compiled to an object file at `object`; the error, or empty.
-std::string compileToObject(const std::string& ir, const std::string& object) {
+// The IR compiled to `out` as an object file or assembly text; the error, or empty.
+std::string compileTo(const std::string& ir, llvm::raw_pwrite_stream& out, llvm::CodeGenFileType type) {
   llvm::LLVMContext context;
   llvm::SMDiagnostic diagnostic;
   std::unique_ptr<llvm::Module> module = llvm::parseIR(llvm::MemoryBufferRef(ir, "kernel.ll"), diagnostic, context);
@@ -111,24 +117,36 @@ std::string compileToObject(const std::string& ir, const std::string& object) {
   module->setTargetTriple(machine->getTargetTriple().str());
   module->setDataLayout(machine->createDataLayout());
   optimize(*module, *machine);
+  llvm::legacy::PassManager emit;
+  if (machine->addPassesToEmitFile(emit, out, nullptr, type)) return "LLVM cannot emit code for this machine";
+  emit.run(*module);
+  return "";
+}
+
+// The IR compiled to an object file at `object`; the error, or empty.
+std::string compileToObject(const std::string& ir, const std::string& object) {
   std::error_code ec;
   llvm::raw_fd_ostream file(object, ec, llvm::sys::fs::OF_None);
   if (ec) return "cannot write " + object + ": " + ec.message();
-  llvm::legacy::PassManager emit;
-  if (machine->addPassesToEmitFile(emit, file, nullptr, llvm::CGFT_ObjectFile)) return "LLVM cannot emit an object file for this machine";
-  emit.run(*module);
+  if (std::string error = compileTo(ir, file, llvm::CGFT_ObjectFile); !error.empty()) return error;
   file.flush();
   return file.has_error() ? "cannot write " + object : "";
 }
 
-using Clock = std::chrono::steady_clock;
-
 } // namespace
+
+std::string compileLlvmIrToAssembly(const std::string& ir) {
+  initializeLlvm();
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream out(text);
+  if (std::string error = compileTo(ir, out, llvm::CGFT_AssemblyFile); !error.empty()) throw Error("LLVM: " + error);
+  return std::string(text.str());
+}
 
 LlvmBuilder::LlvmBuilder(BuildOptions options) : options_(options), compiler_(options) {
   initializeLlvm();
   if (options_.cacheDir.empty()) options_.cacheDir = defaultCacheDir();
-  machineKey_ = std::string("llvm ") + LLVM_VERSION_STRING + " O3 " + llvm::sys::getHostCPUName().str() + " " + hostFeatures() +
+  machineKey_ = std::string("llvm ") + LLVM_VERSION_STRING + " O3 " + llvm::sys::getHostCPUName().str() + " " + llvmHostFeatures() +
                 " linked by " + options_.compiler;
 }
 

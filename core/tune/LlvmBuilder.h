@@ -22,4 +22,11 @@ private:
   std::string machineKey_; // LLVM's version, the host CPU and its features, the linking driver
 };
 
+// The IR optimised and compiled exactly as LlvmBuilder compiles it, as this machine's assembly
+// text (AT&T syntax) instead of an object: what SIP (core/sip) reorders. Throws tessera::Error.
+std::string compileLlvmIrToAssembly(const std::string& ir);
+// This machine's CPU features as LLVM spells them ("+avx2,-sse4a,..."), sorted: the subtarget
+// LlvmBuilder compiles for.
+const std::string& llvmHostFeatures();
+
 } // namespace tessera::tune

@@ -1,0 +1,116 @@
+// A SIP run: lowering, annealing with tested candidates, the final test and timing.
+#include "sip/Sip.h"
+
+#include "sip/KernelLibrary.h"
+#include "sip/SampleTester.h"
+
+#include "support/Error.h"
+#include "tune/CodegenLlvm.h"
+#include "tune/Compute.h"
+#include "tune/Reference.h"
+#include "tune/Trace.h"
+#include "tune/Tuner.h"
+
+namespace tessera::sip {
+
+RecordKernel lowerRecord(const tune::TuningRecord& record) {
+  const std::string what = "tuned kernel " + record.hash + " of " + record.workload;
+  if (!tune::llvmAvailable()) throw Error(what + ": this build has no LLVM code generation");
+  RecordKernel kernel;
+  tune::Candidate candidate;
+  try {
+    kernel.workload = tune::parseWorkload(record.workload);
+    candidate = tune::lowerCandidate(tune::computeOf(kernel.workload), tune::traceFromJson(record.trace), tune::KernelLanguage::LlvmIr);
+  } catch (const Error& e) {
+    throw Error(what + ": its trace does not replay: " + e.what());
+  }
+  if (candidate.hash != record.hash)
+    throw Error(what + ": its trace now generates LLVM kernel " + candidate.hash +
+                " (a C kernel, or the code generator changed since it was tuned): SIP reorders the machine code of the kernel "
+                "the record measured, so tune the workload again");
+  kernel.openmp = candidate.openmp;
+  try {
+    kernel.listing = lowerToListing(candidate.source);
+  } catch (const Error& e) {
+    throw Error(what + ": " + e.what());
+  }
+  return kernel;
+}
+
+SipRun runSip(const tune::TuningRecord& record, const SipOptions& options, const std::function<void(const SipProgress&)>& onProgress) {
+  RecordKernel kernel = lowerRecord(record);
+  SipRun run;
+  run.workload = kernel.workload;
+  run.baseHash = record.hash;
+  run.listing = std::move(kernel.listing);
+
+  tune::RunnerOptions runOptions = options.run;
+  runOptions.cacheDir = options.cacheDir;
+  // Each candidate meets inputs it has not seen: the problem's seed moves on with every evaluation.
+  uint64_t problemSeed = options.annealing.seed * 1000003;
+  const Evaluate evaluate = [&](const std::string& assembly) {
+    Evaluation evaluation;
+    KernelLibrary built = buildKernelLibrary(assembly, kernel.openmp, options.cacheDir, runOptions.compiler);
+    if (!built.ok()) {
+      evaluation.outcome = Outcome::FailedAssemble;
+      evaluation.error = built.error;
+      return evaluation;
+    }
+    tune::LocalRunner runner(tune::makeProblem(run.workload, ++problemSeed), runOptions);
+    tune::RunResult result = runner.run(built.library);
+    evaluation.error = result.error;
+    if (result.status == tune::TrialStatus::WrongResult) {
+      evaluation.outcome = Outcome::FailedTest;
+    } else if (result.status != tune::TrialStatus::Ok) {
+      evaluation.outcome = Outcome::FailedRun;
+    } else {
+      evaluation.gflops = run.workload.gflopsAt(result.medianMs);
+    }
+    return evaluation;
+  };
+  run.search = anneal(run.listing, evaluate, options.annealing, [&](const AnnealingStep& step) {
+    if (!onProgress) return;
+    SipProgress progress;
+    progress.step = &step;
+    onProgress(progress);
+  });
+
+  run.baselineLibrary = buildKernelLibrary(run.listing.text(), kernel.openmp, options.cacheDir, runOptions.compiler).library;
+  run.bestAssembly = run.listing.render(run.search.best.order);
+  run.bestDiffers = run.bestAssembly != run.listing.text();
+  run.bestLibrary = buildKernelLibrary(run.bestAssembly, kernel.openmp, options.cacheDir, runOptions.compiler).library;
+  if (run.baselineLibrary.empty() || run.bestLibrary.empty()) throw Error("the kernels the search evaluated no longer build");
+  if (!run.bestDiffers) {
+    run.finalTestPassed = true; // the tuned kernel itself: nothing to test
+    return run;
+  }
+
+  SampleTestOptions test;
+  test.samples = options.testSamples;
+  test.seed = options.annealing.seed;
+  test.atol = tune::makeProblem(run.workload, 0).atol;
+  test.cacheDir = options.cacheDir;
+  test.threads = runOptions.threads;
+  test.compiler = runOptions.compiler;
+  SampleTestResult tested = testOnSamples(run.workload, run.baselineLibrary, run.bestLibrary, test, [&](int64_t samples) {
+    if (!onProgress) return;
+    SipProgress progress;
+    progress.samplesTested = samples;
+    onProgress(progress);
+  });
+  run.samplesTested = tested.tested;
+  run.finalTestPassed = tested.passed;
+  run.finalTestError = tested.error;
+  if (!tested.passed) return run;
+
+  tune::LocalRunner timer(tune::makeProblem(run.workload, options.annealing.seed), runOptions);
+  run.improvement = timeInterleaved(timer, run.baselineLibrary, run.bestLibrary, options.timingRounds, [&](int round) {
+    if (!onProgress) return;
+    SipProgress progress;
+    progress.timingRound = round;
+    onProgress(progress);
+  });
+  return run;
+}
+
+} // namespace tessera::sip
