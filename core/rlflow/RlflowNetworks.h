@@ -1,0 +1,116 @@
+// RLFlow's three networks in libtorch (Parker et al.; seanjparker/rlflow), as in "World Models":
+//  V, GraphEncoder: one graph-network block (edge, node and global models, sum aggregation, one
+//    pass; edge and node MLPs [8, 8] with LayerNorm, a global MLP of width 32) whose global output is
+//    the latent z (32). Node input: the op kind (embedded) and the observation's cost and shape
+//    figures; edges carry no features of their own here (the sender's figures hold its shapes);
+//    global input: the state's global features (its cost among them).
+//  M, WorldModel: an MDN-RNN, an LSTM of 256 over (rule, location, z) that predicts the next z as a
+//    mixture of 8 diagonal Gaussians, the reward and done; and a mask head that predicts, from z
+//    alone, the state's action mask (which rules match, how many locations, the best saving), so
+//    the default dream needs no real environment.
+//  C, Controller: PPO on z alone, a rule head (rules and stop) then a location head given the rule,
+//    MLPs [32, 32], with a value head. The rule logits add a learned prior times each rule's best
+//    saving (over the state's largest), so the untrained controller starts greedy, as X-RLflow's.
+// Only RlflowNetworks.cpp and RlflowAgent.cpp include this header: libtorch compiles slowly.
+#pragma once
+
+#include "rl/Observation.h"
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace tessera {
+
+inline constexpr int kRlflowLatent = 32;
+inline constexpr int kRlflowLstm = 256;
+inline constexpr int kRlflowGaussians = 8;
+
+class GraphEncoderImpl : public torch::nn::Module {
+public:
+  GraphEncoderImpl(int opKinds, int nodeFigures, int globalFeatures);
+  // One z per observation ([batch, 32]); the graphs are encoded together as one graph.
+  torch::Tensor forward(const std::vector<const Observation*>& batch);
+
+private:
+  int nodeFigures_;
+  int globalFeatures_;
+  torch::nn::Embedding opEmbedding_{nullptr};
+  torch::nn::Sequential edgeModel_{nullptr};
+  torch::nn::Sequential nodeModel_{nullptr};
+  torch::nn::Sequential globalModel_{nullptr};
+};
+TORCH_MODULE(GraphEncoder);
+
+// The mixture over the next z and the scalars of a step, per batch row (and time step).
+struct WorldModelOutput {
+  torch::Tensor logWeights; // [..., K] log mixture weights
+  torch::Tensor means;      // [..., K, 32]
+  torch::Tensor logSigmas;  // [..., K, 32]
+  torch::Tensor reward;     // [...]
+  torch::Tensor doneLogit;  // [...]
+};
+
+// The predicted action mask of a state, per batch row.
+struct MaskPrediction {
+  torch::Tensor presentLogits; // [batch, rules]
+  torch::Tensor locationShare; // [batch, rules]: locations / kRlflowLocations, in (0, 1)
+  torch::Tensor bestSaving;    // [batch, rules]
+};
+
+class WorldModelImpl : public torch::nn::Module {
+public:
+  explicit WorldModelImpl(int rules);
+  // inputs [batch, time, input size] from stepInput; state: the LSTM's (h, c), updated.
+  WorldModelOutput forward(const torch::Tensor& inputs, std::tuple<torch::Tensor, torch::Tensor>& state);
+  // The LSTM input of actions `rules` / `locations` ([batch, time], int64) from states z ([batch, time, 32]).
+  torch::Tensor stepInput(const torch::Tensor& rules, const torch::Tensor& locations, const torch::Tensor& z);
+  MaskPrediction mask(const torch::Tensor& z);
+  std::tuple<torch::Tensor, torch::Tensor> initialState(int64_t batch) const;
+
+private:
+  int rules_;
+  torch::nn::Embedding ruleEmbedding_{nullptr};
+  torch::nn::LSTM lstm_{nullptr};
+  torch::nn::Linear mixture_{nullptr};
+  torch::nn::Linear reward_{nullptr};
+  torch::nn::Linear done_{nullptr};
+  torch::nn::Sequential maskHead_{nullptr};
+};
+TORCH_MODULE(WorldModel);
+
+// Log-probabilities of the controller's two heads and its value, for a batch of states.
+struct ControllerOutput {
+  torch::Tensor ruleLogProbabilities; // [batch, rules + 1], masked rules at -inf; the last is stop
+  torch::Tensor value;                // [batch]
+};
+
+class ControllerImpl : public torch::nn::Module {
+public:
+  ControllerImpl(int rules, double greedyPrior, double stopPrior);
+  // z [batch, 32]; present [batch, rules] (bool); savings [batch, rules] (% of the initial cost).
+  ControllerOutput forward(const torch::Tensor& z, const torch::Tensor& present, const torch::Tensor& savings);
+  // Location log-probabilities [batch, kRlflowLocations] given the chosen rules ([batch], int64),
+  // masked beyond each rule's `locations` ([batch], int64, at least 1).
+  torch::Tensor locationLogProbabilities(const torch::Tensor& z, const torch::Tensor& rules, const torch::Tensor& locations);
+
+private:
+  int rules_;
+  torch::nn::Sequential ruleHead_{nullptr};
+  torch::nn::Embedding ruleEmbedding_{nullptr};
+  torch::nn::Sequential locationHead_{nullptr};
+  torch::nn::Sequential valueHead_{nullptr};
+  torch::Tensor greedyPrior_;
+  torch::Tensor stopPrior_;
+  torch::Tensor locationPrior_;
+};
+TORCH_MODULE(Controller);
+
+// The mixture's negative log-likelihood of `target` ([..., 32]), per row.
+torch::Tensor mixtureNegativeLogLikelihood(const WorldModelOutput& output, const torch::Tensor& target);
+
+// Re-draws `module`'s weights from `generator` (uniform +-1/sqrt(fan-in), LayerNorm at 1 and 0),
+// so an agent's start depends on its seed alone.
+void initialiseFrom(torch::nn::Module& module, at::Generator& generator);
+
+} // namespace tessera

@@ -1,0 +1,169 @@
+// The RLFlow agent's parts: its action space over the environment's candidates, the controller
+// in a real state, PPO on z, the world model's learning, and checkpoints (an X-RLflow one is
+// refused, and the reverse).
+#include "rlflow/RlflowAgent.h"
+#include "rlflow/RlflowTraining.h"
+
+#include "RlTestFiles.h"
+#include "RlTestGraphs.h"
+
+#include "rl/RewriteEnvironment.h"
+#include "rl/RulePackFingerprint.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+class RlflowAgentTest : public ::testing::Test {
+protected:
+  void SetUp() override { env.reset(smallModel()); }
+
+  CheckpointHeader header() const {
+    CheckpointHeader h;
+    h.rulePack = rulePackFingerprint(pack.list);
+    h.cost = cost->spec();
+    return h;
+  }
+
+  RulePack pack;
+  std::unique_ptr<CostModel> cost = makeCostModel("analytic:h200");
+  RewriteEnvironment env{pack.list, *cost, {}};
+  AgentConfig config = rlflowConfigFor(pack.list.size());
+  int rules = static_cast<int>(pack.list.size());
+};
+
+} // namespace
+
+TEST_F(RlflowAgentTest, EveryCandidateIsOneRuleAndLocation) {
+  const Observation& o = env.observation();
+  ASSERT_GT(o.candidates.size(), 1u);
+  const ActionMask mask = maskOf(o, rules);
+  int listed = 0;
+  for (int n : mask.locations) listed += n;
+  EXPECT_EQ(static_cast<size_t>(listed), o.candidates.size()); // the small model has fewer than 16 per rule
+  for (size_t i = 0; i <= o.candidates.size(); ++i) EXPECT_EQ(candidateOf(o, actionOf(o, i, rules), rules), i);
+  // The first listed candidate is the cheapest, so it is its rule's location 0 and its saving is the rule's best.
+  const RlflowAction first = actionOf(o, 0, rules);
+  EXPECT_EQ(first.location, 0);
+  EXPECT_FLOAT_EQ(mask.bestSaving[static_cast<size_t>(first.rule)], -o.candidates[0].costDeltaPct);
+  EXPECT_EQ(candidateOf(o, {first.rule, 99}, rules), o.candidates.size()) << "a location the rule lacks is no rewrite";
+}
+
+TEST_F(RlflowAgentTest, InARealStateItScoresEveryCandidateAndStopAndStartsGreedy) {
+  RlflowAgent agent(config, 1);
+  const AgentDecision decision = agent.decideReal(env.observation());
+  ASSERT_EQ(decision.probabilities.size(), env.candidates().size() + 1);
+  EXPECT_NEAR(std::accumulate(decision.probabilities.begin(), decision.probabilities.end(), 0.0), 1.0, 1e-4);
+  ASSERT_LT(decision.action, env.candidates().size());
+  const double bestDrop = env.costMs() - env.candidates().front().costMs;
+  EXPECT_GT(bestDrop, 0);
+  EXPECT_GE(env.costMs() - env.candidates()[decision.action].costMs, 0.9 * bestDrop);
+}
+
+TEST_F(RlflowAgentTest, AControllerUpdateFollowsTheAdvantage) {
+  RlflowAgent agent(config, 5);
+  const Latent z = agent.encode(env.observation());
+  const ActionMask mask = maskOf(env.observation(), rules);
+  const RlflowAction good = actionOf(env.observation(), env.candidates().size() - 1, rules);
+  const RlflowAction bad = actionOf(env.observation(), 0, rules);
+  ASSERT_NE(good.rule, bad.rule);
+  auto odds = [&] {
+    const AgentDecision d = agent.decideReal(env.observation());
+    return d.probabilities[env.candidates().size() - 1] / d.probabilities[0];
+  };
+  const double before = odds();
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 8; ++i) {
+      RlflowDecision d = agent.decide(z, mask, false);
+      d.action = i % 2 ? good : bad;
+      // The log-probability the controller gives the forced action, from its real-state reading.
+      const AgentDecision real = agent.decideReal(env.observation());
+      d.logProbability = std::log(real.probabilities[candidateOf(env.observation(), d.action, rules)]);
+      agent.record(z, mask, d, d.action.rule == good.rule ? 1.0 : -1.0, true);
+    }
+    EXPECT_EQ(agent.update().transitions, 8u);
+    EXPECT_EQ(agent.recorded(), 0u);
+  }
+  EXPECT_GT(odds(), 1.5 * before);
+}
+
+TEST_F(RlflowAgentTest, TheWorldModelLearnsItsData) {
+  RlflowAgent agent(config, 2);
+  GraphEpisodes models({{"small", smallModel()}}, pack.list, *cost, environmentOptionsFor(config));
+  std::mt19937_64 random(3);
+  size_t realSteps = 0;
+  std::vector<WorldModelEpisode> data = collectRandomEpisodes(models, 10, rules, 0.1, random, realSteps);
+  size_t steps = 0;
+  for (const WorldModelEpisode& e : data) {
+    ASSERT_EQ(e.states.size(), e.actions.size() + 1);
+    steps += e.actions.size();
+  }
+  EXPECT_EQ(realSteps, steps) << "every real step is counted";
+  const WorldModelScores before = agent.scoreWorldModel(data);
+  WorldModelLosses first, last;
+  for (int update = 0; update < 60; ++update) {
+    last = agent.trainWorldModel(data, 3e-3);
+    if (update == 0) first = last;
+  }
+  EXPECT_LT(last.total, first.total);
+  const WorldModelScores after = agent.scoreWorldModel(data);
+  EXPECT_EQ(after.transitions, steps);
+  EXPECT_LT(after.latentNll, before.latentNll);
+  EXPECT_LT(after.rewardMae, before.rewardMae);
+  EXPECT_GT(after.maskAccuracy, 0.95);
+}
+
+TEST_F(RlflowAgentTest, ADreamStepPredictsTheNextLatentAndAMask) {
+  RlflowAgent agent(config, 4);
+  const Latent z = agent.encode(env.observation());
+  ASSERT_EQ(z.size(), 32u);
+  DreamMemory memory = agent.dreamStart();
+  const RlflowAction action = actionOf(env.observation(), 0, rules);
+  const DreamStep step = agent.dream(memory, z, action, 1.0);
+  EXPECT_EQ(step.next.size(), 32u);
+  EXPECT_TRUE(std::isfinite(step.reward));
+  EXPECT_NE(memory.hidden, agent.dreamStart().hidden) << "the LSTM remembers the step";
+  const ActionMask mask = agent.predictMask(step.next);
+  EXPECT_EQ(mask.locations.size(), pack.list.size());
+}
+
+TEST_F(RlflowAgentTest, CheckpointsRoundTripAndRefuseTheOtherAgent) {
+  RlflowAgent agent(config, 6);
+  const std::string path = tempPath("rlflow-agent", "rlflow.ckpt");
+  CheckpointHeader h = header();
+  h.models = {"small"};
+  agent.save(path, h);
+  RlflowAgent loaded = RlflowAgent::load(path, pack.list, 9);
+  EXPECT_EQ(loaded.decideReal(env.observation()).probabilities, agent.decideReal(env.observation()).probabilities);
+  EXPECT_EQ(loaded.loadedFrom().agent, "rlflow");
+
+  std::string error = errorOf([&] { XrlflowAgent::load(path, pack.list, 1); });
+  EXPECT_NE(error.find(path), std::string::npos) << error;
+  EXPECT_NE(error.find("'rlflow' agent"), std::string::npos) << error;
+
+  const std::string xrlflowPath = tempPath("rlflow-agent", "xrlflow.ckpt");
+  XrlflowAgent(agentConfigFor(pack.list.size()), 1).save(xrlflowPath, header());
+  error = errorOf([&] { RlflowAgent::load(xrlflowPath, pack.list, 1); });
+  EXPECT_NE(error.find(xrlflowPath), std::string::npos) << error;
+  EXPECT_NE(error.find("'xrlflow' agent"), std::string::npos) << error;
+
+  // An rlflow header over X-RLflow's weights: the weights do not load.
+  CheckpointContents xrlflow = readCheckpointFile(xrlflowPath);
+  CheckpointContents own = readCheckpointFile(path);
+  writeCheckpointFile(path, own.header, xrlflow.weights);
+  error = errorOf([&] { RlflowAgent::load(path, pack.list, 1); });
+  EXPECT_NE(error.find("weights do not load"), std::string::npos) << error;
+
+  agent.save(path, h);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 100);
+  error = errorOf([&] { RlflowAgent::load(path, pack.list, 1); });
+  EXPECT_NE(error.find("truncated"), std::string::npos) << error;
+}
