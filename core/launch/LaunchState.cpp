@@ -1,0 +1,53 @@
+// launch.json: read, validated and written atomically.
+#include "launch/LaunchState.h"
+
+#include "launch/WorkDir.h"
+#include "support/Error.h"
+#include "support/ReadFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdio>
+
+namespace tessera::launch {
+
+std::string fingerprintOf(const std::string& text) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+LaunchState readLaunchState(const std::string& path) {
+  LaunchState state;
+  if (!fileExists(path)) return state;
+  try {
+    const nlohmann::json json = nlohmann::json::parse(readFileBytes(path, 64u << 20));
+    state.fingerprint = json.at("fingerprint").get<std::string>();
+    state.jobs = json.at("jobs").get<std::vector<std::string>>();
+    for (const nlohmann::json& shard : json.at("shards")) {
+      ShardRecord record;
+      record.submitted = shard.at("submitted").get<bool>();
+      record.retries = shard.at("retries").get<int>();
+      record.node = shard.at("node").get<std::string>();
+      state.shards.push_back(record);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw errorInFile(path, std::string("not a launch state file: ") + e.what());
+  }
+  return state;
+}
+
+void writeLaunchState(const std::string& path, const LaunchState& state) {
+  nlohmann::json json{{"fingerprint", state.fingerprint}, {"jobs", state.jobs}, {"shards", nlohmann::json::array()}};
+  for (const ShardRecord& record : state.shards)
+    json["shards"].push_back({{"submitted", record.submitted}, {"retries", record.retries}, {"node", record.node}});
+  writeFileAtomically(path, json.dump(1) + "\n");
+}
+
+} // namespace tessera::launch

@@ -1,0 +1,18 @@
+// The one sbatch array script of a launch: array task i runs shard i, writes a temporary file and
+// renames it to the shard's output when the command exits 0. A task whose output already exists
+// does nothing, so a resubmitted or requeued task never redoes finished work.
+#pragma once
+
+#include "launch/Shard.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::launch {
+
+std::string slurmArrayScript(const std::vector<Shard>& shards);
+
+// `text` as one word for sh: single-quoted, with embedded quotes escaped.
+std::string shellQuote(const std::string& text);
+
+} // namespace tessera::launch
