@@ -27,6 +27,8 @@ void addPluginsCommand(CLI::App& app, CommandContext& context);
 void addCostsCommand(CLI::App& app, CommandContext& context);
 void addTuneCommand(CLI::App& app, CommandContext& context);
 void addRlCommand(CLI::App& app, CommandContext& context);
+// `sip`, in builds with LLVM (TESSERA_HAVE_SIP).
+void addSipCommand(CLI::App& app, CommandContext& context);
 // `costs accuracy` and `costs calibrate` under `costs`, sharing its --cache and --json values.
 void addCostsAccuracyCommands(CLI::App& costs, CommandContext& context, const std::string& cache, const std::string& json);
 

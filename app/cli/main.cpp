@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   addCostsCommand(app, context);
   addTuneCommand(app, context);
   addRlCommand(app, context);
+#ifdef TESSERA_HAVE_SIP
+  addSipCommand(app, context);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

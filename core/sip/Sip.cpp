@@ -43,6 +43,7 @@ SipRun runSip(const tune::TuningRecord& record, const SipOptions& options, const
   run.workload = kernel.workload;
   run.baseHash = record.hash;
   run.listing = std::move(kernel.listing);
+  run.openmp = kernel.openmp;
 
   tune::RunnerOptions runOptions = options.run;
   runOptions.cacheDir = options.cacheDir;

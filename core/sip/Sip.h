@@ -39,6 +39,7 @@ struct SipRun {
   AnnealingResult search;
   std::string baselineLibrary, bestLibrary;
   std::string bestAssembly;
+  bool openmp = false; // the kernel calls OpenMP's runtime
   bool bestDiffers = false; // the search kept a reordered kernel
   int64_t samplesTested = 0;
   bool finalTestPassed = false;

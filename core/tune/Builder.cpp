@@ -49,8 +49,8 @@ std::vector<BuildResult> CompilerBuilder::build(const std::vector<BuildInput>& i
   std::vector<std::string> temporaries;
   const fs::path dir = options_.cacheDir;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].language != KernelLanguage::C) {
-      results[i].error = std::string("the system compiler builds C, not ") + languageName(inputs[i].language);
+    if (inputs[i].language != KernelLanguage::C && inputs[i].language != KernelLanguage::Asm) {
+      results[i].error = std::string("the system compiler builds C and assembly, not ") + languageName(inputs[i].language);
       continue;
     }
     std::vector<std::string> argv{options_.compiler};
@@ -65,7 +65,7 @@ std::vector<BuildResult> CompilerBuilder::build(const std::vector<BuildInput>& i
       results[i].cached = true;
       continue;
     }
-    const fs::path source = dir / ("k" + key + ".c");
+    const fs::path source = dir / ("k" + key + (inputs[i].language == KernelLanguage::Asm ? ".s" : ".c"));
     std::ofstream(source) << inputs[i].source;
     // Into a private name, then renamed: another tuner on the same cache never sees half a file.
     const std::string temporary = library.string() + ".tmp" + std::to_string(::getpid()) + "_" + std::to_string(i);

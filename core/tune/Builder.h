@@ -44,7 +44,8 @@ public:
   virtual std::vector<BuildResult> build(const std::vector<BuildInput>& inputs) = 0;
 };
 
-// C through the system compiler; an input in another language is a failed build saying so.
+// C and assembly (SIP's refined kernels) through the system compiler; an input in another language
+// is a failed build saying so.
 class CompilerBuilder : public Builder {
 public:
   explicit CompilerBuilder(BuildOptions options = {});

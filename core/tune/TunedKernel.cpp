@@ -7,11 +7,35 @@
 
 #include "support/Error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 
 #include <dlfcn.h>
 
 namespace tessera::tune {
+
+std::string traceWithMachineCode(const std::string& traceJson, const MachineCode& machineCode, const std::string& refinedHash,
+                                 const std::string& provenanceJson) {
+  nlohmann::json trace = nlohmann::json::parse(traceJson);
+  nlohmann::json code = nlohmann::json::parse(provenanceJson);
+  code["language"] = languageName(KernelLanguage::Asm);
+  code["source"] = machineCode.source;
+  code["openmp"] = machineCode.openmp;
+  code["refines"] = refinedHash;
+  trace["machine_code"] = std::move(code);
+  return trace.dump();
+}
+
+std::optional<MachineCode> machineCodeOf(const std::string& traceJson) {
+  const nlohmann::json trace = nlohmann::json::parse(traceJson, nullptr, false);
+  if (!trace.is_object() || !trace.contains("machine_code")) return std::nullopt;
+  const nlohmann::json& code = trace["machine_code"];
+  if (!code.is_object() || code.value("language", "") != languageName(KernelLanguage::Asm) || !code.contains("source") ||
+      !code["source"].is_string() || !code.value("openmp", nlohmann::json(false)).is_boolean())
+    throw Error("trace: 'machine_code' is not {\"language\": \"asm\", \"source\": text, \"openmp\": bool}");
+  return MachineCode{code["source"].get<std::string>(), code.value("openmp", false)};
+}
 
 std::unique_ptr<TunedKernel> TunedKernel::load(const TuningRecord& record, Builder& builder) {
   const std::string what = "tuned kernel " + record.hash + " of " + record.workload;
@@ -23,7 +47,18 @@ std::unique_ptr<TunedKernel> TunedKernel::load(const TuningRecord& record, Build
   try {
     workload = parseWorkload(record.workload);
     const Trace trace = traceFromJson(record.trace);
+    if (std::optional<MachineCode> machineCode = machineCodeOf(record.trace)) {
+      Candidate refined;
+      refined.trace = trace;
+      refined.source = std::move(machineCode->source);
+      refined.hash = contentHash(refined.source);
+      refined.language = KernelLanguage::Asm;
+      refined.openmp = machineCode->openmp;
+      if (refined.hash == record.hash) candidate = std::move(refined);
+      else generated = refined.hash + " in asm";
+    }
     for (KernelLanguage language : {KernelLanguage::LlvmIr, KernelLanguage::C}) {
+      if (candidate) break;
       if (language == KernelLanguage::LlvmIr && !llvmAvailable()) continue;
       Candidate lowered = lowerCandidate(computeOf(workload), trace, language);
       if (lowered.hash == record.hash) {

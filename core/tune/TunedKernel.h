@@ -9,13 +9,29 @@
 #include "tune/Workload.h"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
 namespace tessera::tune {
 
+// A record refined below its trace (SIP, core/sip) carries its kernel as machine code in the
+// trace's "machine_code" member: {"language": "asm", "source": TEXT, "openmp": BOOL, "refines":
+// BASE_HASH, ...provenance}; its hash is contentHash(TEXT). The trace still replays, to the kernel
+// it refines.
+struct MachineCode {
+  std::string source;
+  bool openmp = false; // it calls OpenMP's runtime (linked with -fopenmp)
+};
+std::string traceWithMachineCode(const std::string& traceJson, const MachineCode& code, const std::string& refinedHash,
+                                 const std::string& provenanceJson);
+// The machine code of a refined record's trace; nullopt for a plain trace. Throws tessera::Error
+// for a "machine_code" member that is not as above.
+std::optional<MachineCode> machineCodeOf(const std::string& traceJson);
+
 class TunedKernel {
 public:
+  // A refined record builds its machine code (machineCodeOf), which must hash to the record's.
   // Throws tessera::Error naming the record's workload and what failed: a malformed trace or one
   // that does not replay, a regenerated kernel that is not the one the record measured (another
   // structural hash: the code generator changed since), a failed build, dlopen or dlsym.

@@ -25,6 +25,7 @@ Candidate lowerCandidate(const Compute& compute, const Trace& trace, KernelLangu
   case KernelLanguage::Cuda: candidate.source = generateCuda(candidate.nest).source; break;
   case KernelLanguage::LlvmIr: candidate.source = generateLlvmIr(candidate.nest); break;
   case KernelLanguage::C: candidate.source = generateC(candidate.nest); break;
+  case KernelLanguage::Asm: throw Error("a trace lowers to C, LLVM IR or CUDA; assembly comes from SIP's refinements");
   }
   candidate.openmp = language != KernelLanguage::Cuda && needsOpenMp(candidate.nest);
   candidate.hash = contentHash(candidate.source);

@@ -7,16 +7,21 @@
 #include "sip/Listing.h"
 #include "sip/McLayer.h"
 #include "sip/Moves.h"
+#include "sip/Refinement.h"
 #include "sip/SampleTester.h"
 #include "sip/Sip.h"
 
 #include "support/Error.h"
+#include "tune/Reference.h"
+#include "tune/TunedKernel.h"
 #include "tune/Tuner.h"
 #include "tune/TuningDatabase.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace tessera::sip {
 namespace {
@@ -299,6 +304,30 @@ TEST(SipRun, ShortRunOnATunedKernel) {
     EXPECT_EQ(run.improvement.rounds, 2);
     EXPECT_FALSE(displacements(run.listing, run.search.best).empty());
   }
+
+  // Stored as a refinement (as if it had won), the kernel loads through the tuner's builder like
+  // any tuned kernel, computes the reference's result, and SIP's next run still starts from the base.
+  SipRun won = run;
+  won.improvement = summarize({1.0, 1.0}, {0.9, 0.9});
+  const tune::TuningRecord refined = refinementRecord(*record, won, 3, Legality::Deps);
+  EXPECT_NE(refined.hash, record->hash);
+  EXPECT_NEAR(refined.latencyMs, record->latencyMs * 0.9, 1e-9);
+  ASSERT_TRUE(database.add(refined));
+  EXPECT_EQ(baseRecord(database, "matmul:32x32x32", context->target)->hash, record->hash);
+  EXPECT_EQ(database.best("matmul:32x32x32", context->target)->hash, refined.hash);
+  std::unique_ptr<tune::Builder> builder = tune::makeCpuBuilder();
+  std::unique_ptr<tune::TunedKernel> kernel = tune::TunedKernel::load(refined, *builder);
+  const tune::Problem problem = tune::makeProblem(run.workload, 17);
+  std::vector<const float*> inputs;
+  for (const auto& input : problem.inputs) inputs.push_back(input.data());
+  std::vector<float> out(problem.expected.size(), std::numeric_limits<float>::quiet_NaN());
+  kernel->run(inputs, out.data());
+  for (size_t i = 0; i < out.size(); ++i)
+    ASSERT_NEAR(out[i], problem.expected[i], problem.atol + problem.rtol * std::fabs(problem.expected[i])) << "element " << i;
+  // A refinement whose machine code was altered is refused, naming the record.
+  tune::TuningRecord altered = refined;
+  altered.trace = tune::traceWithMachineCode(record->trace, {won.bestAssembly + "\tnop\n", won.openmp}, record->hash, "{}");
+  EXPECT_THROW(tune::TunedKernel::load(altered, *builder), Error);
 }
 
 } // namespace
