@@ -4,6 +4,7 @@
 // plugin (NVRTC and the driver) against cuBLAS/cuDNN through the plugin's op profiler.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "LauncherOptions.h"
 #include "ModelShapeOptions.h"
 
 #include "cost/OpProfiler.h"
@@ -13,6 +14,7 @@
 #include "tune/DiagnosticsJson.h"
 #include "tune/ModelWorkloads.h"
 #include "tune/Tuner.h"
+#include "tune/TuningDatabase.h"
 
 #ifdef TESSERA_HAVE_PLUGINS
 #include "PluginHost.h"
@@ -27,11 +29,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 
 namespace tessera::cli {
 
@@ -53,6 +57,7 @@ struct TuneCommandOptions {
   bool flushCaches = false;
   std::string codegen = tune::languageName(tune::defaultCpuLanguage()); // cpu: llvm or c
   ModelShapeOptions shapes; // MODEL.onnx only
+  LauncherOptions launcher; // MODEL.onnx only: its signatures as shards
 };
 
 using tuning::LibraryBaseline;
@@ -201,6 +206,81 @@ nlohmann::json tuneWorkload(const tune::Workload& workload, const TuneCommandOpt
   return report;
 }
 
+// `tune MODEL --launcher …`: each signature a shard running `tessera-cli tune WORKLOAD` with the
+// same options into a database of its own, whose records are then merged into this run's
+// database; the report is the in-process one's, with the shards' own reports as its signatures.
+int tuneModelOnShards(TuneCommandOptions& options, const tune::ModelWorkloads& model) {
+  const std::string workDir = launchWorkDir(options.launcher, "tune");
+  std::vector<launch::Shard> shards;
+  for (size_t i = 0; i < model.workloads.size(); ++i) {
+    const std::string key = model.workloads[i].workload.key();
+    launch::Shard shard;
+    shard.name = key;
+    shard.output = std::filesystem::absolute(workDir).string() + "/tune-" + std::to_string(i) + ".json";
+    shard.argv = {selfExecutable(), "tune", key, "--target", options.target, "--trials", std::to_string(options.trials),
+                  "--search", options.search, "--seed", std::to_string(options.seed), "--batch", std::to_string(options.batch),
+                  "--population", std::to_string(options.population), "--codegen", options.codegen,
+                  // The shard's records go beside its report and are merged below.
+                  "--db", std::string(launch::kOutputPlaceholder) + ".sqlite", "--json", launch::kOutputPlaceholder};
+    if (options.threads > 0) shard.argv.insert(shard.argv.end(), {"--threads", std::to_string(options.threads)});
+    if (options.flushCaches) shard.argv.push_back("--flush-caches");
+    if (!options.pin) shard.argv.push_back("--no-pin");
+    shards.push_back(std::move(shard));
+  }
+  // A GPU shard takes one GPU; a CPU shard the cores its kernels run on, so that shards do not
+  // share cores and spoil each other's timings.
+  const int threads = options.threads > 0 ? options.threads : tuning::executorThreads();
+  const std::vector<std::string> sbatchArgs =
+      options.target == "cuda" ? std::vector<std::string>{"--gres=gpu:1"} : std::vector<std::string>{"--cpus-per-task=" + std::to_string(threads)};
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const launch::LaunchResult result = runShards(options.launcher, shards, sbatchArgs, std::max(1, cores / threads));
+
+  const std::string databasePath = options.db.empty() ? tune::defaultTuningDatabasePath() : options.db;
+  tune::TuningDatabase database(databasePath);
+  nlohmann::json report{{"model", options.workload}, {"skipped", model.skipped}, {"signatures", nlohmann::json::array()}};
+  bool allVerified = result.allDone();
+  size_t merged = 0;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    if (result.shards[i].state != launch::ShardState::Done) continue;
+    nlohmann::json signature;
+    try {
+      signature = nlohmann::json::parse(std::ifstream(shards[i].output));
+    } catch (const nlohmann::json::exception& e) {
+      throw errorInFile(shards[i].output, std::string("not a tune report: ") + e.what());
+    }
+    const tune::TuningDatabase shardDatabase(signature.at("database").get<std::string>());
+    for (const tune::TuningRecord& record : shardDatabase.records()) merged += database.add(record) ? 1 : 0;
+    const tune::ModelWorkload& entry = model.workloads[i];
+    signature["count"] = entry.count;
+    signature["nodes"] = entry.nodes;
+    signature["total_gflop"] = entry.totalFlops() / 1e9;
+    signature["node"] = result.shards[i].node;
+    signature["retries"] = result.shards[i].retries;
+    allVerified = allVerified && signature.value("verified", false);
+    std::printf("%-50s best %8.2f GFLOP/s  baseline %s  (%s)\n", shards[i].name.c_str(), signature.value("best_gflops", 0.0),
+                signature["baseline_gflops"].is_number() ? std::to_string(signature["baseline_gflops"].get<double>()).c_str() : "none",
+                result.shards[i].node.c_str());
+    report["signatures"].push_back(std::move(signature));
+  }
+  reportProgress("tune: merged " + std::to_string(merged) + " new record(s) into " + databasePath);
+  nlohmann::json failed = nlohmann::json::array();
+  for (size_t i : result.failed()) failed.push_back({{"workload", shards[i].name}, {"why", result.shards[i].note}});
+  report["launch"] = {{"launcher", options.launcher.launcher}, {"work_dir", workDir}, {"shards", shards.size()},
+                      {"failed", failed}, {"seconds", result.seconds}};
+  report["database"] = databasePath;
+  if (!options.json.empty()) writeJsonReport(report, options.json);
+  if (!result.allDone()) {
+    std::fprintf(stderr, "tessera-cli: error: %zu of %zu signature(s) of %s did not finish (see the launch lines above)\n",
+                 result.failed().size(), shards.size(), options.workload.c_str());
+    return 1;
+  }
+  if (!allVerified) {
+    std::fprintf(stderr, "tessera-cli: error: no candidate of a signature of %s passed verification\n", options.workload.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 int runTune(TuneCommandOptions options) {
   if (options.trials < 1) throw Error("--trials must be at least 1");
   if (options.threads < 0) throw Error("--threads must be at least 1");
@@ -216,8 +296,10 @@ int runTune(TuneCommandOptions options) {
   } else {
     if (!options.shapes.inputShapes.empty() || !options.shapes.dims.empty())
       throw Error("tune: --input-shape and --dim size a MODEL.onnx's inputs; a workload gives its own shapes");
+    if (options.launcher.enabled()) throw Error("tune: --launcher fans out the signatures of a MODEL.onnx; one workload tunes here");
     single = tune::parseWorkload(options.workload);
   }
+  if (options.launcher.enabled()) return tuneModelOnShards(options, model);
   if (options.threads == 0) options.threads = tuning::executorThreads();
   // Before anything starts OpenMP: oneDNN's team takes the same thread count as the kernels.
   ::setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
@@ -288,6 +370,7 @@ void addTuneCommand(CLI::App& app, CommandContext& context) {
                       "the cost cache, where measured:cpu finds tuned kernels; :memory: keeps none)");
   command->add_option("--json", options->json, "Also write the report as JSON to this file");
   addModelShapeOptions(command, options->shapes);
+  addLauncherOptions(command, options->launcher);
   command->add_option("--records", options->records, "Write this workload's tuning records as JSON lines to this file");
   command->add_option("--threads", options->threads,
                       "Threads of the kernels and of oneDNN (default: the CPU executor's, which runs tuned kernels only on "
