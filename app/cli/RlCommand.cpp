@@ -1,11 +1,13 @@
 // `tessera-cli rl train --agent xrlflow --models M... [--episodes N] [--seed S] [--cost SPEC]
 // --out CKPT [--json F]`: trains an X-RLflow agent by PPO on the models' graph rewriting (core/rl,
 // core/xrlflow) and writes its checkpoint. A progress line per episode and update on stderr;
-// the JSON report holds the training curve. Needs a build with libtorch.
+// the JSON report holds the training curve. Needs a build with libtorch. `--agent rlflow` trains
+// an RLFlow agent instead (RlflowCommand.cpp), which also adds `rl world-model eval`.
 #include "CommandContext.h"
 #include "Commands.h"
 #include "CostModelFactory.h"
 #include "ModelShapeOptions.h"
+#include "RlTrainOptions.h"
 #include "run/RulePack.h"
 
 #include "onnx/OnnxImport.h"
@@ -27,33 +29,16 @@
 
 namespace tessera::cli {
 
-namespace {
-
-struct RlTrainOptions {
-  std::string agent = "xrlflow";
-  std::vector<std::string> models;
-  int episodes = 1000;
-  uint64_t seed = 1;
-  std::string cost = "analytic:h200";
-  std::string out;
-  std::string json;
-  std::string rules; // empty: the built-in pack
-  int evaluateEvery = 2;
-  int maxCandidates = 0; // 0: the agent's default
-  int horizon = 0;
-  ModelShapeOptions shapes;
-};
-
-#if TESSERA_HAVE_TORCH
-
-// A model's name in progress lines and the curve: its file's stem, with its folder where two
-// models share a stem (samples/bert.onnx and samples/tensat/bert.onnx).
 std::string modelLabel(const std::string& path, const std::vector<std::string>& all) {
   const std::filesystem::path file(path);
   const auto sameStem = std::count_if(all.begin(), all.end(), [&](const std::string& other) { return std::filesystem::path(other).stem() == file.stem(); });
   if (sameStem < 2) return file.stem().string();
   return file.parent_path().filename().string() + "/" + file.stem().string();
 }
+
+namespace {
+
+#if TESSERA_HAVE_TORCH
 
 nlohmann::json curveJson(const TrainingReport& report) {
   nlohmann::json curve = nlohmann::json::array();
@@ -71,7 +56,8 @@ nlohmann::json updatesJson(const TrainingReport& report) {
 }
 
 int runRlTrain(const RlTrainOptions& options) {
-  if (options.agent != XrlflowAgent::kName) throw Error("unknown agent '" + options.agent + "' (use xrlflow)");
+  if (options.agent == "rlflow") return runRlflowTrain(options);
+  if (options.agent != XrlflowAgent::kName) throw Error("unknown agent '" + options.agent + "' (use xrlflow or rlflow)");
   if (options.episodes < 1) throw Error("--episodes must be at least 1");
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);
@@ -167,7 +153,7 @@ void addRlCommand(CLI::App& app, CommandContext& context) {
   rl->require_subcommand(1);
   auto options = std::make_shared<RlTrainOptions>();
   CLI::App* train = rl->add_subcommand("train", "Train an agent by PPO on models and write its checkpoint");
-  train->add_option("--agent", options->agent, "The agent: xrlflow")->capture_default_str();
+  train->add_option("--agent", options->agent, "The agent: xrlflow or rlflow")->capture_default_str();
   train->add_option("--models", options->models, "ONNX models to train on (episodes take them in turn)")->required()->check(CLI::ExistingFile);
   train->add_option("--episodes", options->episodes, "Training episodes")->capture_default_str();
   train->add_option("--seed", options->seed, "Seed of the weights and of exploration")->capture_default_str();
@@ -182,7 +168,9 @@ void addRlCommand(CLI::App& app, CommandContext& context) {
   train->add_option("--max-candidates", options->maxCandidates, "Candidate rewrites per state (default 64)");
   train->add_option("--horizon", options->horizon, "Most rewrites per episode (default 100)");
   addModelShapeOptions(train, options->shapes);
+  addRlflowTrainOptions(train, options->rlflow);
   train->callback([options, &context] { context.exitCode = runRlTrain(*options); });
+  addWorldModelCommand(rl, context);
 }
 
 } // namespace tessera::cli

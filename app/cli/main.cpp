@@ -5,6 +5,7 @@
 #include "support/Error.h"
 
 #if TESSERA_HAVE_TORCH
+#include "rlflow/RlflowStrategy.h"
 #include "xrlflow/XrlflowStrategy.h"
 #endif
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   // core's strategyNames(), which then includes them.
 #if TESSERA_HAVE_TORCH
   tessera::registerXrlflowStrategy();
+  tessera::registerRlflowStrategy();
 #endif
   CommandContext context;
   addInfoCommand(app, context);

@@ -1,0 +1,48 @@
+// What `tessera-cli rl train` is asked for, shared by the agents' trainers (RlCommand.cpp for
+// X-RLflow, RlflowCommand.cpp for RLFlow), and the RLFlow parts of the rl command.
+#pragma once
+
+#include "CommandContext.h"
+#include "ModelShapeOptions.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::cli {
+
+struct RlflowTrainSettings {
+  int worldModelEpisodes = 60;
+  int dreamEpisodes = 2200;
+  std::vector<std::string> parameters; // KEY=VALUE
+};
+
+struct RlTrainOptions {
+  std::string agent = "xrlflow";
+  std::vector<std::string> models;
+  int episodes = 1000;
+  uint64_t seed = 1;
+  std::string cost = "analytic:h200";
+  std::string out;
+  std::string json;
+  std::string rules; // empty: the built-in pack
+  int evaluateEvery = 2;
+  int maxCandidates = 0; // 0: the agent's default
+  int horizon = 0;
+  ModelShapeOptions shapes;
+  RlflowTrainSettings rlflow;
+};
+
+// A model's name in progress lines and the curve: its file's stem, with its folder where two
+// models share a stem (samples/bert.onnx and samples/tensat/bert.onnx).
+std::string modelLabel(const std::string& path, const std::vector<std::string>& all);
+
+// `rl train --agent rlflow`; throws tessera::Error in a build without libtorch.
+int runRlflowTrain(const RlTrainOptions& options);
+void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings);
+// `rl world-model eval CKPT --models M...`.
+void addWorldModelCommand(CLI::App* rl, CommandContext& context);
+
+} // namespace tessera::cli

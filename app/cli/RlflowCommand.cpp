@@ -1,0 +1,311 @@
+// `tessera-cli rl train --agent rlflow ...` and `tessera-cli rl world-model eval CKPT --models M...`
+// (issue #33): an RLFlow agent's training (core/rlflow) with every real environment step counted,
+// and its world model scored on fresh real episodes (a random agent's, on a seed of their own).
+#include "RlTrainOptions.h"
+
+#include "CostModelFactory.h"
+#include "run/RulePack.h"
+#include "support/Error.h"
+
+#if TESSERA_HAVE_TORCH
+#include "rl/RulePackFingerprint.h"
+#include "rlflow/RlflowTraining.h"
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace tessera::cli {
+
+namespace {
+
+struct WorldModelEvalOptions {
+  std::string checkpoint;
+  std::vector<std::string> models;
+  int episodes = 20;
+  uint64_t seed = 1001; // not a training seed: episodes the world model has not seen
+  std::string cost = "analytic:h200";
+  std::string json;
+  std::string rules;
+  ModelShapeOptions shapes;
+};
+
+#if TESSERA_HAVE_TORCH
+
+double numberIn(const std::string& key, const std::string& value, double low, double high) {
+  size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || !(number >= low && number <= high))
+    throw Error("--param " + key + "=" + value + ": must be a number in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+  return number;
+}
+
+// --param KEY=VALUE of rl train --agent rlflow, each checked.
+struct RlflowParameters {
+  DreamMode dream = DreamMode::Imagined;
+  double temperature = 1.0;
+  int worldModelUpdates = 200;
+  double randomStop = 0.02;
+  int evaluateEvery = 50; // controller updates between real argmax evaluations (counted); 0: none
+};
+
+RlflowParameters readParameters(const std::vector<std::string>& pairs) {
+  RlflowParameters parameters;
+  for (const std::string& pair : pairs) {
+    const size_t equals = pair.find('=');
+    if (equals == std::string::npos) throw Error("--param " + pair + ": expected KEY=VALUE");
+    const std::string key = pair.substr(0, equals), value = pair.substr(equals + 1);
+    if (key == "dream") parameters.dream = dreamModeNamed(value);
+    else if (key == "temperature") parameters.temperature = numberIn(key, value, 0.01, 100);
+    else if (key == "world_model_updates") parameters.worldModelUpdates = static_cast<int>(numberIn(key, value, 0, 1e6));
+    else if (key == "random_stop") parameters.randomStop = numberIn(key, value, 0, 1);
+    else if (key == "evaluate_every") parameters.evaluateEvery = static_cast<int>(numberIn(key, value, 0, 1e6));
+    else throw Error("--param " + key + ": unknown (rlflow takes dream, temperature, world_model_updates, random_stop, evaluate_every)");
+  }
+  return parameters;
+}
+
+std::vector<NamedGraph> importModels(const std::vector<std::string>& paths, const ModelShapeOptions& shapes) {
+  std::vector<NamedGraph> models;
+  std::vector<Graph> graphs = shapes.importEach(paths);
+  for (size_t i = 0; i < graphs.size(); ++i) models.push_back({modelLabel(paths[i], paths), std::move(graphs[i])});
+  return models;
+}
+
+nlohmann::json byModel(const std::vector<NamedGraph>& models, const std::vector<double>& values) {
+  nlohmann::json json = nlohmann::json::object();
+  for (size_t i = 0; i < values.size(); ++i) json[models[i].name] = values[i];
+  return json;
+}
+
+double mean(const std::vector<double>& values) {
+  double total = 0;
+  for (double v : values) total += v;
+  return values.empty() ? 0.0 : total / static_cast<double>(values.size());
+}
+
+nlohmann::json scoresJson(const WorldModelScores& s) {
+  return {{"transitions", s.transitions},
+          {"states", s.states},
+          {"latent_nll", s.latentNll},
+          {"latent_nll_per_dim", s.latentNll / 32.0},
+          {"reward_mae", s.rewardMae},
+          {"mean_abs_reward", s.meanAbsReward},
+          {"reward_mae_share", s.meanAbsReward > 0 ? s.rewardMae / s.meanAbsReward : 0.0},
+          {"done_accuracy", s.doneAccuracy},
+          {"mask_accuracy", s.maskAccuracy},
+          {"mask_exact", s.maskExact},
+          {"location_accuracy", s.locationAccuracy}};
+}
+
+int runWorldModelEval(const WorldModelEvalOptions& options) {
+  if (options.episodes < 1) throw Error("--episodes must be at least 1");
+  std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
+  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}});
+  RlflowAgent agent = RlflowAgent::load(options.checkpoint, rules.list, options.seed);
+  std::vector<NamedGraph> models = importModels(options.models, options.shapes);
+  std::vector<std::string> seen;
+  for (const NamedGraph& model : models)
+    if (std::find(agent.loadedFrom().models.begin(), agent.loadedFrom().models.end(), model.name) != agent.loadedFrom().models.end())
+      seen.push_back(model.name);
+  GraphEpisodes episodes(std::move(models), rules.list, *cost, environmentOptionsFor(agent.config()));
+  std::mt19937_64 random(options.seed);
+  size_t realSteps = 0;
+  reportProgress("collecting " + std::to_string(options.episodes) + " held-out episodes of a random agent (seed " + std::to_string(options.seed) + ")");
+  const std::vector<WorldModelEpisode> data =
+      collectRandomEpisodes(episodes, options.episodes, agent.config().rules, 0.02, random, realSteps, reportProgress);
+  const WorldModelScores s = agent.scoreWorldModel(data);
+  std::printf("world model     %s (trained on %zu models)\n", options.checkpoint.c_str(), agent.loadedFrom().models.size());
+  std::printf("episodes        %d fresh random-agent episodes, seed %llu, %zu transitions, %zu real steps; models also trained on: %zu of %zu\n",
+              options.episodes, static_cast<unsigned long long>(options.seed), s.transitions, realSteps, seen.size(), episodes.models().size());
+  std::printf("latent NLL      %.3f nats per transition (%.3f per dimension of z)\n", s.latentNll, s.latentNll / 32.0);
+  std::printf("reward MAE      %.4f (mean |reward| %.4f: %.1f %%)\n", s.rewardMae, s.meanAbsReward,
+              s.meanAbsReward > 0 ? 100.0 * s.rewardMae / s.meanAbsReward : 0.0);
+  std::printf("done accuracy   %.2f %%\n", 100.0 * s.doneAccuracy);
+  std::printf("mask accuracy   %.2f %% of (state, rule) pairs; %.2f %% of states exact; location counts %.2f %% exact\n", 100.0 * s.maskAccuracy,
+              100.0 * s.maskExact, 100.0 * s.locationAccuracy);
+  if (options.json.empty()) return 0;
+  nlohmann::json json = scoresJson(s);
+  json["checkpoint"] = options.checkpoint;
+  json["models"] = options.models;
+  json["episodes"] = options.episodes;
+  json["seed"] = options.seed;
+  json["real_env_steps"] = realSteps;
+  json["models_also_trained_on"] = seen;
+  json["held_out_episodes"] = true;
+  writeJsonReport(json, options.json);
+  return 0;
+}
+
+#else
+
+int runWorldModelEval(const WorldModelEvalOptions&) {
+  throw Error("rl world-model eval is not available: this build of Tessera was configured without libtorch (Debian: libtorch-dev)");
+}
+
+#endif
+
+} // namespace
+
+#if TESSERA_HAVE_TORCH
+
+int runRlflowTrain(const RlTrainOptions& options) {
+  if (options.rlflow.worldModelEpisodes < 1) throw Error("--world-model-episodes must be at least 1");
+  if (options.rlflow.dreamEpisodes < 0) throw Error("--dream-episodes must not be negative");
+  const RlflowParameters parameters = readParameters(options.rlflow.parameters);
+  std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
+  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}});
+  std::vector<NamedGraph> models = importModels(options.models, options.shapes);
+
+  AgentConfig config = rlflowConfigFor(rules.list.size());
+  if (options.maxCandidates > 0) config.maxCandidates = options.maxCandidates;
+  if (options.horizon > 0) config.horizon = options.horizon;
+  RlflowAgent agent(config, options.seed);
+  GraphEpisodes evaluation(models, rules.list, *cost, argmaxOptionsFor(config));
+  GraphEpisodes episodes(std::move(models), rules.list, *cost, environmentOptionsFor(config));
+
+  reportProgress("greedy's speedups, the baseline of the evaluations");
+  const std::vector<double> greedy = greedySpeedups(evaluation.models(), rules.list, *cost);
+  size_t realSteps = 0;
+  struct Evaluated {
+    std::vector<double> speedups, rewards;
+  };
+  std::vector<Evaluated> evaluated;
+  RlflowTrainingOptions training;
+  training.worldModelEpisodes = options.rlflow.worldModelEpisodes;
+  training.worldModelUpdates = parameters.worldModelUpdates;
+  training.randomStopProbability = parameters.randomStop;
+  training.dreamEpisodes = options.rlflow.dreamEpisodes;
+  training.temperature = parameters.temperature;
+  training.dream = parameters.dream;
+  training.seed = options.seed;
+  training.evaluateEvery = parameters.evaluateEvery;
+  training.evaluate = [&](RlflowAgent& candidate) {
+    Evaluated e;
+    e.speedups = rlflowArgmaxSpeedups(candidate, evaluation, realSteps, &e.rewards);
+    evaluated.push_back(e);
+    return gainOverBaseline(e.speedups, greedy);
+  };
+  training.progress = reportProgress;
+  reportProgress("training an rlflow agent on " + std::to_string(episodes.models().size()) + " models: " +
+                 std::to_string(training.worldModelEpisodes) + " world-model episodes, " + std::to_string(training.dreamEpisodes) + " " +
+                 dreamModeName(training.dream) + " dream episodes, seed " + std::to_string(options.seed) + ", cost " + cost->spec());
+  const RlflowTrainingReport report = trainRlflow(agent, episodes, training, realSteps);
+  Evaluated final;
+  final.speedups = rlflowArgmaxSpeedups(agent, evaluation, realSteps, &final.rewards);
+
+  CheckpointHeader header;
+  header.rulePack = rulePackFingerprint(rules.list);
+  header.cost = cost->spec();
+  for (const NamedGraph& model : episodes.models()) header.models.push_back(model.name);
+  header.episodes = static_cast<int>(report.dreams.size());
+  header.seed = options.seed;
+  const std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  agent.save(options.out, header);
+
+  std::printf("agent           rlflow, %zu world-model episodes, %zu %s dream episodes, %zu controller updates, %.1f s\n",
+              static_cast<size_t>(training.worldModelEpisodes), report.dreams.size(), dreamModeName(training.dream), report.updates.size(),
+              report.seconds);
+  std::printf("real env steps  %zu (the final evaluation included)\n", realSteps);
+  if (report.best)
+    std::printf("kept            the controller after dream episode %d (argmax gain over greedy %.3f points a model, a loss counting ten times)\n",
+                report.best->afterDreamEpisode, report.best->score);
+  for (size_t i = 0; i < final.speedups.size(); ++i)
+    std::printf("  %-24s argmax speedup %.3f %% (greedy %.3f %%)\n", episodes.models()[i].name.c_str(), final.speedups[i], greedy[i]);
+  std::printf("wrote           %s\n", options.out.c_str());
+  if (options.json.empty()) return 0;
+
+  const std::vector<NamedGraph>& trained = episodes.models();
+  nlohmann::json curve = nlohmann::json::array();
+  for (size_t k = 0; k < report.realEpisodes.size(); ++k) {
+    const RealEpisodeRecord& e = report.realEpisodes[k];
+    curve.push_back({{"episode", k + 1}, {"kind", e.kind}, {"model", e.label}, {"reward", e.reward}, {"steps", e.steps},
+                     {"real_env_steps", e.realStepsAfter}});
+  }
+  nlohmann::json dreams = nlohmann::json::array();
+  for (const DreamEpisodeRecord& d : report.dreams)
+    dreams.push_back({{"episode", d.episode + 1}, {"model", d.label}, {"reward", d.reward}, {"steps", d.steps}});
+  nlohmann::json worldModel = nlohmann::json::array();
+  for (const WorldModelLosses& l : report.worldModel)
+    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mse", l.reward}, {"done_bce", l.done}, {"mask", l.mask}});
+  nlohmann::json evaluations = nlohmann::json::array();
+  for (size_t k = 0; k < report.evaluations.size(); ++k)
+    evaluations.push_back({{"after_dream_episode", report.evaluations[k].afterDreamEpisode},
+                           {"real_env_steps", report.evaluations[k].realStepsAfter},
+                           {"gain_over_greedy", report.evaluations[k].score},
+                           {"mean_reward", mean(evaluated[k].rewards)},
+                           {"speedup_pct", byModel(trained, evaluated[k].speedups)},
+                           {"reward", byModel(trained, evaluated[k].rewards)}});
+  nlohmann::json json{{"agent", "rlflow"},
+                      {"models", options.models},
+                      {"seed", options.seed},
+                      {"cost", cost->spec()},
+                      {"rule_pack", header.rulePack},
+                      {"checkpoint", options.out},
+                      {"seconds", report.seconds},
+                      {"dream", dreamModeName(training.dream)},
+                      {"world_model_episodes", training.worldModelEpisodes},
+                      {"world_model_updates", training.worldModelUpdates},
+                      {"dream_episodes", report.dreams.size()},
+                      {"temperature", training.temperature},
+                      {"real_env_steps", realSteps},
+                      {"curve", curve},
+                      {"dream_curve", dreams},
+                      {"world_model_losses", worldModel},
+                      {"evaluations", evaluations},
+                      {"final_mean_reward", mean(final.rewards)},
+                      {"argmax_speedup_pct", byModel(trained, final.speedups)},
+                      {"argmax_reward", byModel(trained, final.rewards)},
+                      {"greedy_speedup_pct", byModel(trained, greedy)}};
+  if (report.best) json["kept_after_dream_episode"] = report.best->afterDreamEpisode;
+  writeJsonReport(json, options.json);
+  return 0;
+}
+
+#else
+
+int runRlflowTrain(const RlTrainOptions&) {
+  throw Error("rl train --agent rlflow is not available: this build of Tessera was configured without libtorch (Debian: libtorch-dev)");
+}
+
+#endif
+
+void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings) {
+  train->add_option("--world-model-episodes", settings.worldModelEpisodes, "rlflow: real episodes of a random agent, the world model's data")
+      ->capture_default_str();
+  train->add_option("--dream-episodes", settings.dreamEpisodes, "rlflow: episodes the controller learns from in the world model's dreams")
+      ->capture_default_str();
+  train->add_option("--param", settings.parameters,
+                    "rlflow: KEY=VALUE, repeatable: dream=imagined|lockstep (lockstep: the real environment gives masks and done, as "
+                    "published), temperature=T, world_model_updates=N, random_stop=P, evaluate_every=N (controller updates between "
+                    "real argmax evaluations, 0: none)");
+}
+
+void addWorldModelCommand(CLI::App* rl, CommandContext& context) {
+  CLI::App* worldModel = rl->add_subcommand("world-model", "An RLFlow agent's world model");
+  worldModel->require_subcommand(1);
+  auto options = std::make_shared<WorldModelEvalOptions>();
+  CLI::App* eval = worldModel->add_subcommand("eval", "Score the world model on fresh real episodes of a random agent (held out)");
+  eval->add_option("checkpoint", options->checkpoint, "An rlflow checkpoint")->required()->check(CLI::ExistingFile);
+  eval->add_option("--models", options->models, "ONNX models to play the episodes on")->required()->check(CLI::ExistingFile);
+  eval->add_option("--episodes", options->episodes, "Episodes to score")->capture_default_str();
+  eval->add_option("--seed", options->seed, "Seed of the random agent (not the training's, so the episodes are new)")->capture_default_str();
+  eval->add_option("--cost", options->cost, "Cost model of the rewards")->capture_default_str();
+  eval->add_option("--rules", options->rules, "Rule file the agent was trained with, instead of the built-in pack");
+  eval->add_option("--json", options->json, "Write the scores as JSON");
+  addModelShapeOptions(eval, options->shapes);
+  eval->callback([options, &context] { context.exitCode = runWorldModelEval(*options); });
+}
+
+} // namespace tessera::cli
