@@ -110,7 +110,7 @@ nlohmann::json scoresJson(const WorldModelScores& s) {
 int runWorldModelEval(const WorldModelEvalOptions& options) {
   if (options.episodes < 1) throw Error("--episodes must be at least 1");
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
-  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}});
+  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);
   RlflowAgent agent = RlflowAgent::load(options.checkpoint, rules.list, options.seed);
   std::vector<NamedGraph> models = importModels(options.models, options.shapes);
   std::vector<std::string> seen;
@@ -163,7 +163,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
   if (options.rlflow.dreamEpisodes < 0) throw Error("--dream-episodes must not be negative");
   const RlflowParameters parameters = readParameters(options.rlflow.parameters);
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
-  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}});
+  ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);
   std::vector<NamedGraph> models = importModels(options.models, options.shapes);
 
   AgentConfig config = rlflowConfigFor(rules.list.size());
