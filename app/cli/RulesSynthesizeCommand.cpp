@@ -28,6 +28,8 @@ struct SynthesizeOptions {
   std::vector<std::string> inputShapes; // NAME=AxBxC, for models with open input sizes
   std::vector<std::string> dims;        // NAME=VALUE
   int maxOps = 3;
+  int rhsMaxOps = 0; // --from-model: ops of the enumerated right-hand sides (0: max-ops - 1)
+  bool noMine = false;
   int variablesPerShape = 3;
   double timeLimit = 900;
   uint64_t maxGraphs = 20'000'000;
@@ -80,6 +82,16 @@ nlohmann::json reportJson(const synth::SynthesisReport& report, const synth::Syn
           {"fingerprinted_graphs", report.fingerprintedGraphs},
           {"fingerprint_groups", report.fingerprintGroups},
           {"candidate_pairs", report.candidatePairs},
+          {"mined_trees", vocabulary.mining.trees},
+          {"mined_unmapped", vocabulary.mining.unmapped},
+          {"mined_weights_only", vocabulary.mining.weightsOnly},
+          {"mined_patterns", report.minedPatterns},
+          {"mined_patterns_per_model", vocabulary.mining.perModel},
+          {"mined_unevaluable", report.minedUnevaluable},
+          {"mined_paired", report.minedPaired},
+          {"mined_pairs", report.minedPairs},
+          {"mining_stop_reason", vocabulary.mining.stopReason.empty() ? "completed" : vocabulary.mining.stopReason},
+          {"rhs_max_ops", options.models.empty() || options.noMine ? options.maxOps : (options.rhsMaxOps > 0 ? options.rhsMaxOps : std::max(1, options.maxOps - 1))},
           {"pruned_renaming", report.prunedRenaming},
           {"pruned_unwritable", report.prunedUnwritable},
           {"pruned_decomposable", report.prunedDecomposable},
@@ -121,19 +133,32 @@ int runSynthesize(const SynthesizeOptions& options) {
     for (const std::string& path : options.models) graphs.push_back(onnx_io::importOnnxFile(path, bindings));
     std::vector<const Graph*> pointers;
     for (const Graph& g : graphs) pointers.push_back(&g);
+    if (!options.noMine) vocabularyOptions.mineMaxOps = options.maxOps;
     vocabulary = synth::vocabularyFromModels(pointers, options.models, vocabularyOptions);
     synthesis.source = "--from-model";
     for (const std::string& path : options.models) synthesis.source += " " + path;
   }
-  synthesis.limits.maxOps = options.maxOps;
+  // Mining takes the left-hand sides from the models; the enumeration supplies right-hand sides,
+  // which pay only when smaller (or as large and cheaper), so it need not go as deep.
+  const bool mining = !options.models.empty() && !options.noMine;
+  synthesis.limits.maxOps = mining ? (options.rhsMaxOps > 0 ? options.rhsMaxOps : std::max(1, options.maxOps - 1)) : options.maxOps;
   synthesis.limits.maxGraphs = options.maxGraphs;
   synthesis.limits.timeLimitSeconds = options.timeLimit;
   synthesis.limits.maxMemoryBytes = options.maxMemoryMb << 20;
   synthesis.limits.seed = options.seed;
   synthesis.keepAll = options.keepAll;
   std::printf("synthesize: %zu op variants, %zu variables, graphs of up to %d ops\n", vocabulary.ops.size(), vocabulary.variables.size(),
-              options.maxOps);
+              synthesis.limits.maxOps);
   for (const std::string& note : vocabulary.notes) std::printf("  note: %s\n", note.c_str());
+  if (mining) {
+    std::printf("mined:                  %llu trees of up to %d ops, %llu distinct patterns (%llu with an input no variable stands for, %llu of "
+                "weights alone)%s\n",
+                static_cast<unsigned long long>(vocabulary.mining.trees), options.maxOps, static_cast<unsigned long long>(vocabulary.mining.distinct),
+                static_cast<unsigned long long>(vocabulary.mining.unmapped), static_cast<unsigned long long>(vocabulary.mining.weightsOnly),
+                vocabulary.mining.stopReason.empty() ? "" : (" (stopped: " + vocabulary.mining.stopReason + ")").c_str());
+    for (const auto& [model, count] : vocabulary.mining.perModel)
+      std::printf("  %s: %llu distinct patterns\n", model.c_str(), static_cast<unsigned long long>(count));
+  }
   std::fflush(stdout);
 
   synth::SynthesisReport report = synth::synthesizeRules(vocabulary, synthesis, [](const std::string& line) { reportProgress(line); });
@@ -142,6 +167,10 @@ int runSynthesize(const SynthesizeOptions& options) {
   std::printf("enumerated graphs:      %llu (%llu fingerprinted, %.1f s)\n", static_cast<unsigned long long>(report.enumeratedGraphs),
               static_cast<unsigned long long>(report.fingerprintedGraphs), report.enumerateSeconds);
   std::printf("fingerprint groups:     %llu\n", static_cast<unsigned long long>(report.fingerprintGroups));
+  if (mining)
+    std::printf("mined pairs:            %llu (%llu of %llu patterns with an enumerated partner; %llu not evaluable on the variables)\n",
+                static_cast<unsigned long long>(report.minedPairs), static_cast<unsigned long long>(report.minedPaired),
+                static_cast<unsigned long long>(report.minedPatterns), static_cast<unsigned long long>(report.minedUnevaluable));
   std::printf("candidate pairs:        %llu\n", static_cast<unsigned long long>(report.candidatePairs));
   std::printf("pruned, renaming:       %llu\n", static_cast<unsigned long long>(report.prunedRenaming));
   std::printf("pruned, unwritable:     %llu\n", static_cast<unsigned long long>(report.prunedUnwritable));
@@ -185,7 +214,14 @@ void addRulesSynthesizeCommand(CLI::App& rules, CommandContext& context) {
   command->add_option("--from-model", options->models, "Take the ops, attribute values and ranks from these ONNX models")->expected(1, -1);
   command->add_option("--input-shape", options->inputShapes, "A model input's whole shape, NAME=AxBxC (repeatable)");
   command->add_option("--dim", options->dims, "A symbolic dimension's size, NAME=VALUE (repeatable)");
-  command->add_option("--max-ops", options->maxOps, "Ops per enumerated graph")->capture_default_str();
+  command->add_option("--max-ops", options->maxOps,
+                      "Ops per enumerated graph; with --from-model, ops per left-hand side mined from the models")
+      ->capture_default_str();
+  command->add_option("--rhs-max-ops", options->rhsMaxOps,
+                      "With --from-model: ops per enumerated right-hand side (default: --max-ops minus one)");
+  command->add_flag("--no-mine", options->noMine,
+                    "With --from-model: enumerate over the models' vocabulary only (TASO's plain generator), without their own trees as "
+                    "left-hand sides");
   command->add_option("--vars-per-shape", options->variablesPerShape, "Input variables of each shape")->check(CLI::Range(1, 4))->capture_default_str();
   command->add_option("--time-limit", options->timeLimit, "Enumeration budget in seconds")->capture_default_str();
   command->add_option("--max-graphs", options->maxGraphs, "Enumeration budget in graphs")->capture_default_str();

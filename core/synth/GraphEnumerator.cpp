@@ -31,6 +31,17 @@ double projectionWeight(int j, int64_t i) {
 
 uint64_t typeKeyOf(const TensorType& type) { return std::hash<std::string>{}(type.toString()); }
 
+void project(std::span<const float> data, std::array<double, kProjections>& projections, double& scale) {
+  for (int64_t i = 0; i < static_cast<int64_t>(data.size()); ++i) {
+    scale += std::abs(data[i]);
+    for (int j = 0; j < kProjections; ++j) projections[j] += projectionWeight(j, i) * data[i];
+  }
+}
+
+double toleranceFor(const EnumeratedGraph& a, const EnumeratedGraph& b) {
+  return kRelativeTolerance * std::max(a.scale, b.scale) + kAbsoluteTolerance;
+}
+
 struct Value {
   TensorType type;
   Tensor data;
@@ -63,6 +74,7 @@ public:
     }
     // A variable alone is a graph too: the right-hand side of rules such as transpose(transpose(x)) = x.
     for (size_t v = 0; v < variables.size(); ++v) {
+      if (!allowed(static_cast<int>(v))) continue;
       EnumeratedGraph graph;
       graph.outputCount = 1;
       graph.outputs[0] = static_cast<uint8_t>(v);
@@ -115,9 +127,15 @@ private:
 
   bool isVariable(int value) const { return values_[value].producer < 0; }
 
+  bool allowed(int variable) const {
+    return limits_.onlyVariables.empty() ||
+           std::find(limits_.onlyVariables.begin(), limits_.onlyVariables.end(), variable) != limits_.onlyVariables.end();
+  }
+
   // Renaming is pruned at the source (TASO's variable ordering): a fresh variable must be the
   // first unused one of its shape.
   bool freshVariablesInOrder(std::span<const int> inputs) const {
+    if (!limits_.onlyVariables.empty()) return true;
     for (size_t i = 0; i < inputs.size(); ++i) {
       int v = inputs[i];
       if (!isVariable(v) || values_[v].uses > 0) continue;
@@ -144,7 +162,10 @@ private:
 
   void tryApply(int opIndex, std::array<int, 2> inputs, int depth) {
     const SynthOp& op = vocabulary_.ops[opIndex];
+    if (op.arity > 2) return; // enumerated ops take one or two operands (wider ones only occur mined)
     std::span<const int> used(inputs.data(), static_cast<size_t>(op.arity));
+    for (int v : used)
+      if (isVariable(v) && !allowed(v)) return;
     if (!freshVariablesInOrder(used)) return;
     // An op of constants alone folds to a constant: no rewrite is about it.
     if (std::all_of(used.begin(), used.end(), [&](int v) { return isVariable(v) && vocabulary_.variables[v].isConstant(); })) return;
@@ -216,13 +237,7 @@ private:
   void fingerprint(EnumeratedGraph& graph, std::vector<int> outputs) const {
     std::array<std::array<double, kProjections>, 2> projections{};
     double scale = 0;
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      std::span<const float> data = values_[outputs[o]].data.floats();
-      for (int64_t i = 0; i < static_cast<int64_t>(data.size()); ++i) {
-        scale += std::abs(data[i]);
-        for (int j = 0; j < kProjections; ++j) projections[o][j] += projectionWeight(j, i) * data[i];
-      }
-    }
+    for (size_t o = 0; o < outputs.size(); ++o) project(values_[outputs[o]].data.floats(), projections[o], scale);
     if (outputs.size() == 2) {
       auto key = [&](size_t o) { return std::make_pair(typeKeyOf(values_[outputs[o]].type), projections[o][0]); };
       if (key(1) < key(0)) {
@@ -265,7 +280,7 @@ private:
 
 bool close(const EnumeratedGraph& a, const EnumeratedGraph& b) {
   if (a.typeKey != b.typeKey || a.outputCount != b.outputCount) return false;
-  const double tolerance = kRelativeTolerance * std::max(a.scale, b.scale) + kAbsoluteTolerance;
+  const double tolerance = toleranceFor(a, b);
   for (int j = 0; j < a.outputCount * kProjections; ++j)
     if (std::abs(a.projections[j] - b.projections[j]) > tolerance) return false;
   return true;
@@ -304,6 +319,42 @@ std::vector<Term> outputTerms(const EnumeratedGraph& graph, const SynthVocabular
   std::vector<Term> terms;
   for (int o = 0; o < graph.outputCount; ++o) terms.push_back(build(graph.outputs[o]));
   return terms;
+}
+
+EnumeratedGraph fingerprintOf(const Tensor& output) {
+  EnumeratedGraph graph;
+  std::array<double, kProjections> projections{};
+  double scale = 0;
+  project(output.floats(), projections, scale);
+  graph.outputCount = 1;
+  graph.typeKey = splitmix(1 ^ typeKeyOf(output.type()));
+  for (int j = 0; j < kProjections; ++j) graph.projections[j] = projections[j];
+  graph.scale = static_cast<float>(scale);
+  return graph;
+}
+
+namespace {
+
+auto fingerprintOrder(const EnumeratedGraph& x) { return std::make_tuple(x.typeKey, x.outputCount, x.projections[0]); }
+
+} // namespace
+
+FingerprintIndex::FingerprintIndex(const std::vector<EnumeratedGraph>& graphs) : graphs_(graphs), order_(graphs.size()) {
+  std::iota(order_.begin(), order_.end(), 0u);
+  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) { return fingerprintOrder(graphs_[a]) < fingerprintOrder(graphs_[b]); });
+}
+
+std::vector<uint32_t> FingerprintIndex::matches(const EnumeratedGraph& probe) const {
+  // The tolerance grows with either side's scale, so every graph of the probe's output type is
+  // compared (a few per mined pattern; patterns number thousands).
+  std::vector<uint32_t> out;
+  auto key = [&](uint32_t g) { return std::make_pair(graphs_[g].typeKey, graphs_[g].outputCount); };
+  const auto probeKey = std::make_pair(probe.typeKey, probe.outputCount);
+  auto first = std::lower_bound(order_.begin(), order_.end(), probeKey, [&](uint32_t g, const auto& k) { return key(g) < k; });
+  auto last = std::upper_bound(first, order_.end(), probeKey, [&](const auto& k, uint32_t g) { return k < key(g); });
+  for (auto it = first; it != last; ++it)
+    if (close(graphs_[*it], probe)) out.push_back(*it);
+  return out;
 }
 
 std::vector<std::vector<uint32_t>> groupByFingerprint(const std::vector<EnumeratedGraph>& graphs) {

@@ -12,6 +12,7 @@
 // verification; a missed one costs a rule.
 #pragma once
 
+#include "ir/Tensor.h"
 #include "ir/TensorType.h"
 #include "synth/SynthTerm.h"
 #include "synth/SynthVocabulary.h"
@@ -52,6 +53,9 @@ struct EnumerationLimits {
   uint64_t maxMemoryBytes = uint64_t{1} << 30; // fingerprint records kept
   double fingerprintLow = -1, fingerprintHigh = 1; // the random inputs' range
   uint64_t seed = 1;
+  // When not empty: only these variables are inputs, each in any order (no renaming pruning):
+  // the right-hand sides for left-hand sides over exactly these variables.
+  std::vector<int> onlyVariables;
 };
 
 struct EnumerationResult {
@@ -70,6 +74,21 @@ EnumerationResult enumerateGraphs(const SynthVocabulary& vocabulary, const Enume
 
 // The output terms of a recorded graph, in its fingerprint order.
 std::vector<Term> outputTerms(const EnumeratedGraph& graph, const SynthVocabulary& vocabulary);
+
+// The fingerprint of a single value (a graph of one output with no ops), computed as the
+// enumeration computes its graphs' on the same variable values: a mined pattern's, to look up.
+EnumeratedGraph fingerprintOf(const Tensor& output);
+
+// Looks up the enumerated graphs whose fingerprint agrees with a probe's within tolerance.
+class FingerprintIndex {
+public:
+  explicit FingerprintIndex(const std::vector<EnumeratedGraph>& graphs);
+  std::vector<uint32_t> matches(const EnumeratedGraph& probe) const;
+
+private:
+  const std::vector<EnumeratedGraph>& graphs_;
+  std::vector<uint32_t> order_; // by (type key, output count, first projection)
+};
 
 // Groups of graphs whose fingerprints agree within tolerance (indices into `graphs`); only groups
 // of two or more are returned.

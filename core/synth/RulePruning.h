@@ -23,6 +23,7 @@ struct CandidateRule {
   uint32_t lhsGraph = 0; // the enumerated graphs it came from (its origin)
   uint32_t rhsGraph = 0;
   uint32_t group = 0;    // its fingerprint group
+  int minedPattern = -1; // its left-hand side is SynthVocabulary::patterns[minedPattern] (lhsGraph unused)
 
   int opCount() const;
 };

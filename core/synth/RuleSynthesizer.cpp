@@ -1,5 +1,7 @@
 #include "synth/RuleSynthesizer.h"
 
+#include "synth/TermEvaluation.h"
+
 #include "cost/CostModel.h"
 #include "interp/Interpreter.h"
 #include "interp/TestData.h"
@@ -12,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,6 +24,10 @@ namespace tessera::synth {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Right-hand sides tried per mined pattern (the smallest first): an Add chain's group holds every
+// reassociation, and the first few carry the rewrite.
+constexpr int kPartnersPerPattern = 6;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -103,6 +110,13 @@ std::string originFor(const CandidateRule& rule, const SynthVocabulary& vocabula
   std::string shapes;
   for (size_t v = 0; v < names.size(); ++v)
     if (!names[v].empty()) shapes += (shapes.empty() ? "" : ", ") + names[v] + ":" + shapeToString(vocabulary.variables[v].type.shape);
+  if (rule.minedPattern >= 0) {
+    const ModelPattern& pattern = vocabulary.patterns[static_cast<size_t>(rule.minedPattern)];
+    std::string models;
+    for (const auto& [model, count] : pattern.perModel) models += (models.empty() ? "" : ", ") + model + " x" + std::to_string(count);
+    return "mined from " + models + " (first at node '" + pattern.sites.front().node + "') = an enumerated graph of " +
+           std::to_string(rule.rhs.front().opCount()) + " ops, on " + shapes;
+  }
   return "enumerated graph " + std::to_string(rule.lhsGraph) + " (" + std::to_string(graphs[rule.lhsGraph].opCount) + " ops) = graph " +
          std::to_string(rule.rhsGraph) + " (" + std::to_string(graphs[rule.rhsGraph].opCount) + " ops), fingerprint group " +
          std::to_string(rule.group) + ", on " + shapes;
@@ -117,51 +131,16 @@ Shape stretched(const Shape& shape) {
   return out;
 }
 
-struct Evaluated {
-  Tensor value;
-  std::vector<int64_t> concatSizes; // the first concat of the term: how a split of it is sized
-};
-
-// A term evaluated on the stretched variables; nullopt when it does not type-check there.
-std::optional<Evaluated> evaluate(const Term& term, const SynthVocabulary& vocabulary, std::vector<std::optional<Tensor>>& variables,
-                                  uint64_t seed) {
-  if (term.isVariable()) {
-    std::optional<Tensor>& slot = variables[term.variable];
+// A term evaluated on the stretched variables (drawn once per variable); nullopt when it does not
+// type-check there.
+std::optional<EvaluatedTerm> evaluate(const Term& term, const SynthVocabulary& vocabulary, std::vector<std::optional<Tensor>>& variables,
+                                      uint64_t seed) {
+  return evaluateTerm(term, vocabulary, [&](int v) {
+    std::optional<Tensor>& slot = variables[static_cast<size_t>(v)];
     if (!slot)
-      slot = variableValue(vocabulary.variables[term.variable], stretched(vocabulary.variables[term.variable].type.shape), seed,
-                           "stretched-" + std::to_string(term.variable));
-    return Evaluated{*slot, {}};
-  }
-  const SynthOp& op = vocabulary.ops[term.op];
-  std::vector<Evaluated> args;
-  for (const Term& arg : term.args) {
-    std::optional<Evaluated> value = evaluate(arg, vocabulary, variables, seed);
-    if (!value) return std::nullopt;
-    args.push_back(std::move(*value));
-  }
-  std::vector<TensorType> types;
-  for (const Evaluated& arg : args) types.push_back(arg.value.type());
-  std::optional<Attributes> attrs = applicationAttributes(op, types, args[0].concatSizes);
-  if (!attrs) return std::nullopt;
-  Node node;
-  node.kind = op.kind;
-  node.attrs = *attrs;
-  node.inputs.resize(args.size());
-  Evaluated out;
-  try {
-    node.outputTypes = inferOutputTypes(op.kind, node.attrs, types);
-    std::vector<const Tensor*> operands;
-    for (const Evaluated& arg : args) operands.push_back(&arg.value);
-    out.value = evaluateNode(node, operands)[static_cast<size_t>(term.port)].materialized();
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-  if (op.kind == OpKind::Concat && op.tensat)
-    out.concatSizes = {types[0].shape[op.axis], types[1].shape[op.axis]};
-  else
-    for (const Evaluated& arg : args)
-      if (out.concatSizes.empty()) out.concatSizes = arg.concatSizes;
-  return out;
+      slot = variableValue(vocabulary.variables[v], stretched(vocabulary.variables[v].type.shape), seed, "stretched-" + std::to_string(v));
+    return *slot;
+  });
 }
 
 // A cheap look before the rule checker (which searches many shapes and is slow to give up): the
@@ -169,12 +148,12 @@ std::optional<Evaluated> evaluate(const Term& term, const SynthVocabulary& vocab
 std::string stretchedShapeProblem(const CandidateRule& rule, const SynthVocabulary& vocabulary, uint64_t seed) {
   std::vector<std::optional<Tensor>> variables(vocabulary.variables.size());
   for (size_t i = 0; i < rule.lhs.size(); ++i) {
-    std::optional<Evaluated> lhs = evaluate(rule.lhs[i], vocabulary, variables, seed);
+    std::optional<EvaluatedTerm> lhs = evaluate(rule.lhs[i], vocabulary, variables, seed);
     // A left-hand side that stops type-checking when the sizes move relies on a coincidence of the
     // fingerprint shapes (two rows of 2 stacked into 4 columns): the checker, whose shapes hold no
     // such coincidence, would search long and find none.
     if (!lhs) return "its left-hand side type-checks only where the fingerprint shapes' sizes coincide";
-    std::optional<Evaluated> rhs = evaluate(rule.rhs[i], vocabulary, variables, seed);
+    std::optional<EvaluatedTerm> rhs = evaluate(rule.rhs[i], vocabulary, variables, seed);
     if (!rhs || rhs->value.type() != lhs->value.type())
       return "on stretched shapes its right-hand side does not type-check (or has another type) where its left-hand side does";
     std::span<const float> a = lhs->value.floats(), b = rhs->value.floats();
@@ -202,21 +181,27 @@ struct TypedTerm {
 
 // Types each op node of `term` on the fingerprint shapes and adds its cost once per node key; a
 // term that does not type-check gives nullopt.
-std::optional<TypedTerm> costTerm(const Term& term, const SynthVocabulary& vocabulary, CostModel& model, std::map<std::string, double>& costs) {
-  if (term.isVariable()) {
-    const SynthVariable& variable = vocabulary.variables[term.variable];
-    return TypedTerm{variable.type, {}, variable.prefix != "x"};
-  }
+// A variable's type and weight-ness: the fingerprint shapes, or a model site's.
+using VariableTypes = std::function<std::optional<TypedTerm>(int variable)>;
+
+std::optional<TypedTerm> fingerprintType(const SynthVocabulary& vocabulary, int v) {
+  const SynthVariable& variable = vocabulary.variables[v];
+  return TypedTerm{variable.type, {}, variable.prefix != "x"};
+}
+
+std::optional<TypedTerm> costTerm(const Term& term, const SynthVocabulary& vocabulary, CostModel& model, std::map<std::string, double>& costs,
+                                  const VariableTypes& variableTypes) {
+  if (term.isVariable()) return variableTypes(term.variable);
   const SynthOp& op = vocabulary.ops[term.op];
   std::vector<TypedTerm> args;
   for (const Term& arg : term.args) {
-    std::optional<TypedTerm> typed = costTerm(arg, vocabulary, model, costs);
+    std::optional<TypedTerm> typed = costTerm(arg, vocabulary, model, costs, variableTypes);
     if (!typed) return std::nullopt;
     args.push_back(std::move(*typed));
   }
   std::vector<TensorType> types;
   for (const TypedTerm& arg : args) types.push_back(arg.type);
-  std::optional<Attributes> attrs = applicationAttributes(op, types, args[0].concatSizes);
+  std::optional<Attributes> attrs = applicationAttributes(op, types, args.empty() ? std::span<const int64_t>{} : args[0].concatSizes);
   if (!attrs) return std::nullopt;
   TypedTerm out;
   out.weightsOnly = std::all_of(args.begin(), args.end(), [](const TypedTerm& arg) { return arg.weightsOnly; });
@@ -239,10 +224,11 @@ std::optional<TypedTerm> costTerm(const Term& term, const SynthVocabulary& vocab
 }
 
 // Total cost of the op nodes of `terms` (shared ones once), or nullopt when they do not type-check.
-std::optional<double> sideCost(const std::vector<Term>& terms, const SynthVocabulary& vocabulary, CostModel& model) {
+std::optional<double> sideCost(const std::vector<Term>& terms, const SynthVocabulary& vocabulary, CostModel& model,
+                               const VariableTypes& variableTypes) {
   std::map<std::string, double> costs;
   for (const Term& t : terms)
-    if (!costTerm(t, vocabulary, model, costs)) return std::nullopt;
+    if (!costTerm(t, vocabulary, model, costs, variableTypes)) return std::nullopt;
   double total = 0;
   for (const auto& [key, ms] : costs) total += ms;
   return total;
@@ -310,8 +296,8 @@ enum class Gain { Pays, NoGain, ToVariable };
 // Does `term` compute the same values whatever its inputs (x - x, x / x)? Evaluated on two draws.
 bool isConstantFunction(const Term& term, const SynthVocabulary& vocabulary, uint64_t seed) {
   std::vector<std::optional<Tensor>> first(vocabulary.variables.size()), second(vocabulary.variables.size());
-  std::optional<Evaluated> a = evaluate(term, vocabulary, first, seed);
-  std::optional<Evaluated> b = evaluate(term, vocabulary, second, seed + 1);
+  std::optional<EvaluatedTerm> a = evaluate(term, vocabulary, first, seed);
+  std::optional<EvaluatedTerm> b = evaluate(term, vocabulary, second, seed + 1);
   if (!a || !b || a->value.type() != b->value.type()) return false;
   std::span<const float> x = a->value.floats(), y = b->value.floats();
   for (size_t e = 0; e < x.size(); ++e)
@@ -327,7 +313,28 @@ Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, Synthe
     if (!rule.rhs[i].isVariable() && isConstantFunction(rule.rhs[i], vocabulary, seed)) return Gain::ToVariable;
   }
   const int lhsOps = sideOps(rule.lhs), rhsOps = sideOps(rule.rhs);
-  std::optional<double> lhsCost = sideCost(rule.lhs, vocabulary, model), rhsCost = sideCost(rule.rhs, vocabulary, model);
+  if (rule.minedPattern >= 0) {
+    // A mined rule is costed where the models hold its left-hand side, at their own shapes (the
+    // fingerprint shapes are square and tiny: moving a division past a product looks free there).
+    double lhsTotal = 0, rhsTotal = 0;
+    for (const ModelSite& site : vocabulary.patterns[static_cast<size_t>(rule.minedPattern)].sites) {
+      VariableTypes atSite = [&](int v) -> std::optional<TypedTerm> {
+        auto it = site.variables.find(v);
+        if (it == site.variables.end()) return fingerprintType(vocabulary, v);
+        return TypedTerm{it->second.first, {}, it->second.second};
+      };
+      std::optional<double> lhsCost = sideCost(rule.lhs, vocabulary, model, atSite), rhsCost = sideCost(rule.rhs, vocabulary, model, atSite);
+      if (!lhsCost || !rhsCost) continue; // a right-hand side that needs shapes this site lacks
+      lhsTotal += *lhsCost;
+      rhsTotal += *rhsCost;
+    }
+    out.lhsCostMs = lhsTotal;
+    out.rhsCostMs = rhsTotal;
+    if (lhsOps > rhsOps && rhsTotal <= lhsTotal) return Gain::Pays;
+    return rhsTotal < lhsTotal * (1 - 1e-9) ? Gain::Pays : Gain::NoGain;
+  }
+  const VariableTypes atFingerprint = [&](int v) { return fingerprintType(vocabulary, v); };
+  std::optional<double> lhsCost = sideCost(rule.lhs, vocabulary, model, atFingerprint), rhsCost = sideCost(rule.rhs, vocabulary, model, atFingerprint);
   out.lhsCostMs = lhsCost.value_or(0);
   out.rhsCostMs = rhsCost.value_or(0);
   if (lhsOps > rhsOps) return Gain::Pays;
@@ -341,6 +348,90 @@ Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, Synthe
   return Gain::NoGain;
 }
 
+// Step 2b: the enumeration for mined left-hand sides runs once per set of variables they read,
+// over those variables alone (a right-hand side reads no other), so it stays small however large
+// the models' vocabulary; each pattern, evaluated on the same values, is paired with the enumerated
+// graphs of its fingerprint, the smallest first.
+void pairMinedPatterns(const SynthVocabulary& vocabulary, const SynthesisOptions& options, SynthesisReport& report,
+                       std::vector<CandidateRule>& candidates, std::set<std::string>& seen, const EnumerationProgress& progress,
+                       const std::function<void(const std::string&)>& say) {
+  const Clock::time_point start = Clock::now();
+  std::map<std::vector<int>, std::vector<size_t>> byVariables;
+  for (size_t p = 0; p < vocabulary.patterns.size(); ++p) {
+    std::vector<int> variables = variablesInOrder({&vocabulary.patterns[p].term});
+    std::sort(variables.begin(), variables.end());
+    byVariables[variables].push_back(p);
+  }
+  std::vector<std::optional<Tensor>> values(vocabulary.variables.size());
+  auto valueOf = [&](int v) {
+    std::optional<Tensor>& slot = values[static_cast<size_t>(v)];
+    if (!slot)
+      slot = variableValue(vocabulary.variables[v], vocabulary.variables[v].type.shape, options.limits.seed, "synth-" + std::to_string(v),
+                           static_cast<float>(options.limits.fingerprintLow), static_cast<float>(options.limits.fingerprintHigh));
+    return *slot;
+  };
+  size_t done = 0;
+  for (const auto& [variables, patterns] : byVariables) {
+    EnumerationLimits limits = options.limits;
+    limits.onlyVariables = variables;
+    limits.timeLimitSeconds = options.limits.timeLimitSeconds - secondsSince(start);
+    if (limits.timeLimitSeconds <= 0) {
+      report.stopReason = "time budget: " + std::to_string(static_cast<int>(options.limits.timeLimitSeconds)) + " s spent before every model "
+                          "pattern's right-hand sides were enumerated";
+      break;
+    }
+    EnumerationResult enumeration = enumerateGraphs(vocabulary, limits, progress);
+    report.enumeratedGraphs += enumeration.visited;
+    report.fingerprintedGraphs += enumeration.graphs.size();
+    if (!enumeration.stopReason.empty()) {
+      report.stopReason = enumeration.stopReason;
+      break;
+    }
+    const std::vector<EnumeratedGraph>& graphs = enumeration.graphs;
+    FingerprintIndex index(graphs);
+    for (size_t p : patterns) {
+      const ModelPattern& pattern = vocabulary.patterns[p];
+      ++report.minedPatterns;
+      std::optional<EvaluatedTerm> value = evaluateTerm(pattern.term, vocabulary, valueOf);
+      bool finite = value.has_value();
+      if (value)
+        for (float x : value->value.floats()) finite = finite && std::isfinite(x);
+      if (!finite) {
+        ++report.minedUnevaluable;
+        continue;
+      }
+      std::vector<uint32_t> partners = index.matches(fingerprintOf(value->value));
+      std::stable_sort(partners.begin(), partners.end(), [&](uint32_t a, uint32_t b) { return graphs[a].opCount < graphs[b].opCount; });
+      bool paired = false;
+      int kept = 0;
+      for (uint32_t g : partners) {
+        if (graphs[g].opCount > pattern.term.opCount() || kept >= kPartnersPerPattern) break;
+        std::vector<Term> rhs = outputTerms(graphs[g], vocabulary);
+        if (rhs.size() != 1 || rhs[0] == pattern.term) continue;
+        CandidateRule rule;
+        rule.lhs = {pattern.term};
+        rule.rhs = std::move(rhs);
+        rule.minedPattern = static_cast<int>(p);
+        rule.rhsGraph = g;
+        std::vector<std::string> names = canonicalNames(rule, vocabulary);
+        if (renderTerm(rule.lhs[0], vocabulary, names) == renderTerm(rule.rhs[0], vocabulary, names) ||
+            !seen.insert(canonicalText(rule, vocabulary)).second)
+          continue;
+        ++report.minedPairs;
+        ++kept;
+        paired = true;
+        candidates.push_back(std::move(rule));
+      }
+      if (paired) ++report.minedPaired;
+    }
+    done += patterns.size();
+    say("mine: " + std::to_string(done) + "/" + std::to_string(vocabulary.patterns.size()) + " model patterns, " +
+        std::to_string(report.minedPaired) + " with a partner, " + std::to_string(report.minedPairs) + " candidate pairs, " +
+        std::to_string(report.enumeratedGraphs) + " graphs enumerated");
+  }
+  report.enumerateSeconds = secondsSince(start);
+}
+
 } // namespace
 
 SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const SynthesisOptions& options, const SynthesisProgress& progress) {
@@ -350,20 +441,24 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
     if (progress) progress(line);
   };
 
-  // 1. Enumerate and fingerprint.
-  EnumerationResult enumeration = enumerateGraphs(vocabulary, options.limits, [&](const EnumerationResult& sofar) {
+  // 1. Enumerate and fingerprint (mined left-hand sides: per variable set, in step 2b).
+  const bool mined = !vocabulary.patterns.empty();
+  const EnumerationProgress enumerationProgress = [&](const EnumerationResult& sofar) {
     char line[160];
     std::snprintf(line, sizeof line, "enumerate: %llu graphs, %zu fingerprinted, %.0f s", static_cast<unsigned long long>(sofar.visited),
                   sofar.graphs.size(), sofar.seconds);
     say(line);
-  });
+  };
+  EnumerationResult enumeration;
+  if (!mined) enumeration = enumerateGraphs(vocabulary, options.limits, enumerationProgress);
   report.enumeratedGraphs = enumeration.visited;
   report.fingerprintedGraphs = enumeration.graphs.size();
   report.stopReason = enumeration.stopReason;
   report.enumerateSeconds = enumeration.seconds;
   const std::vector<EnumeratedGraph>& graphs = enumeration.graphs;
-  say("enumerate: " + std::to_string(report.enumeratedGraphs) + " graphs, " + std::to_string(report.fingerprintedGraphs) + " fingerprinted" +
-      (report.stopReason.empty() ? "" : " (stopped: " + report.stopReason + ")"));
+  if (!mined)
+    say("enumerate: " + std::to_string(report.enumeratedGraphs) + " graphs, " + std::to_string(report.fingerprintedGraphs) + " fingerprinted" +
+        (report.stopReason.empty() ? "" : " (stopped: " + report.stopReason + ")"));
 
   // 2. Group by fingerprint; pair every distinct member with the group's smallest graph.
   Clock::time_point groupStart = Clock::now();
@@ -415,6 +510,8 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
       candidates.push_back(std::move(rule));
     }
   }
+  // 2b. The models' own trees as left-hand sides, paired with enumerated right-hand sides.
+  if (mined) pairMinedPatterns(vocabulary, options, report, candidates, seen, enumerationProgress, say);
   // Smaller rules first, so that a larger one a smaller verified rule implies is pruned.
   std::stable_sort(candidates.begin(), candidates.end(), [](const CandidateRule& a, const CandidateRule& b) {
     return std::make_pair(a.lhs.size(), a.opCount()) < std::make_pair(b.lhs.size(), b.opCount());

@@ -61,6 +61,11 @@ struct SynthesisReport {
   uint64_t prunedDecomposable = 0;  // two outputs whose right-hand sides share no op: two single rules
   uint64_t prunedCommonSubgraph = 0;
   uint64_t prunedSubsumed = 0;
+  // --from-model mining: the models' own trees as left-hand sides.
+  uint64_t minedPatterns = 0;    // distinct model patterns
+  uint64_t minedUnevaluable = 0; // not finite or not evaluable on the synthesis variables
+  uint64_t minedPaired = 0;      // with at least one enumerated graph of their fingerprint
+  uint64_t minedPairs = 0;       // candidate pairs they gave (after renaming)
   uint64_t checked = 0;  // handed to the rule checker
   uint64_t verified = 0;
   uint64_t refused = 0;  // the checker could not verify them; never written

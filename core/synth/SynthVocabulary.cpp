@@ -4,10 +4,13 @@
 #include "interp/TestData.h"
 #include "ir/CanonicalAttributes.h"
 #include "ir/ShapeInference.h"
+#include "rewrite/Pattern.h"
 #include "rewrite/TensatVocabulary.h"
+#include "synth/ModelPatterns.h"
 #include "support/Error.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -54,6 +57,23 @@ SynthOp nativeOp(OpKind kind, Attributes attrs = {}) {
   op.commutative = isCommutative(kind);
   op.label = op.dslName + (op.attrs.empty() ? "" : "{" + op.attrs.toString() + "}");
   return op;
+}
+
+// Attribute values as the rule DSL reads them back exactly (a float's shortest round-trip text
+// with a '.', so HardSigmoid's alpha 0.16666667 is not written 0.166667 and still matches).
+std::string attributeText(const AttrValue& value) {
+  auto floatText = [](float f) {
+    std::string text = formatScalar(f);
+    if (text.find_first_of(".eEni") == std::string::npos) text += ".0";
+    return text;
+  };
+  if (const auto* f = std::get_if<float>(&value)) return floatText(*f);
+  if (const auto* floats = std::get_if<std::vector<float>>(&value)) {
+    std::string text = "[";
+    for (size_t i = 0; i < floats->size(); ++i) text += (i ? "," : "") + floatText((*floats)[i]);
+    return text + "]";
+  }
+  return attrValueToString(value);
 }
 
 SynthOp concatOp(int64_t axis, int64_t rank) {
@@ -152,7 +172,55 @@ bool needs4d(const std::vector<SynthOp>& ops) {
   return std::any_of(ops.begin(), ops.end(), [](const SynthOp& op) { return op.kind == OpKind::Conv || op.kind == OpKind::Enlarge; });
 }
 
+bool hasOp(const SynthVocabulary& vocabulary, OpKind kind) {
+  return std::any_of(vocabulary.ops.begin(), vocabulary.ops.end(), [&](const SynthOp& op) { return op.kind == kind; });
+}
+
+// What a runtime fuses the models' spellings into, offered as right-hand sides: HardSwish and
+// ONNX's HardSigmoid (alpha 1/6) where a Clip to [0, 6] spells them, Gelu where Erf or Tanh and Pow
+// do, and the composition of every two of the models' transposes of one rank.
+template <typename Add>
+void addFusedForms(const SynthVocabulary& vocabulary, Add&& add) {
+  bool clip6 = false;
+  std::vector<std::vector<int64_t>> perms;
+  for (const SynthOp& op : vocabulary.ops) {
+    if (op.kind == OpKind::Clip && op.attrs.getFloat("min", -1) == 0.0f && op.attrs.getFloat("max", -1) == 6.0f) clip6 = true;
+    if (op.kind == OpKind::Transpose) perms.push_back(op.attrs.getInts("perm"));
+  }
+  if (clip6) {
+    add(nativeOp(OpKind::HardSwish));
+    add(nativeOp(OpKind::HardSigmoid, {{"alpha", 1.0f / 6.0f}, {"beta", 0.5f}}));
+  }
+  if (hasOp(vocabulary, OpKind::Erf)) add(nativeOp(OpKind::Gelu));
+  if (hasOp(vocabulary, OpKind::Tanh) && hasOp(vocabulary, OpKind::Pow)) add(nativeOp(OpKind::Gelu, {{"approximate", std::string("tanh")}}));
+  for (const auto& first : perms)
+    for (const auto& second : perms) {
+      if (first.size() != second.size()) continue;
+      std::vector<int64_t> composed(first.size());
+      bool identity = true;
+      for (size_t i = 0; i < first.size(); ++i) {
+        composed[i] = first[static_cast<size_t>(second[i])];
+        identity = identity && composed[i] == static_cast<int64_t>(i);
+      }
+      if (!identity) add(nativeOp(OpKind::Transpose, {{"perm", composed}}));
+    }
+}
+
 } // namespace
+
+SynthOp nativeSynthOp(OpKind kind, Attributes attrs, int arity) {
+  SynthOp op = nativeOp(kind, std::move(attrs));
+  op.arity = arity;
+  op.label = op.dslName + (op.attrs.empty() ? "" : "{" + op.attrs.toString() + "}") + (arity > 2 ? "/" + std::to_string(arity) : "");
+  return op;
+}
+
+int findOrAddOp(SynthVocabulary& vocabulary, SynthOp op) {
+  for (size_t i = 0; i < vocabulary.ops.size(); ++i)
+    if (vocabulary.ops[i].label == op.label) return static_cast<int>(i);
+  vocabulary.ops.push_back(std::move(op));
+  return static_cast<int>(vocabulary.ops.size()) - 1;
+}
 
 Tensor variableValue(const SynthVariable& variable, const Shape& shape, uint64_t seed, const std::string& name, float low, float high) {
   const TensorType type{DType::Float32, shape};
@@ -231,7 +299,7 @@ std::string renderApplication(const SynthOp& op, std::span<const std::string> op
       s += "{";
       bool first = true;
       for (const auto& [key, value] : op.attrs.entries()) {
-        s += (first ? "" : ", ") + key + "=" + attrValueToString(value);
+        s += (first ? "" : ", ") + key + "=" + attributeText(value);
         first = false;
       }
       s += "}";
@@ -276,6 +344,7 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
   std::set<std::pair<int64_t, int64_t>> kernels;
   std::map<std::string, int> skipped;
   std::map<double, int> scalarUses; // one-element float weights read by element-wise binary ops
+  std::set<std::array<int64_t, 3>> mineKernels; // mined convolutions' kernels: {1 (depthwise) or 4, kh, kw}
   bool wantsSplit = false;
   auto add = [&](SynthOp op) {
     std::string key = op.label;
@@ -293,6 +362,19 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
           if (t.rank() >= 1 && t.rank() <= 4) ranks.insert(t.rank());
       };
       const std::string name(opName(node.kind));
+      const bool mined = options.mineMaxOps > 0 && minedOpFor(graph, node).has_value();
+      if (mined) {
+        noteRanks();
+        if (node.kind == OpKind::Conv) {
+          const Shape& kernel = inputs[1].shape;
+          mineKernels.insert({kernel[1] == 1 ? 1 : 4, kernel[2], kernel[3]});
+        }
+      }
+      if (mined && node.kind == OpKind::Conv) {
+        // Mining adds the convolution with its own attributes (bias, groups, any padding).
+        wantsSplit = true;
+        continue;
+      }
       if ((isOneOf(node.kind, kUnaryOps) || isOneOf(node.kind, kBinaryOps)) && node.attrs.empty()) {
         add(nativeOp(node.kind));
         if (isOneOf(node.kind, kBinaryOps))
@@ -363,9 +445,8 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
       }
       default: break;
       }
-      ++skipped[name];
+      if (!mined) ++skipped[name]; // mined ops join the vocabulary through the patterns
     }
-    (void)modelNames;
   }
   if (vocabulary.ops.empty())
     throw Error("the model(s) have no op that synthesis supports (synthesis knows: " + supportedNames() + ")");
@@ -382,6 +463,8 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
       {1, {"b", {4}}}, {2, {"w", {4, 4}}}, {3, {"x", {2, 4, 4}}}, {4, {"i", {1, 4, 4, 4}}}};
   for (int64_t rank : ranks) addVariables(vocabulary.variables, shapes.at(rank).first, shapes.at(rank).second, options.variablesPerShape);
   for (auto [kh, kw] : kernels) addVariables(vocabulary.variables, "k", {4, 4, kh, kw}, std::max(1, options.variablesPerShape - 1));
+  for (auto [in, kh, kw] : mineKernels)
+    if (in != 4 || !kernels.count({kh, kw})) addVariables(vocabulary.variables, "k", {4, in, kh, kw}, std::max(1, options.variablesPerShape - 1));
   // The model's scalar constants: its most used values as literals (#8, #0.5), and one `#?s` for
   // any other scalar weight.
   if (!scalarUses.empty()) {
@@ -393,10 +476,14 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
       literal.literal = byUse[i].second;
       vocabulary.variables.push_back(literal);
     }
-    SynthVariable scalar{"s", floatType({1})};
-    scalar.scalar = true;
-    vocabulary.variables.push_back(scalar);
+    // Mined patterns hold several distinct constants (a scale and a shift).
+    for (int i = 0; i < (options.mineMaxOps > 0 ? options.variablesPerShape : 1); ++i) {
+      SynthVariable scalar{"s", floatType({1})};
+      scalar.scalar = true;
+      vocabulary.variables.push_back(scalar);
+    }
   }
+  if (options.mineMaxOps > 0) addFusedForms(vocabulary, add);
   // Ops none of the variables fit (a Transpose of rank 5) are dropped with a note, not an error.
   std::vector<SynthOp> kept;
   for (SynthOp& op : vocabulary.ops) {
@@ -407,6 +494,7 @@ SynthVocabulary vocabularyFromModels(std::span<const Graph* const> models, std::
     vocabulary.notes.push_back(op.label + ": applies to none of the synthesis variables' shapes; dropped");
   }
   vocabulary.ops = std::move(kept);
+  mineModelPatterns(models, modelNames, vocabulary, options.mineMaxOps, options.maxPatterns);
   if (vocabulary.ops.empty()) throw Error("no op of the model(s) applies to the synthesis variables");
   return vocabulary;
 }

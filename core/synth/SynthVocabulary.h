@@ -9,7 +9,9 @@
 #include "ir/Op.h"
 #include "ir/Tensor.h"
 #include "ir/TensorType.h"
+#include "synth/SynthTerm.h"
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,16 +50,56 @@ struct SynthVariable {
 Tensor variableValue(const SynthVariable& variable, const Shape& shape, uint64_t seed, const std::string& name, float low = -1.0f,
                      float high = 1.0f);
 
+// Where a mined pattern occurs: the model, its root node, and per variable id the model's type
+// there and whether it is a weight (what the pattern's cost at that site is computed on).
+struct ModelSite {
+  std::string model;
+  std::string node;
+  std::map<int, std::pair<TensorType, bool>> variables; // variable id -> (type in the model, is a weight)
+};
+
+// A left-hand side taken from the models (--from-model): a tree of ops as it occurs in a model,
+// with the model's attribute values, its inputs renamed to synthesis variables.
+struct ModelPattern {
+  Term term;
+  uint64_t occurrences = 0;
+  std::map<std::string, uint64_t> perModel; // model -> occurrences
+  std::vector<ModelSite> sites;             // the first few
+};
+
+struct MiningCounts {
+  uint64_t trees = 0;       // trees of up to N ops rooted at model nodes
+  uint64_t unmapped = 0;    // an input with no synthesis variable to stand for it (rank, too many of one shape)
+  uint64_t weightsOnly = 0; // every input a weight: constant folding, not a rewrite
+  uint64_t distinct = 0;    // distinct patterns after renaming
+  std::map<std::string, uint64_t> perModel; // model -> distinct patterns it holds
+  std::string stopReason;   // the mining budget, when it stopped early
+};
+
 struct SynthVocabulary {
   std::vector<SynthOp> ops;
   std::vector<SynthVariable> variables;
   std::vector<std::string> notes; // what a model had that synthesis leaves out, and why
+  std::vector<ModelPattern> patterns; // --from-model with mining: the models' own left-hand sides
+  MiningCounts mining;
 };
 
 struct VocabularyOptions {
   int variablesPerShape = 3; // TASO's generator: x1..x3, w1..w3 of each shape
   int literalsPerModel = 2;  // the models' most used scalar constants written as literals (#8)
+  // The models' own trees of up to this many ops become left-hand sides (0: none, TASO's plain
+  // enumeration). Their ops join the vocabulary with the models' attributes (native Conv with its
+  // kernel, strides, pads and groups, Concat of several inputs), with the fused forms a runtime has
+  // for their spellings (HardSwish, HardSigmoid, Gelu, composed transposes) as right-hand sides.
+  int mineMaxOps = 0;
+  uint64_t maxPatterns = 200'000; // mining budget: distinct patterns kept
 };
+
+// An op of the vocabulary in its IR spelling with these attributes and operand count.
+SynthOp nativeSynthOp(OpKind kind, Attributes attrs, int arity);
+
+// The index of `op` in the vocabulary (by label), appended when new.
+int findOrAddOp(SynthVocabulary& vocabulary, SynthOp op);
 
 // The IR attributes of `op` applied to operands of these types, or nullopt when it does not apply
 // (shapes that do not fit, TENSAT's equal-type and equal-rank rules). `splitSizes` sizes a split.
