@@ -3,6 +3,7 @@
 #include "cost/MeasuredCostModel.h"
 #include "cost/TableCostModel.h"
 #include "run/CostResolution.h"
+#include "run/SharedCostModels.h"
 #include "support/Error.h"
 
 #ifdef TESSERA_HAVE_PLUGINS
@@ -28,13 +29,24 @@ MeasuredCostFactory measuredCostFactory() {
 
 } // namespace
 
+RunBackends cliRunBackends() {
+  RunBackends backends;
+  backends.costs = std::make_shared<SharedCostModels>(measuredCostFactory());
+#ifdef TESSERA_HAVE_PLUGINS
+  backends.executor = makeCliExecutor;
+#endif
+  backends.warn = warn;
+  return backends;
+}
+
 std::unique_ptr<CostModel> makeCliCostModel(const std::string& spec) {
   ResolvedCost resolved = resolveCostSpec(spec, measuredCostFactory());
   if (!resolved.fallbackNote.empty()) warn(resolved.fallbackNote);
   return std::move(resolved.model);
 }
 
-std::string costModelSummary(const CostModel& model) {
+std::string costModelSummary(const CostModel& shared) {
+  const CostModel& model = innerCostModel(shared);
   if (const auto* measured = dynamic_cast<const MeasuredCostModel*>(&model)) return measured->summary();
   if (const auto* table = dynamic_cast<const TableCostModel*>(&model)) return table->summary();
   return {};
@@ -42,7 +54,7 @@ std::string costModelSummary(const CostModel& model) {
 
 std::unique_ptr<GraphExecutor> makeCliExecutor(const std::string& backend) {
 #ifndef TESSERA_HAVE_PLUGINS
-  throw Error("no " + backend + " executor: this tessera-cli was built without plugin support (Qt 6 Core was not found)");
+  throw Error("no " + backend + " executor: " + kNoPluginSupport);
 #else
   return plugins::makeBackendExecutor(plugins::PluginHost::global(), backend);
 #endif

@@ -70,7 +70,7 @@ std::string backendOf(const AccuracyOptions& options) {
 
 // Samples every model's candidates, predicts them with `model` and times them end to end.
 std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostModel& model, GraphExecutor& executor) {
-  const ActiveRules rules = loadActiveRules({});
+  const ActiveRules rules = loadActiveRules({}, reportProgress);
   auto* measured = dynamic_cast<MeasuredCostModel*>(&model);
   std::vector<TimedCandidate> timed;
   const std::vector<onnx_io::ShapeBindings> bindings = options.shapes.bindingsForEach(options.models);

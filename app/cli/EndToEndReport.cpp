@@ -3,12 +3,22 @@
 #include "run/CostResolution.h"
 #include "support/Error.h"
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <cstdio>
-
 namespace tessera::cli {
+
+namespace {
+
+// "cuda 100, cpu 3": a protocol figure per backend, from core's defaults.
+std::string perBackend(int EndToEndOptions::*field) {
+  std::string text;
+  for (const char* backend : {"cuda", "cpu", "ort"})
+    text += (text.empty() ? "" : ", ") + std::string(backend) + " " + std::to_string(defaultEndToEndOptions(backend).*field);
+  return text;
+}
+
+} // namespace
 
 std::string requireMeasuredBackend(const std::string& costSpec, const std::string& what) {
   std::optional<std::string> backend = measuredBackend(costSpec);
@@ -16,14 +26,14 @@ std::string requireMeasuredBackend(const std::string& costSpec, const std::strin
   return *backend;
 }
 
-EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs) {
-  EndToEndOptions options = defaultEndToEndOptions(backend);
-  if (warmup >= 0) options.warmup = warmup;
-  if (maxPairs >= 0) {
-    options.maxPairs = std::max(maxPairs, 2);
-    options.minPairs = std::min(options.minPairs, options.maxPairs);
-  }
-  return options;
+void addEndToEndOptions(CLI::App* command, EndToEndSettings& settings) {
+  command->add_option("--e2e-warmup", settings.warmup, "Untimed runs of each graph before end-to-end timing (default: " +
+                                                           perBackend(&EndToEndOptions::warmup) + ")")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--e2e-runs", settings.maxPairs,
+                      "Most interleaved pairs of end-to-end runs (default: " + perBackend(&EndToEndOptions::maxPairs) +
+                          "; fewer once the interval is decided)")
+      ->check(CLI::Range(2, 100000));
 }
 
 void addEndToEndKeys(const EndToEndComparison& comparison, nlohmann::json& report) {

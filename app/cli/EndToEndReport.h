@@ -1,13 +1,18 @@
-// What `optimize` and `bench` share to time a candidate against its original end to end: timing
-// options suited to the device, and the report of one comparison (console line and JSON keys).
+// What the commands that time a candidate against its original end to end share: the options
+// that tune the protocol (their defaults from core's defaultEndToEndOptions) and the report of
+// one comparison (JSON keys).
 #pragma once
 
 #include "cost/EndToEndComparison.h"
+#include "run/RunPlan.h"
 
 #include <nlohmann/json_fwd.hpp>
 
-#include <optional>
 #include <string>
+
+namespace CLI {
+class App;
+}
 
 namespace tessera::cli {
 
@@ -15,9 +20,8 @@ namespace tessera::cli {
 // `what` ("--e2e", "costs calibrate") needs one.
 std::string requireMeasuredBackend(const std::string& costSpec, const std::string& what);
 
-// The backend's default protocol (defaultEndToEndOptions), with the user's `warmup` and
-// `maxPairs` in their place when not negative.
-EndToEndOptions endToEndOptionsFor(const std::string& backend, int warmup, int maxPairs);
+// --e2e-warmup and --e2e-runs into `settings`, their help naming each backend's default.
+void addEndToEndOptions(CLI::App* command, EndToEndSettings& settings);
 
 // Adds e2e_original_ms, e2e_optimized_ms, e2e_speedup_pct, e2e_speedup_ci_pct ([low, high]),
 // e2e_confidence, e2e_runs (timed pairs), e2e_warmup, e2e_device and e2e_method to `report`.

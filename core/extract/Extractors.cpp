@@ -26,6 +26,13 @@ std::string_view extractionMethodName(ExtractionMethod method) {
   return "unknown";
 }
 
+std::vector<std::string> extractionMethodNames() {
+  std::vector<std::string> names;
+  for (ExtractionMethod method : {ExtractionMethod::Tree, ExtractionMethod::SharedCost, ExtractionMethod::DagGreedy, ExtractionMethod::Ilp})
+    names.emplace_back(extractionMethodName(method));
+  return names;
+}
+
 Extraction extract(const ExtractionProblem& problem, ExtractionMethod method, const ExtractOptions& options) {
   switch (method) {
   case ExtractionMethod::Tree: return extractTree(problem);

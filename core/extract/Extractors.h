@@ -5,7 +5,9 @@
 #include "extract/Extraction.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace tessera::extract {
 
@@ -18,6 +20,8 @@ enum class ExtractionMethod {
 
 std::optional<ExtractionMethod> parseExtractionMethod(std::string_view name);
 std::string_view extractionMethodName(ExtractionMethod method);
+// Every method's name, in the order above: what option checks and menus offer.
+std::vector<std::string> extractionMethodNames();
 
 struct ExtractOptions {
   double timeLimitSeconds = 0; // ILP only; <= 0 means no limit

@@ -34,6 +34,8 @@ public:
     return model_->slicesContiguousSplits();
   }
 
+  const CostModel& inner() const { return *model_; }
+
 private:
   mutable std::mutex mutex_;
   std::unique_ptr<CostModel> model_;
@@ -55,6 +57,11 @@ std::string SharedCostModels::fallbackNote(const std::string& spec) const {
   std::lock_guard lock(mutex_);
   auto it = notes_.find(spec);
   return it == notes_.end() ? std::string() : it->second;
+}
+
+const CostModel& innerCostModel(const CostModel& model) {
+  const auto* shared = dynamic_cast<const SynchronizedCostModel*>(&model);
+  return shared ? shared->inner() : model;
 }
 
 } // namespace tessera

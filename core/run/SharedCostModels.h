@@ -32,4 +32,8 @@ private:
   std::map<std::string, std::string> notes_;
 };
 
+// The model a shared one answers through (for reports that ask a model what it did, such as a
+// measured model's summary); `model` itself when it is not a shared one.
+const CostModel& innerCostModel(const CostModel& model);
+
 } // namespace tessera
