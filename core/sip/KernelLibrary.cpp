@@ -1,7 +1,7 @@
 // Assembling and linking a reordered kernel.
 #include "sip/KernelLibrary.h"
 
-#include "sip/McLayer.h"
+#include "sip/NativeCode.h"
 
 #include "tune/Builder.h"
 #include "tune/Subprocess.h"
@@ -23,7 +23,7 @@ KernelLibrary buildKernelLibrary(const std::string& assembly, bool openmp, const
     result.library = library.string();
     return result;
   }
-  AssembledObject object = assembleObject(assembly);
+  AssembledObject object = x86McAdapter()->assemble(assembly);
   if (!object.ok()) {
     result.assembleFailed = true;
     result.error = "the MC layer cannot assemble it: " + object.error.substr(0, 2000);

@@ -1,5 +1,5 @@
-// A listing's assembly made into a shared object the tuner's runner loads: assembled by the MC
-// layer into an object, linked by the system compiler driver, cached by the text's hash.
+// A listing's assembly made into a shared object the tuner's runner loads: assembled by the x86
+// adapter (LLVM's MC layer) into an object, linked by the system compiler driver, cached by the text's hash.
 #pragma once
 
 #include <string>

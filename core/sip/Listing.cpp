@@ -2,6 +2,7 @@
 #include "sip/Listing.h"
 
 #include "sip/McLayer.h"
+#include "sip/NativeCode.h"
 
 #include "support/Error.h"
 #include "tune/LlvmBuilder.h"
@@ -21,13 +22,16 @@ std::string trimmed(const std::string& line) {
 
 } // namespace
 
-std::string Listing::render(const std::vector<std::vector<size_t>>& order) const {
-  std::vector<const std::string*> texts(lines.size());
-  for (size_t i = 0; i < lines.size(); ++i) texts[i] = &lines[i];
+std::vector<std::string> Listing::renderLines(const std::vector<std::vector<size_t>>& order) const {
+  std::vector<std::string> rendered = lines;
   for (size_t b = 0; b < blocks.size(); ++b)
-    for (size_t k = 0; k < blocks[b].size(); ++k) texts[instructionLine[blocks[b][k]]] = &instructions[order.at(b).at(k)].text;
+    for (size_t k = 0; k < blocks[b].size(); ++k) rendered[instructionLine[blocks[b][k]]] = instructions[order.at(b).at(k)].text;
+  return rendered;
+}
+
+std::string Listing::render(const std::vector<std::vector<size_t>>& order) const {
   std::string text;
-  for (const std::string* line : texts) text += *line + "\n";
+  for (const std::string& line : renderLines(order)) text += line + "\n";
   return text;
 }
 
@@ -71,6 +75,6 @@ Listing parseListing(const std::string& assembly) {
   return listing;
 }
 
-Listing lowerToListing(const std::string& llvmIr) { return parseListing(tune::compileLlvmIrToAssembly(llvmIr)); }
+Listing lowerToListing(const std::string& llvmIr) { return x86McAdapter()->listing(tune::compileLlvmIrToAssembly(llvmIr)); }
 
 } // namespace tessera::sip

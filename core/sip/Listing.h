@@ -38,7 +38,9 @@ struct Listing {
   std::vector<size_t> instructionLine;    // instructions[i] is lines[instructionLine[i]]
   std::vector<std::vector<size_t>> blocks; // instruction indices, in text order, per basic block
 
-  // The text with each block's instructions in `order` (per block, a permutation of its indices).
+  // The lines with each block's instructions in `order` (per block, a permutation of its indices).
+  std::vector<std::string> renderLines(const std::vector<std::vector<size_t>>& order) const;
+  // Those lines as one text.
   std::string render(const std::vector<std::vector<size_t>>& order) const;
   std::string text() const { return render(blocks); }
   size_t movableCount() const;

@@ -47,8 +47,11 @@ SipRun runSip(const tune::TuningRecord& record, const SipOptions& options, const
 
   tune::RunnerOptions runOptions = options.run;
   runOptions.cacheDir = options.cacheDir;
+  run.baselineLibrary = buildKernelLibrary(run.listing.text(), kernel.openmp, options.cacheDir, runOptions.compiler).library;
+  if (run.baselineLibrary.empty()) throw Error("tuned kernel " + record.hash + " of " + record.workload + ": its reassembled listing does not build");
   // Each candidate meets inputs it has not seen: the problem's seed moves on with every evaluation.
   uint64_t problemSeed = options.annealing.seed * 1000003;
+  int evaluations = 0;
   const Evaluate evaluate = [&](const std::string& assembly) {
     Evaluation evaluation;
     KernelLibrary built = buildKernelLibrary(assembly, kernel.openmp, options.cacheDir, runOptions.compiler);
@@ -58,14 +61,25 @@ SipRun runSip(const tune::TuningRecord& record, const SipOptions& options, const
       return evaluation;
     }
     tune::LocalRunner runner(tune::makeProblem(run.workload, ++problemSeed), runOptions);
+    // The tuned kernel is timed beside the candidate (in alternating order) and the candidate scored
+    // by the ratio, on the tuned record's GFLOP/s scale: on a shared machine the load changes from
+    // one step to the next by more than a move changes the kernel, and a ratio of neighbours in time
+    // cancels most of it.
+    const bool candidateFirst = ++evaluations % 2 == 1;
+    tune::RunResult tuned;
+    if (!candidateFirst) tuned = runner.run(run.baselineLibrary);
     tune::RunResult result = runner.run(built.library);
+    if (candidateFirst) tuned = runner.run(run.baselineLibrary);
     evaluation.error = result.error;
     if (result.status == tune::TrialStatus::WrongResult) {
       evaluation.outcome = Outcome::FailedTest;
     } else if (result.status != tune::TrialStatus::Ok) {
       evaluation.outcome = Outcome::FailedRun;
+    } else if (tuned.status != tune::TrialStatus::Ok) {
+      throw Error("tuned kernel " + record.hash + " of " + record.workload + " failed beside a candidate: " + tuned.error);
     } else {
-      evaluation.gflops = run.workload.gflopsAt(result.medianMs);
+      const double scale = record.gflops > 0 ? record.gflops : run.workload.gflopsAt(tuned.medianMs);
+      evaluation.gflops = scale * tuned.medianMs / result.medianMs;
     }
     return evaluation;
   };
@@ -76,11 +90,10 @@ SipRun runSip(const tune::TuningRecord& record, const SipOptions& options, const
     onProgress(progress);
   });
 
-  run.baselineLibrary = buildKernelLibrary(run.listing.text(), kernel.openmp, options.cacheDir, runOptions.compiler).library;
   run.bestAssembly = run.listing.render(run.search.best.order);
   run.bestDiffers = run.bestAssembly != run.listing.text();
   run.bestLibrary = buildKernelLibrary(run.bestAssembly, kernel.openmp, options.cacheDir, runOptions.compiler).library;
-  if (run.baselineLibrary.empty() || run.bestLibrary.empty()) throw Error("the kernels the search evaluated no longer build");
+  if (run.bestLibrary.empty()) throw Error("the best kernel the search evaluated no longer builds");
   if (!run.bestDiffers) {
     run.finalTestPassed = true; // the tuned kernel itself: nothing to test
     return run;

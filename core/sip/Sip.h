@@ -1,6 +1,7 @@
 // One SIP run on a tuned kernel (issue #34): its record's LLVM IR lowered to x86 machine code,
 // simulated annealing over memory-instruction moves with every candidate built by the MC layer,
-// tested against the reference interpreter on fresh random inputs and timed in a child process;
+// tested against the reference interpreter on fresh random inputs and timed in a child process
+// beside the tuned kernel (its score: the record's GFLOP/s x the tuned kernel's time / its time);
 // then the best kernel tested on many samples against the tuned one and timed against it
 // interleaved.
 #pragma once

@@ -7,6 +7,7 @@
 #include "sip/Listing.h"
 #include "sip/McLayer.h"
 #include "sip/Moves.h"
+#include "sip/NativeCode.h"
 #include "sip/Refinement.h"
 #include "sip/SampleTester.h"
 #include "sip/Sip.h"
@@ -205,6 +206,10 @@ TEST(SipBadInput, TextTheMcLayerCannotEncodeIsAFailedAssembleNotACrash) {
   EXPECT_FALSE(library.ok());
   EXPECT_TRUE(library.assembleFailed);
   EXPECT_THROW(parseListing("\tfrobnicate\t%rax\n"), Error);
+  const std::unique_ptr<NativeCodeAdapter> x86 = x86McAdapter();
+  EXPECT_EQ(x86->unavailableReason(), "");
+  EXPECT_FALSE(x86->assemble("\tfrobnicate\t%rax\n").ok());
+  EXPECT_TRUE(x86->assemble(kStoreThenLoad).ok());
 
   // In a search: counted as failed_assemble, and the search goes on.
   const Listing listing = parseListing(kStoreThenLoad);
