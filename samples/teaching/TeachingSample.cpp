@@ -2,14 +2,10 @@
 // phase_ordering.tsession with one recorded run each of greedy rewriting, equality saturation and
 // MCTS (same rules, same cost model), to replay in the explorer. Prints what each run reached.
 // Usage: tessera-teaching-sample OUT_DIR
-#include "cost/CostModel.h"
 #include "events/Control.h"
-#include "events/EventSink.h"
 #include "generator/Teaching.h"
 #include "onnx/OnnxExport.h"
-#include "rewrite/DefaultRules.h"
-#include "run/RunRecording.h"
-#include "search/Strategy.h"
+#include "run/RunModel.h"
 #include "support/Error.h"
 
 #include <cstdio>
@@ -29,23 +25,16 @@ int main(int argc, char** argv) {
     // The bundled session names the model by its file beside it, so a copy opens anywhere.
     const RecordedModel recorded{0, "phase_ordering", "phase_ordering.onnx"};
 
-    const RuleSet rules = defaultRules();
-    std::vector<const Rule*> list;
-    for (const auto& rule : rules.rules()) list.push_back(rule.get());
-    auto cost = makeCostModel(kDefaultCostSpec);
     for (const char* strategy : {"greedy", "eqsat", "mcts"}) {
-      RunRequest request;
-      request.strategy = strategy;
-      request.costSpec = cost->spec();
-      request.search.timeLimitSeconds = 20;
-      RunRecording recording(sessionPath.string(), recorded, model);
-      recording.begin(request);
+      // core's run (run/RunModel.h), as optimize runs it: the built-in rules, the default cost model.
+      RunPlan plan;
+      plan.request.strategy = strategy;
+      plan.request.search.timeLimitSeconds = 20;
+      plan.sessionPath = sessionPath.string();
+      plan.recordedModel = recorded;
       Control control;
-      EventStream events;
-      events.attach(&recording.sink());
-      SearchResult result = makeStrategy(strategy)->run(SearchInput{model, list, *cost, control, events, request.search});
-      verifySearchResult(model, result, /*trials=*/1, request.search.seed);
-      recording.finish(result, *cost);
+      const RunOutcome run = runModel(model, plan, RunBackends{}, control, nullptr);
+      const SearchResult& result = run.result;
       std::printf("%-6s %.4f ms -> %.4f ms (%.1f %%), %d steps, %s, rules:", strategy, result.originalCostMs, result.bestCostMs,
                   result.speedupPct, result.steps, result.verified ? "verified" : "NOT VERIFIED");
       for (const auto& [rule, count] : result.rulesApplied) std::printf(" %s x%zu", rule.c_str(), count);
