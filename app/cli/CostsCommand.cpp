@@ -1,8 +1,9 @@
 // `tessera-cli costs`: measured op costs.
-//   costs profile MODEL... [--cost SPEC] [--e2e]
+//   costs profile MODEL... [--cost SPEC] [--e2e] [--launcher local|slurm …]
 //                                         cost every distinct op of the models (measuring what the
 //                                         cache lacks) and report measured / cache hits / estimated;
-//                                         --e2e also runs each whole model on the backend's device
+//                                         --e2e also runs each whole model on the backend's device;
+//                                         --launcher measures the missing signatures in shards first
 //   costs list                            devices in the cost cache and how many signatures each, and
 //                                         the tuned kernels of the tuning database in use
 //   costs export FILE [--device D]        one device's table as JSON (for table:FILE or import)
@@ -14,6 +15,7 @@
 #include "ModelShapeOptions.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
+#include "LauncherOptions.h"
 
 #include "cost/CostCache.h"
 #include "cost/CostTable.h"
@@ -27,6 +29,8 @@
 #include "PluginHost.h"
 #endif
 
+#include "ExecutorThreads.h"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -35,9 +39,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <set>
+#include <thread>
 
 namespace tessera::cli {
 
@@ -54,13 +60,106 @@ struct CostsOptions {
   int warmup = 10;
   int runs = 20;
   ModelShapeOptions shapes;
+  LauncherOptions launcher;
+  std::string signatureList; // a shard's share of the signatures to measure, one key a line
 };
 
 std::string cachePath(const CostsOptions& options) { return options.cache.empty() ? defaultCostCachePath() : options.cache; }
 
-int runProfile(const CostsOptions& options) {
+// Each distinct op signature of the models once, by key.
+std::map<std::string, OpSignature> distinctSignatures(const CostsOptions& options) {
+  std::map<std::string, OpSignature> signatures;
+  const std::vector<onnx_io::ShapeBindings> bindings = options.shapes.bindingsForEach(options.models);
+  for (size_t i = 0; i < options.models.size(); ++i) {
+    const Graph graph = onnx_io::importOnnxFile(options.models[i], bindings[i]);
+    for (NodeId id = 0; id < graph.size(); ++id) {
+      const OpKind kind = graph.node(id).kind;
+      if (kind == OpKind::Input || kind == OpKind::Weight) continue;
+      OpSignature signature = signatureOf(graph, id);
+      signatures.emplace(signature.key(), std::move(signature));
+    }
+  }
+  return signatures;
+}
+
+// A shard of `costs profile --launcher`: measures the signatures its list names into --cache.
+int profileSignatureShard(const CostsOptions& options) {
+  std::ifstream in(options.signatureList);
+  if (!in) throw errorInFile(options.signatureList, "cannot read the signature list");
+  std::set<std::string> wanted;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) wanted.insert(line);
+  std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
+  size_t measured = 0;
+  for (const auto& [key, signature] : distinctSignatures(options)) {
+    if (!wanted.count(key)) continue;
+    model->costMs(signature);
+    reportProgress("[" + std::to_string(++measured) + "/" + std::to_string(wanted.size()) + "] " + key);
+  }
+  if (measured != wanted.size())
+    throw errorInFile(options.signatureList, "names " + std::to_string(wanted.size() - measured) + " signature(s) the models do not have");
+  if (std::string summary = costModelSummary(*model); !summary.empty()) std::printf("%s\n", summary.c_str());
+  return 0;
+}
+
+// `costs profile --launcher`: the signatures the cache lacks for the device, dealt out to shards
+// that each measure theirs into a cache of their own, merged into this cache afterwards; the
+// report that follows is then the in-process one, from the cache.
+bool measureOnShards(CostsOptions& options) {
+  std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
+  const auto* measured = dynamic_cast<const MeasuredCostModel*>(model.get());
+  if (!measured) throw Error("costs profile --launcher: " + model->spec() + " measures nothing; give a measured cost spec (--cost measured:…)");
+  CostCache cache(cachePath(options));
+  std::vector<std::string> missing;
+  for (const auto& [key, signature] : distinctSignatures(options))
+    if (!cache.lookup(measured->device(), key)) missing.push_back(key);
+  reportProgress("costs: " + std::to_string(missing.size()) + " signature(s) of " + measured->device() + " not in " + cache.path());
+  if (missing.empty()) return true;
+
+  const std::string workDir = std::filesystem::absolute(launchWorkDir(options.launcher, "costs")).string();
+  const bool gpu = options.cost == "measured:cuda";
+  // A CPU shard takes the cores the profiler's ops run on, so that shards do not spoil each other's timings.
+  const int threads = tuning::executorThreads();
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int parallel = options.launcher.maxParallel > 0 ? options.launcher.maxParallel : std::max(1, cores / threads);
+  const size_t count = std::min(missing.size(), static_cast<size_t>(parallel));
+  std::vector<launch::Shard> shards(count);
+  std::vector<std::string> lists(count);
+  for (size_t i = 0; i < missing.size(); ++i) lists[i % count] += missing[i] + "\n";
+  for (size_t i = 0; i < count; ++i) {
+    const std::string listPath = workDir + "/costs-" + std::to_string(i) + ".keys";
+    std::ofstream list(listPath, std::ios::binary | std::ios::trunc);
+    list << lists[i];
+    if (!list) throw errorInFile(listPath, "cannot write a shard's signature list");
+    launch::Shard& shard = shards[i];
+    shard.name = "signatures " + std::to_string(i + 1) + " of " + std::to_string(count);
+    shard.output = workDir + "/costs-" + std::to_string(i) + ".sqlite";
+    shard.argv = {selfExecutable(), "costs", "--cache", launch::kOutputPlaceholder, "profile"};
+    for (const std::string& path : options.models) shard.argv.push_back(std::filesystem::absolute(path).string());
+    shard.argv.insert(shard.argv.end(), {"--cost", options.cost, "--signature-list", listPath});
+    for (const std::string& shape : options.shapes.inputShapes) shard.argv.insert(shard.argv.end(), {"--input-shape", shape});
+    for (const std::string& dim : options.shapes.dims) shard.argv.insert(shard.argv.end(), {"--dim", dim});
+  }
+  const std::vector<std::string> sbatchArgs{gpu ? std::string("--gres=gpu:1") : "--cpus-per-task=" + std::to_string(threads)};
+  const launch::LaunchResult result = runShards(options.launcher, shards, sbatchArgs, parallel);
+  size_t merged = 0;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    if (result.shards[i].state != launch::ShardState::Done) continue;
+    CostCache shardCache(shards[i].output);
+    for (const std::string& device : shardCache.devices()) merged += importCostTable(cache, costTableFromCache(shardCache, device));
+  }
+  reportProgress("costs: merged " + std::to_string(merged) + " measured cost(s) into " + cache.path());
+  if (result.allDone()) return true;
+  std::fprintf(stderr, "tessera-cli: error: %zu of %zu shard(s) did not finish (see the launch lines above)\n", result.failed().size(),
+               shards.size());
+  return false;
+}
+
+int runProfile(CostsOptions options) {
   // The cache the measured model uses is the default one; --cache redirects it for this run.
   if (!options.cache.empty()) setenv("TESSERA_COST_CACHE", options.cache.c_str(), 1);
+  if (!options.signatureList.empty()) return profileSignatureShard(options);
+  if (options.launcher.enabled() && !measureOnShards(options)) return 1;
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
   std::unique_ptr<GraphExecutor> executor;
@@ -214,6 +313,9 @@ void addCostsCommand(CLI::App& app, CommandContext& context) {
   profile->add_option("--warmup", options->warmup, "Untimed runs before --e2e timing (default 10)")->check(CLI::NonNegativeNumber);
   profile->add_option("--runs", options->runs, "Timed --e2e runs; the median is reported (default 20)")->check(CLI::PositiveNumber);
   addModelShapeOptions(profile, options->shapes);
+  addLauncherOptions(profile, options->launcher);
+  profile->add_option("--signature-list", options->signatureList, "A launched shard's signatures (one key a line): measure only these")
+      ->group(""); // internal: what `--launcher` gives each shard
   profile->callback([options, &context] { context.exitCode = runProfile(*options); });
 
   CLI::App* list = costs->add_subcommand("list", "Devices in the cost cache and their signature counts");

@@ -40,7 +40,12 @@ std::string selfExecutable() {
 }
 
 std::string launchWorkDir(LauncherOptions& options, const std::string& command) {
-  if (!options.workDir.empty()) return options.workDir;
+  if (!options.workDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.workDir, ec);
+    if (ec) throw errorInFile(options.workDir, "cannot create the work directory: " + ec.message());
+    return options.workDir;
+  }
   if (options.launcher == "slurm")
     throw Error("--launcher slurm needs --work-dir: a directory every node of the partition sees, for results and logs");
   const char* tmp = std::getenv("TMPDIR");

@@ -35,7 +35,7 @@ void addLauncherOptions(CLI::App* command, LauncherOptions& options);
 launch::LaunchResult runShards(const LauncherOptions& options, const std::vector<launch::Shard>& shards,
                                const std::vector<std::string>& sbatchArgs = {}, int defaultParallel = 0);
 
-// The work directory in use: --work-dir, or for the local launcher a new one under $TMPDIR.
+// The work directory in use, created: --work-dir, or for the local launcher a new one under $TMPDIR.
 std::string launchWorkDir(LauncherOptions& options, const std::string& command);
 
 // This program's own path, for the shards' command lines.
