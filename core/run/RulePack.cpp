@@ -4,26 +4,15 @@
 #include "rewrite/DefaultRules.h"
 #include "rewrite/RuleChecker.h"
 #include "search/Strategy.h"
+#include "support/ContentHash.h"
 #include "support/Error.h"
 #include "support/ReadFile.h"
 
 #include <cstdint>
-#include <cstdio>
 
 namespace tessera {
 
 namespace {
-
-std::string fnv1a(std::string_view text) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return hex;
-}
 
 constexpr uintmax_t kMaxRuleFileBytes = uintmax_t{64} << 20;
 
@@ -34,9 +23,9 @@ ActiveRules loadActiveRules(const RuleChoice& choice, const std::function<void(c
   if (choice.file.empty()) {
     active.set = defaultRules();
     active.source = "built-in";
-    active.sourceHash = fnv1a(defaultRulesText());
+    active.sourceHash = fnv1aHex(defaultRulesText());
   } else {
-    active.sourceHash = fnv1a(readFileBytes(choice.file, kMaxRuleFileBytes)); // names the file when it cannot be read
+    active.sourceHash = fnv1aHex(readFileBytes(choice.file, kMaxRuleFileBytes)); // names the file when it cannot be read
     RuleSet rules = loadRuleFile(choice.file);
     if (progress) progress("verifying the " + std::to_string(rules.size()) + " rules of " + choice.file);
     std::vector<RuleCheck> checks = checkRules(rules);

@@ -8,6 +8,8 @@
 #include "session/Session.h"
 #include "support/Error.h"
 
+#include "RunTestGraphs.h"
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -16,20 +18,9 @@
 #include <fstream>
 
 using namespace tessera;
+using tessera::testing::convRelu;
 
 namespace {
-
-TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
-
-// conv (SAME) -> relu: tensat-s063 fuses the relu into the conv, one op fewer.
-Graph convRelu() {
-  Graph g;
-  NodeId x = g.addInput("x", f32({1, 8, 14, 14}));
-  NodeId w = g.addWeight("w", Tensor::splat(f32({8, 8, 3, 3}), 0.1));
-  NodeId conv = g.addNode(OpKind::Conv, {{x}, {w}}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
-  g.addOutput({g.addNode(OpKind::Relu, {{conv}})}, "y");
-  return g;
-}
 
 std::filesystem::path tempDir(const std::string& name) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tessera-runmodel-" + std::to_string(::getpid()) + "-" + name);
@@ -45,7 +36,7 @@ std::string writeRuleFile(const std::filesystem::path& path) {
     const std::string_view text = defaultRulesText();
     const size_t at = text.find(std::string("\n") + name);
     EXPECT_NE(at, std::string_view::npos) << name;
-    out << text.substr(at + 1, text.find('\n', at + 1) - at) ;
+    out << text.substr(at + 1, text.find('\n', at + 1) - at);
   }
   return path.string();
 }

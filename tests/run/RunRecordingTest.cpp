@@ -7,6 +7,8 @@
 #include "session/Session.h"
 #include "support/Error.h"
 
+#include "RunTestGraphs.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,19 +16,9 @@
 #include <iterator>
 
 using namespace tessera;
+using tessera::testing::convRelu;
 
 namespace {
-
-TensorType f32(Shape shape) { return {DType::Float32, std::move(shape)}; }
-
-Graph convRelu() {
-  Graph g;
-  NodeId x = g.addInput("x", f32({1, 8, 14, 14}));
-  NodeId w = g.addWeight("w", Tensor::splat(f32({8, 8, 3, 3}), 0.1));
-  NodeId conv = g.addNode(OpKind::Conv, {{x}, {w}}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
-  g.addOutput({g.addNode(OpKind::Relu, {{conv}})}, "y");
-  return g;
-}
 
 std::string tempSession(const std::string& name) {
   std::filesystem::path path = std::filesystem::temp_directory_path() / ("tessera-run-" + std::to_string(::getpid()) + "-" + name);
