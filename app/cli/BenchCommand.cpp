@@ -12,6 +12,7 @@
 #include "ModelShapeOptions.h"
 #include "PublishedResults.h"
 #include "BenchCell.h"
+#include "BenchTable.h"
 
 #include "generator/BenchmarkModels.h"
 #include "suite/RealSuite.h"
@@ -27,6 +28,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <ctime>
+#include <fstream>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -45,6 +48,7 @@ struct BenchOptions {
   BenchSettings run; // every cell's settings; run.search.seed is the first seed
   int seeds = 1;     // runs per model and strategy, seeds seed..seed+seeds-1
   std::string json;
+  std::string markdown; // the table as Markdown, with the command, the device and the date
   bool noVerify = false;
   ModelShapeOptions shapes; // sizes of the model files' open input axes
 };
@@ -93,100 +97,55 @@ std::vector<BenchModel> loadRealSuite(const std::vector<std::string>& names) {
   return models;
 }
 
-// "12.34%" for one seed, "12.34±0.56%" (mean ± sample standard deviation) for several.
-std::string formatSpeedup(const BenchRow& row, bool seeded) {
-  char text[48];
-  if (seeded) std::snprintf(text, sizeof text, "%6.2f±%4.2f%%", row.speedupPct, row.speedupStd);
-  else std::snprintf(text, sizeof text, "%6.2f%%", row.speedupPct);
-  return text;
+// What the table was run with, one line each: the settings, the end-to-end protocol (with --e2e),
+// and the cost model's account of what it measured and estimated.
+std::vector<std::string> describeRun(const BenchOptions& options, const CostModel& cost, const std::string& e2eBackend) {
+  const BenchSettings& settings = options.run;
+  const SearchOptions& search = settings.search;
+  const auto firstSeed = static_cast<unsigned long long>(search.seed);
+  char text[512];
+  std::snprintf(text, sizeof text, "cost %s, time limit %.0f s, node limit %s, extraction %s, k_multi %d, seed %llu",
+                cost.spec().c_str(), search.timeLimitSeconds,
+                search.nodeLimit ? std::to_string(search.nodeLimit).c_str() : "strategy default", search.extractMethod.c_str(),
+                search.multiIterations, firstSeed);
+  std::string settingsLine = text;
+  if (options.seeds > 1)
+    settingsLine += ".." + std::to_string(firstSeed + static_cast<unsigned long long>(options.seeds - 1)) + " (" +
+                    std::to_string(options.seeds) + " seeds)";
+  for (const std::string& parameter : settings.parameters) settingsLine += ", " + parameter;
+  std::vector<std::string> lines{settingsLine};
+  if (settings.endToEnd) {
+    const EndToEndOptions e2e = endToEndOptionsFor(e2eBackend, settings.endToEndSettings);
+    std::snprintf(text, sizeof text,
+                  "e2e: timed on %s: %d warm-up runs, then %d to %d interleaved pairs (speedup = 1 - median paired ratio)",
+                  e2eBackend.c_str(), e2e.warmup, e2e.minPairs, e2e.maxPairs);
+    lines.push_back(text);
+  }
+  if (std::string summary = costModelSummary(cost); !summary.empty()) lines.push_back(summary);
+  return lines;
 }
 
-void printTable(const std::vector<BenchModel>& models, const std::vector<std::string>& strategies,
-                const std::vector<BenchRow>& rows, bool e2e, bool seeded) {
-  const int speedupWidth = seeded ? 13 : 7;
-  bool anyPublished = false;
-  for (const BenchModel& model : models) anyPublished = anyPublished || pact24Result(model.name);
-  int nameWidth = 14;
-  for (const BenchModel& model : models) nameWidth = std::max(nameWidth, static_cast<int>(model.name.size()));
-  std::printf("\n%-*s %12s", nameWidth, "model", "original ms");
-  if (e2e) std::printf(" %10s", "e2e ms");
-  for (const std::string& s : strategies) {
-    std::printf(" | %-8s %*s %7s %7s", s.c_str(), speedupWidth, "speedup", "time s", "enodes");
-    if (e2e) std::printf(" %8s", "e2e");
-  }
-  if (anyPublished) std::printf(" | PACT'24: %7s %7s %7s", "TENSAT", "OCF/ILP", "ILP/ILP");
-  std::printf("\n");
-  std::map<std::string, std::pair<double, int>> sums, e2eSums;
-  double publishedSums[3] = {0, 0, 0};
-  int publishedCount = 0;
-  bool anyUnverified = false;
-  for (const BenchModel& model : models) {
-    double original = 0;
-    std::optional<double> e2eOriginal;
-    for (const BenchRow& row : rows) {
-      if (row.model != model.name) continue;
-      original = row.originalMs;
-      if (row.e2eOriginalMs) e2eOriginal = row.e2eOriginalMs;
-    }
-    std::printf("%-*s %12.4f", nameWidth, model.name.c_str(), original);
-    if (e2e && e2eOriginal) std::printf(" %10.3f", *e2eOriginal);
-    else if (e2e) std::printf(" %10s", "-");
-    for (const std::string& s : strategies) {
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const BenchRow& r) { return r.model == model.name && r.strategy == s; });
-      if (it == rows.end() || !it->error.empty()) {
-        std::printf(" | %-8s %*s %7s %7s", "", speedupWidth, "error", "", "");
-        if (e2e) std::printf(" %8s", "");
-        continue;
-      }
-      const bool unverified = it->verificationRun && !it->verified;
-      std::printf(" | %-8s %*s %7.2f %7zu", unverified ? "UNVERIF" : "", speedupWidth,
-                  formatSpeedup(*it, seeded).c_str(), it->seconds, it->enodes);
-      if (unverified) {
-        anyUnverified = true;
-        if (e2e) std::printf(" %7s ", "-");
-        continue; // a speedup nobody checked is not counted in the means
-      }
-      sums[s].first += it->speedupPct;
-      ++sums[s].second;
-      if (!e2e) continue;
-      if (it->e2eReturnedPct) {
-        std::printf(" %6.2f%%%s", *it->e2eReturnedPct, it->keptOriginal ? "k" : " ");
-        e2eSums[s].first += *it->e2eReturnedPct;
-        ++e2eSums[s].second;
-      } else {
-        std::printf(" %7s ", "-");
-      }
-    }
-    if (const PublishedResult* paper = pact24Result(model.name)) {
-      std::printf(" |          %6.2f%% %6.2f%% %6.2f%%", paper->tensatPct, paper->ocfIlpPct, paper->ilpIlpPct);
-      publishedSums[0] += paper->tensatPct;
-      publishedSums[1] += paper->ocfIlpPct;
-      publishedSums[2] += paper->ilpIlpPct;
-      ++publishedCount;
-    } else if (anyPublished) {
-      std::printf(" | %33s", "");
-    }
-    std::printf("\n");
-  }
-  std::printf("%-*s %12s", nameWidth, "mean", "");
-  if (e2e) std::printf(" %10s", "");
-  for (const std::string& s : strategies) {
-    std::printf(" | %-8s %*.2f%% %7s %7s", "", speedupWidth - 1, sums[s].second ? sums[s].first / sums[s].second : 0.0, "", "");
-    if (e2e) std::printf(" %6.2f%% ", e2eSums[s].second ? e2eSums[s].first / e2eSums[s].second : 0.0);
-  }
-  if (publishedCount)
-    std::printf(" |          %6.2f%% %6.2f%% %6.2f%%", publishedSums[0] / publishedCount, publishedSums[1] / publishedCount,
-                publishedSums[2] / publishedCount);
-  std::printf("\n");
-  if (anyUnverified) std::printf("UNVERIF: the optimised graph did not verify against the original; the means leave it out\n");
-  if (seeded) std::printf("speedup: mean ± sample standard deviation over seeds; time s: mean per run\n");
-  if (publishedCount)
-    std::printf("PACT'24: published speedups on TENSAT's graphs (mean of 5 seeds, node limit 2000, TASO's cuDNN costs on "
-                "their GPU); compare with samples/tensat models\n");
-  if (e2e) std::printf("speedup: by the cost model; e2e: measured end to end, what optimize returns (the candidate, or the original)\n");
+// The table as the README and the guide show it, with what regenerates it: the command, the date,
+// the device the costs (and --e2e timings) come from, and the run's settings.
+void writeMarkdown(const std::string& path, const std::string& commandLine, const BenchTable& table,
+                   const std::vector<std::string>& about, const CostModel& cost) {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const std::string device = cost.deviceCosts().device;
+  std::string text = "<!-- written by `tessera-cli bench --markdown`: run the command below again to regenerate -->\n\n";
+  text += "```sh\n" + commandLine + "\n```\n\n";
+  text += std::string(date) + " · " + (device.empty() ? "predicted by " + cost.spec() : "device `" + device + "`") + " · " +
+          about.front() + "\n\n";
+  text += benchTableMarkdown(table);
+  for (size_t i = 1; i < about.size(); ++i) text += "- " + about[i] + "\n";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw errorInFile(path, "cannot open for writing");
+  out << text;
+  if (!out) throw errorInFile(path, "write failed");
 }
 
-int runBench(BenchOptions options) {
+int runBench(BenchOptions options, const std::string& commandLine) {
   for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
   BenchSettings& settings = options.run;
   settings.verify = !options.noVerify;
@@ -218,21 +177,12 @@ int runBench(BenchOptions options) {
       rows.push_back(combineSeeds(runs));
     }
   }
-  const SearchOptions& search = settings.search;
-  std::printf("cost %s, time limit %.0f s, node limit %s, extraction %s, k_multi %d, seed %llu", cost->spec().c_str(),
-              search.timeLimitSeconds, search.nodeLimit ? std::to_string(search.nodeLimit).c_str() : "strategy default",
-              search.extractMethod.c_str(), search.multiIterations, static_cast<unsigned long long>(firstSeed));
-  if (options.seeds > 1) std::printf("..%llu (%d seeds)", static_cast<unsigned long long>(firstSeed + options.seeds - 1), options.seeds);
-  for (const std::string& parameter : settings.parameters) std::printf(", %s", parameter.c_str());
-  std::printf("\n");
-  printTable(models, options.strategies, rows, settings.endToEnd, options.seeds > 1);
-  if (settings.endToEnd) {
-    const EndToEndOptions e2e = endToEndOptionsFor(e2eBackend, settings.endToEndSettings);
-    std::printf("e2e: what optimize returns (k: the candidate was not faster, the original kept), timed on %s: %d warm-up runs, "
-                "then %d to %d interleaved pairs (speedup = 1 - median paired ratio)\n",
-                e2eBackend.c_str(), e2e.warmup, e2e.minPairs, e2e.maxPairs);
-  }
-  if (std::string summary = costModelSummary(*cost); !summary.empty()) std::printf("%s\n", summary.c_str());
+  const std::vector<std::string> about = describeRun(options, *cost, e2eBackend);
+  std::printf("%s\n", about.front().c_str());
+  const BenchTable table = benchTable(models, options.strategies, rows, settings.endToEnd, options.seeds > 1);
+  std::fputs(benchTableText(table).c_str(), stdout);
+  for (size_t i = 1; i < about.size(); ++i) std::printf("%s\n", about[i].c_str());
+  if (!options.markdown.empty()) writeMarkdown(options.markdown, commandLine, table, about, *cost);
   if (!options.json.empty()) {
     nlohmann::json report = nlohmann::json::array();
     for (const BenchRow& row : rows) report.push_back(benchRowJson(row));
@@ -277,6 +227,8 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
   command->add_option("--session", run.session, "Record every run in this session file");
   addModelShapeOptions(command, options->shapes);
   command->add_option("--json", options->json, "Write the rows as JSON");
+  command->add_option("--markdown", options->markdown,
+                      "Write the table as Markdown, with the command, the date and the device, as the README and the guide show it");
   command->add_option("--verify-trials", run.verifyTrials, "Random input sets for each verification")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -285,7 +237,7 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
                     "Do no harm as optimize does: time each candidate against its original end to end on the measured "
                     "backend's device and report what optimize would return");
   addEndToEndOptions(command, run.endToEndSettings);
-  command->callback([options, &context] { context.exitCode = runBench(*options); });
+  command->callback([options, &context] { context.exitCode = runBench(*options, context.commandLine); });
 }
 
 } // namespace tessera::cli

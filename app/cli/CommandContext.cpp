@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 namespace tessera::cli {
@@ -19,6 +20,21 @@ void writeJsonReport(const nlohmann::json& report, const std::string& path) {
 void reportProgress(const std::string& line) {
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
+}
+
+std::string shellCommandLine(int argc, const char* const* argv) {
+  auto quoted = [](const std::string& word) {
+    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") ==
+                             std::string::npos)
+      return word;
+    std::string text = "'";
+    for (char ch : word) text += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return text + "'";
+  };
+  // The program by its name, not the path it was started from, so the line reads the same anywhere.
+  std::string line = argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "tessera-cli";
+  for (int i = 1; i < argc; ++i) line += " " + quoted(argv[i]);
+  return line;
 }
 
 } // namespace tessera::cli

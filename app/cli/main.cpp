@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   tessera::registerRlflowStrategy();
 #endif
   CommandContext context;
+  context.commandLine = shellCommandLine(argc, argv);
   addInfoCommand(app, context);
   addRunCommand(app, context);
   addVerifyCommand(app, context);
