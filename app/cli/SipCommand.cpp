@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 
 namespace tessera::cli {
@@ -48,6 +49,21 @@ nlohmann::json movesJson(const sip::Listing& listing, const sip::Schedule& best)
     moves.push_back({{"instruction", d.text}, {"block", d.block}, {"from_slot", d.fromSlot}, {"to_slot", d.toSlot},
                      {"from_line", d.fromLine + 1}, {"to_line", d.toLine + 1}});
   return moves;
+}
+
+// The best kernel's assembly, line by line, each moved instruction with the line it came from
+// (1-based): what the explorer's SIP page lists.
+nlohmann::json listingJson(const sip::Listing& listing, const sip::Schedule& best) {
+  std::map<size_t, size_t> movedFrom; // line now -> line before
+  for (const sip::Displacement& d : sip::displacements(listing, best)) movedFrom[d.toLine] = d.fromLine;
+  const std::vector<std::string> lines = listing.renderLines(best.order);
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    nlohmann::json row{{"text", lines[i]}};
+    if (auto it = movedFrom.find(i); it != movedFrom.end()) row["from_line"] = it->second + 1;
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 int runSipCommand(SipCommandOptions options) {
@@ -140,6 +156,7 @@ int runSipCommand(SipCommandOptions options) {
   report["final_test_error"] = run.finalTestError;
   report["samples_tested"] = run.samplesTested;
   report["moves"] = movesJson(run.listing, search.best);
+  report["best_listing"] = listingJson(run.listing, search.best);
   report["stop_reason"] = search.stopReason;
   report["instructions"] = run.listing.instructions.size();
   report["movable_instructions"] = run.listing.movableCount();

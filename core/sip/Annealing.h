@@ -54,7 +54,8 @@ struct AnnealingResult {
 // Δ, the move's gain, is in percent of the baseline's GFLOP/s: SIP's Δ is in TFLOP/s on kernels
 // of about 100-300 TFLOP/s, so one unit there is a fraction of a percent to one percent of the
 // kernel; a percent keeps that scale for CPU kernels of any speed. A worse move is accepted with
-// probability exp(Δ / T). Throws tessera::Error when the unmodified listing does not evaluate.
+// probability exp(Δ / T). A candidate that would be the new best is evaluated twice and keeps the
+// lower score. Throws tessera::Error when the unmodified listing does not evaluate.
 AnnealingResult anneal(const Listing& listing, const Evaluate& evaluate, const AnnealingOptions& options,
                        const std::function<void(const AnnealingStep&)>& onStep = {}, const std::function<bool()>& shouldStop = {});
 

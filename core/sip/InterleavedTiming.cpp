@@ -55,7 +55,7 @@ Improvement timeInterleaved(tune::Runner& runner, const std::string& baselineLib
   auto time = [&](const std::string& library, std::vector<double>& into) {
     tune::RunResult run = runner.run(library);
     if (run.status != tune::TrialStatus::Ok) throw Error("interleaved timing: " + library + ": " + run.error);
-    into.push_back(run.medianMs);
+    into.push_back(*std::min_element(run.runMs.begin(), run.runMs.end())); // the repeat the load slowed least
   };
   for (int r = 0; r < rounds; ++r) {
     // Alternating which goes first, so neither always meets the caches or the clock the other left.

@@ -13,7 +13,7 @@ namespace tessera::sip {
 
 struct Improvement {
   double meanPct = 0, lowPct = 0, highPct = 0; // (baseline - candidate) / baseline x 100
-  std::vector<double> baselineMs, candidateMs; // per round (each the runner's median)
+  std::vector<double> baselineMs, candidateMs; // per round (each the runner's fastest repeat)
   int rounds = 0;
   double baselineMedianMs = 0, candidateMedianMs = 0;
   bool significant() const { return lowPct > 0; }

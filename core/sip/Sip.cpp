@@ -11,6 +11,8 @@
 #include "tune/Trace.h"
 #include "tune/Tuner.h"
 
+#include <algorithm>
+
 namespace tessera::sip {
 
 RecordKernel lowerRecord(const tune::TuningRecord& record) {
@@ -78,8 +80,11 @@ SipRun runSip(const tune::TuningRecord& record, const SipOptions& options, const
     } else if (tuned.status != tune::TrialStatus::Ok) {
       throw Error("tuned kernel " + record.hash + " of " + record.workload + " failed beside a candidate: " + tuned.error);
     } else {
-      const double scale = record.gflops > 0 ? record.gflops : run.workload.gflopsAt(tuned.medianMs);
-      evaluation.gflops = scale * tuned.medianMs / result.medianMs;
+      // The fastest repeat of each: a repeat the machine's load slowed says nothing about the kernel.
+      const double tunedMs = *std::min_element(tuned.runMs.begin(), tuned.runMs.end());
+      const double candidateMs = *std::min_element(result.runMs.begin(), result.runMs.end());
+      const double scale = record.gflops > 0 ? record.gflops : run.workload.gflopsAt(tunedMs);
+      evaluation.gflops = scale * tunedMs / candidateMs;
     }
     return evaluation;
   };

@@ -247,6 +247,20 @@ TEST(SipAnnealing, FollowsSipsSchedule) {
   EXPECT_THROW(anneal(listing, broken, annealing), Error);
 }
 
+TEST(SipAnnealing, ANewBestIsTimedTwiceAndKeepsTheLowerScore) {
+  const Listing listing = parseListing(kStoreThenLoad);
+  AnnealingOptions annealing;
+  annealing.steps = 1;
+  annealing.legality = Legality::None;
+  std::vector<double> scores{10, 100, 11}; // the baseline, a lucky first timing, the second
+  size_t call = 0;
+  const Evaluate evaluate = [&](const std::string&) { return Evaluation{Outcome::Ok, scores.at(call++), ""}; };
+  const AnnealingResult result = anneal(listing, evaluate, annealing);
+  EXPECT_EQ(call, 3u);
+  EXPECT_DOUBLE_EQ(result.bestGflops, 11);
+  EXPECT_EQ(result.accepted, 1);
+}
+
 TEST(SipRecord, RefusesARecordWhoseKernelIsNotTheOneMeasured) {
   tune::TuningRecord record;
   record.workload = "matmul:16x16x16";
