@@ -52,7 +52,11 @@ CommandLine parseCommandLine(const QStringList& arguments) {
                          QStringLiteral("The size of the model's symbolic dimension NAME (a dim_param) on every input that has it "
                                         "(repeatable). Sizes the command line leaves open are asked for when the model opens"),
                          QStringLiteral("NAME=VALUE"));
-  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials, inputShape, dim});
+  QCommandLineOption guide(QStringLiteral("guide"),
+                           QStringLiteral("Open the user guide at PAGE (a page of resources/doc, e.g. index.md), or at the page of "
+                                          "the view shown (view), as Help ▸ User Guide and Help ▸ This View do"),
+                           QStringLiteral("PAGE"));
+  parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials, inputShape, dim, guide});
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -105,6 +109,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   };
   if (!readCount(multi, QStringLiteral("iterations"), result.multiIterations)) return result;
   if (!readCount(pace, QStringLiteral("milliseconds"), result.paceMs)) return result;
+  result.guide = parser.value(guide);
   result.tuningDatabase = parser.value(tuningDb);
   result.tuneWorkload = parser.value(tune);
   result.tuneTrials = parser.value(trials).toInt(&ok);

@@ -34,6 +34,7 @@ struct CommandLine {
   QString tuneWorkload;        // tuned in the Tuning view, as `tessera-cli tune WORKLOAD`
   int tuneTrials = 32;
   bool viewGiven = false;      // --view was on the command line (else --tune or --tuning-db show the Tuning view)
+  QString guide;               // --guide: the user guide page to open ("view": the page of the view shown)
   onnx_io::ShapeBindings shapes; // the model's open input sizes (--input-shape, --dim); the open dialog asks for the rest
   QString error;        // set when the arguments cannot be used; then exit with status 2
 };

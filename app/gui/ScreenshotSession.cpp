@@ -2,6 +2,7 @@
 
 #include "MainWindow.h"
 #include "UiStallMonitor.h"
+#include "UserGuide.h"
 
 #include "CompareWidget.h"
 #include "GraphView.h"
@@ -12,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPixmap>
+#include <QTextBrowser>
 #include <QTimer>
 
 #include <cstdio>
@@ -73,6 +75,18 @@ void ScreenshotSession::capture() {
   report.insert("updates_per_second", updates);
   report.insert("egraph_zoom", window_->egraphView()->zoom());
   if (!window_->lastError().isEmpty()) report.insert("last_error", window_->lastError());
+  // The user guide is a window of its own (--guide): grabbed beside the main window as PNG-guide.png.
+  if (auto* guide = window_->findChild<UserGuide*>(); guide && guide->isVisible()) {
+    QString guidePng = pngPath_;
+    if (guidePng.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)) guidePng.chop(4);
+    guidePng += QStringLiteral("-guide.png");
+    if (!guide->grab().save(guidePng, "PNG")) {
+      std::fprintf(stderr, "tessera: cannot write %s\n", qPrintable(guidePng));
+      saved = false;
+    }
+    report.insert("guide_page", guide->browser()->source().toString());
+    report.insert("guide_png", guidePng);
+  }
   QFile json(pngPath_ + QStringLiteral(".json"));
   bool written = json.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
                  json.write(QJsonDocument(report).toJson(QJsonDocument::Indented)) > 0;

@@ -21,6 +21,7 @@ UserGuide::UserGuide(QWidget* parent) : QWidget(parent, Qt::Window) {
   // Links out of the guide (web pages) go to the desktop's browser.
   browser_->setOpenLinks(true);
   browser_->setOpenExternalLinks(true);
+  browser_->document()->setDocumentMargin(12);
 
   auto* toolbar = new QToolBar(this);
   toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);

@@ -5,6 +5,7 @@
 #include "RunPanel.h"
 #include "RunSettings.h"
 #include "ScreenshotSession.h"
+#include "UserGuide.h"
 #include "StallTracingApplication.h"
 #include "TuningPage.h"
 #include "UiStallMonitor.h"
@@ -167,6 +168,8 @@ int main(int argc, char** argv) {
   const bool tuning = !command.tuneWorkload.isEmpty() || !command.tuningDatabase.isEmpty();
   window.showView(tuning && !command.viewGiven ? QStringLiteral("tuning") : command.view);
   if (!command.trainingReports.isEmpty()) window.showTrainingReports(command.trainingReports);
+  if (!command.guide.isEmpty())
+    UserGuide::showPage(&window, command.guide == QLatin1String("view") ? UserGuide::pageForView(window.currentViewName()) : command.guide);
   if (command.paceMs) window.runPanel()->setStepIntervalMs(*command.paceMs);
   if (command.nodeLimit || command.multiIterations || !command.parameters.empty()) {
     try {

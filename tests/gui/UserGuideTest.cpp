@@ -1,6 +1,7 @@
 // Help ▸ User Guide and Help ▸ This View: the guide's pages are all bundled, open in the guide
 // window, link to each other (a link clicked is followed, back and forward return), and This View
 // opens the page of the tab in front.
+#include "CommandLine.h"
 #include "MainWindow.h"
 #include "TestModels.h"
 #include "TestWindowOptions.h"
@@ -164,4 +165,14 @@ TEST(UserGuide, AMissingPageSaysSo) {
   UserGuide guide;
   guide.open(QStringLiteral("no-such-page.md"));
   EXPECT_TRUE(guide.browser()->toPlainText().contains(QStringLiteral("no-such-page.md")));
+}
+
+TEST(UserGuide, TheCommandLineOpensAPageOrThePageOfTheView) {
+  EXPECT_EQ(parseCommandLine({QStringLiteral("tessera"), QStringLiteral("--guide"), QStringLiteral("results.md")}).guide,
+            QStringLiteral("results.md"));
+  EXPECT_EQ(parseCommandLine({QStringLiteral("tessera"), QStringLiteral("--view"), QStringLiteral("mcts"), QStringLiteral("--guide"),
+                              QStringLiteral("view")})
+                .guide,
+            QStringLiteral("view"));
+  EXPECT_TRUE(parseCommandLine({QStringLiteral("tessera")}).guide.isEmpty());
 }
