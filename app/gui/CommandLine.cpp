@@ -10,7 +10,8 @@ namespace tessera::gui {
 
 const QStringList& viewNames() {
   static const QStringList names = {QStringLiteral("graph"), QStringLiteral("egraph"), QStringLiteral("mcts"),
-                                    QStringLiteral("compare"), QStringLiteral("training"), QStringLiteral("tuning")};
+                                    QStringLiteral("compare"), QStringLiteral("training"), QStringLiteral("tuning"),
+                                    QStringLiteral("sip")};
   return names;
 }
 
@@ -22,7 +23,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An ONNX model or a .tsession file"), QStringLiteral("[MODEL.onnx | SESSION.tsession]"));
   QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (greedy, taso, eqsat, mcts or xrlflow) once the model or session is open"), QStringLiteral("STRATEGY"));
-  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare, training or tuning"), QStringLiteral("VIEW"), QStringLiteral("graph"));
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare, training, tuning or sip"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
   QCommandLineOption nodeLimit(QStringLiteral("node-limit"), QStringLiteral("E-node limit of the run (ops for taso and greedy); 0: the strategy's default"), QStringLiteral("N"));
@@ -56,7 +57,10 @@ CommandLine parseCommandLine(const QStringList& arguments) {
                            QStringLiteral("Open the user guide at PAGE (a page of resources/doc, e.g. index.md), or at the page of "
                                           "the view shown (view), as Help ▸ User Guide and Help ▸ This View do"),
                            QStringLiteral("PAGE"));
+  QCommandLineOption sipReport(QStringLiteral("sip-report"),
+                               QStringLiteral("A SIP report (tessera-cli sip --json) for the SIP view"), QStringLiteral("JSON"));
   parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials, inputShape, dim, guide});
+  parser.addOption(sipReport);
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -111,6 +115,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   if (!readCount(pace, QStringLiteral("milliseconds"), result.paceMs)) return result;
   result.guide = parser.value(guide);
   result.tuningDatabase = parser.value(tuningDb);
+  result.sipReport = parser.value(sipReport);
   result.tuneWorkload = parser.value(tune);
   result.tuneTrials = parser.value(trials).toInt(&ok);
   if (!ok || result.tuneTrials < 1) {

@@ -32,6 +32,7 @@ struct CommandLine {
   std::optional<int> paceMs;   // the run panel's pace (nearest listed)
   QString tuningDatabase;      // shown in the Tuning view (and the records of --tune go there)
   QString tuneWorkload;        // tuned in the Tuning view, as `tessera-cli tune WORKLOAD`
+  QString sipReport;           // shown in the SIP view (`tessera-cli sip --json`)
   int tuneTrials = 32;
   bool viewGiven = false;      // --view was on the command line (else --tune or --tuning-db show the Tuning view)
   QString guide;               // --guide: the user guide page to open ("view": the page of the view shown)
@@ -39,7 +40,7 @@ struct CommandLine {
   QString error;        // set when the arguments cannot be used; then exit with status 2
 };
 
-const QStringList& viewNames(); // graph, egraph, mcts, compare, training, tuning
+const QStringList& viewNames(); // graph, egraph, mcts, compare, training, tuning, sip
 
 // `arguments` includes the program name, as QCoreApplication::arguments() gives it.
 CommandLine parseCommandLine(const QStringList& arguments);

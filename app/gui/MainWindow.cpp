@@ -16,6 +16,8 @@
 #include "TeachingSample.h"
 #include "ThemeController.h"
 #include "TrainingPage.h"
+#include "SipPage.h"
+#include "tuning/SipListingModel.h"
 #include "TuningPage.h"
 #include "UserGuide.h"
 
@@ -69,7 +71,7 @@ namespace tessera::gui {
 
 namespace {
 
-enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab, TuningTab };
+enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab, TuningTab, SipTab };
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -102,6 +104,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   });
   tuning_ = new TuningPage(tabs_);
   tabs_->insertTab(TuningTab, tuning_, tr("Tuning"));
+  sip_ = new SipPage(tabs_);
+  tabs_->insertTab(SipTab, sip_, tr("SIP"));
   connect(tabs_, &QTabWidget::currentChanged, tuning_, [this](int tab) {
     if (tab == TuningTab) tuning_->build();
   });
@@ -796,6 +800,7 @@ views::TrainingCurvesPanel* MainWindow::trainingPanel() const { return training_
 void MainWindow::showView(const QString& name) {
   if (name == QLatin1String("training")) tabs_->setCurrentIndex(TrainingTab);
   else if (name == QLatin1String("tuning")) tabs_->setCurrentIndex(TuningTab);
+  else if (name == QLatin1String("sip")) tabs_->setCurrentIndex(SipTab);
   else if (name == QLatin1String("compare")) tabs_->setCurrentIndex(CompareTab);
   else if (name == QLatin1String("egraph")) tabs_->setCurrentIndex(EGraphTab);
   else if (name == QLatin1String("mcts")) tabs_->setCurrentIndex(MctsTab);
@@ -809,6 +814,7 @@ QString MainWindow::currentViewName() const {
   case MctsTab: return QStringLiteral("mcts");
   case TrainingTab: return QStringLiteral("training");
   case TuningTab: return QStringLiteral("tuning");
+  case SipTab: return QStringLiteral("sip");
   default: return QStringLiteral("graph");
   }
 }
@@ -839,6 +845,7 @@ QMap<QString, int> MainWindow::itemsShown() const {
   items[QStringLiteral("agent_decision")] = agentDecision_->model()->rowCount();
   items[QStringLiteral("training")] = training_->curvesShown();
   items[QStringLiteral("tuning")] = tuning_->recordsShown();
+  items[QStringLiteral("sip")] = sip_->listing()->rowCount();
   return items;
 }
 

@@ -41,6 +41,7 @@ class GraphViewActions;
 class RecentFiles;
 class ThemeController;
 class TrainingPage;
+class SipPage;
 class TuningPage;
 class ReplayDocks;
 class RunController;
@@ -121,6 +122,7 @@ public:
   views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
   views::TrainingCurvesPanel* trainingPanel() const; // nullptr until the Training tab is first chosen
   TuningPage* tuningPage() const { return tuning_; } // its widgets are made when the Tuning tab is first chosen
+  SipPage* sipPage() const { return sip_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
   SearchRunner* searchRunner() const { return runner_; }
   SessionController* sessionController() const { return sessionController_; }
@@ -213,6 +215,7 @@ private:
   std::vector<NodeId> agentOps_; // the graph view's marks when they are an agent's rewrite
   TrainingPage* training_ = nullptr;
   TuningPage* tuning_ = nullptr;
+  SipPage* sip_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 
   QAction* openAction_ = nullptr;

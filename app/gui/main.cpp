@@ -7,6 +7,7 @@
 #include "ScreenshotSession.h"
 #include "UserGuide.h"
 #include "StallTracingApplication.h"
+#include "SipPage.h"
 #include "TuningPage.h"
 #include "UiStallMonitor.h"
 
@@ -190,6 +191,10 @@ int main(int argc, char** argv) {
     afterFirstExpose(window, [&window, file = command.file, shapes = command.shapes] { window.openPath(file, shapes); });
   // The database is read first, so that --tune's records go into it.
   if (!command.tuningDatabase.isEmpty()) window.tuningPage()->openDatabase(command.tuningDatabase);
+  if (!command.sipReport.isEmpty() && !window.sipPage()->openReport(command.sipReport)) {
+    std::fprintf(stderr, "tessera: --sip-report: %s\n", qPrintable(window.sipPage()->errorText()));
+    return 1;
+  }
   if (!command.tuneWorkload.isEmpty() && !window.tuningPage()->startTuning(command.tuneWorkload, command.tuneTrials)) {
     std::fprintf(stderr, "tessera: --tune: %s\n", qPrintable(window.tuningPage()->errorText()));
     if (screenshot) return 2;

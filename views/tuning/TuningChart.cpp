@@ -115,6 +115,12 @@ void TuningChart::addTrial(double gflops) {
   rescale();
 }
 
+void TuningChart::setLabels(const QString& title, const QString& stepAxis, const QString& baselineName) {
+  chart_->setTitle(title);
+  trialAxis_->setTitleText(stepAxis);
+  baselineLine_->setName(baselineName);
+}
+
 void TuningChart::setBaseline(std::optional<double> gflops) {
   baseline_ = gflops;
   baselineLine_->clear();

@@ -27,6 +27,8 @@ public:
   void addTrial(double gflops);
   // nullopt: no baseline line.
   void setBaseline(std::optional<double> gflops);
+  // Other words for the same picture (SIP's steps against the tuned kernel, not trials against oneDNN).
+  void setLabels(const QString& title, const QString& stepAxis, const QString& baselineName);
 
   int trialCount() const { return trials_; }
   double bestGflops() const { return best_; }
