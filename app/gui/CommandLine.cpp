@@ -22,7 +22,8 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An ONNX model or a .tsession file"), QStringLiteral("[MODEL.onnx | SESSION.tsession]"));
-  QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start a search with STRATEGY (greedy, taso, eqsat, mcts or xrlflow) once the model or session is open"), QStringLiteral("STRATEGY"));
+  QCommandLineOption run(QStringLiteral("run"), QString::fromStdString("Start a search with STRATEGY (" + strategyListText() + ") once the model or session is open"), QStringLiteral("STRATEGY"));
+  QCommandLineOption cost(QStringLiteral("cost"), QString::fromStdString("Cost model of the run and the views: " + costSpecHelp()), QStringLiteral("SPEC"));
   QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare, training, tuning or sip"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
@@ -61,6 +62,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
                                QStringLiteral("A SIP report (tessera-cli sip --json) for the SIP view"), QStringLiteral("JSON"));
   parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials, inputShape, dim, guide});
   parser.addOption(sipReport);
+  parser.addOption(cost);
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
     return result;
@@ -75,7 +77,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   if (!positional.isEmpty()) result.file = positional.front();
   result.run = parser.value(run);
   if (!result.run.isEmpty() && !isKnownStrategy(result.run.toStdString())) {
-    result.error = QStringLiteral("unknown strategy '%1' (expected greedy, taso, eqsat, mcts or xrlflow)").arg(result.run);
+    result.error = QStringLiteral("unknown strategy '%1' (expected %2)").arg(result.run, QString::fromStdString(strategyListText()));
     return result;
   }
   result.view = parser.value(view);
@@ -92,6 +94,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
     result.error = QStringLiteral("--after needs a number of seconds, got '%1'").arg(parser.value(after));
     return result;
   }
+  if (parser.isSet(cost)) result.costSpec = parser.value(cost).toStdString();
   if (parser.isSet(nodeLimit)) {
     const qulonglong limit = parser.value(nodeLimit).toULongLong(&ok);
     if (!ok) {
@@ -141,6 +144,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
 }
 
 void applyRunOptions(const CommandLine& command, RunSettings& settings) {
+  if (command.costSpec) settings.costSpec = *command.costSpec;
   if (command.nodeLimit) settings.search.nodeLimit = *command.nodeLimit;
   if (command.multiIterations) settings.search.multiIterations = *command.multiIterations;
   for (const auto& [name, value] : command.parameters) settings.search.parameters[name] = value;

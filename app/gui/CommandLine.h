@@ -2,7 +2,7 @@
 //   tessera [MODEL.onnx | SESSION.tsession] [--run STRATEGY] [--view {graph,egraph,mcts,compare,training,tuning}]
 //           [--screenshot PNG --after SECONDS] [--training-report JSON]... [--pace MS]
 //           [--tuning-db FILE] [--tune WORKLOAD [--trials N]] [--input-shape NAME=AxBxC]... [--dim NAME=VALUE]...
-// and, for the run, the CLI's own options: [--node-limit N] [--k-multi K] [--param NAME=VALUE]...
+// and, for the run, the CLI's own options: [--cost SPEC] [--node-limit N] [--k-multi K] [--param NAME=VALUE]...
 #pragma once
 
 #include "RunSettings.h"
@@ -27,6 +27,7 @@ struct CommandLine {
   // Run settings over the run panel's (as `tessera-cli optimize` takes them); unset: the panel's.
   std::optional<size_t> nodeLimit;
   std::optional<int> multiIterations;
+  std::optional<std::string> costSpec; // --cost SPEC
   std::map<std::string, std::string> parameters;
   QStringList trainingReports; // shown in the Training view instead of the shipped agent's report
   std::optional<int> paceMs;   // the run panel's pace (nearest listed)

@@ -1,10 +1,11 @@
-// The explorer's cost models by spec: core's analytic rooflines and measured:<backend> from the
-// backend plugins that loaded. One shared model per spec, safe to use from the UI, the loader and
-// the search threads at once: a device is never timed by two threads together, and each signature
-// is measured once per process (and once per device, through the cost cache).
+// The explorer's plugin adapter: measured:<backend> cost models and whole-graph executors from the
+// backend plugins that loaded, over core's shared models (run/SharedCostModels.h): one model per
+// spec, safe to use from the UI, the loader and the search threads at once, each signature
+// measured once per process (and once per device, through the cost cache).
 #pragma once
 
 #include "cost/CostModel.h"
+#include "run/RunModel.h"
 
 #include <memory>
 #include <string>
@@ -24,8 +25,13 @@ std::vector<CostChoice> analyticCostChoices();
 // (cuDNN and cuBLAS take seconds from a cold disk): call it off the UI thread.
 std::vector<CostChoice> measuredCostChoices();
 
+// The process's shared models, for core's runModel (RunBackends::costs).
+std::shared_ptr<SharedCostModels> sharedCostModels();
+// The plugins' executors (RunBackends::executor); empty in a build without plugin support.
+ExecutorFactory backendExecutors();
+
 // The shared model for `spec`. A measured spec whose backend is unusable answers with
-// analytic:h200 (its spec() says so, and fallbackNote() why). Throws tessera::Error for a spec
+// the default analytic model (its spec() says so, and fallbackNote() why). Throws tessera::Error for a spec
 // that names no model.
 std::shared_ptr<CostModel> sharedCostModel(const std::string& spec);
 

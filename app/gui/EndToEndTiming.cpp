@@ -1,32 +1,28 @@
 #include "EndToEndTiming.h"
 
-#ifdef TESSERA_HAVE_PLUGINS
-#include "BackendCostModels.h"
-#endif
+#include "CostModels.h"
 
 #include "run/CostResolution.h"
+#include "search/DoNoHarm.h"
 #include "support/Error.h"
 
 namespace tessera::gui {
 
 TimingBackend timingBackendFor(const std::string& costSpec) {
-#ifdef TESSERA_HAVE_PLUGINS
+  if (!backendExecutors()) return {{}, kNoPluginSupport};
   return {measuredBackend(costSpec).value_or("cpu"), {}};
-#else
-  (void)costSpec;
-  return {{}, "this build has no backend plugins (Qt 6 Core was not found at configure time)"};
-#endif
 }
 
 EndToEndComparison timeEndToEnd(const std::string& backend, const Graph& original, const Graph& candidate) {
-#ifdef TESSERA_HAVE_PLUGINS
-  std::unique_ptr<GraphExecutor> executor = plugins::makeBackendExecutor(plugins::PluginHost::global(), backend);
-  return compareEndToEnd(*executor, original, candidate, defaultEndToEndOptions(backend));
-#else
-  (void)original;
-  (void)candidate;
-  throw Error("no " + backend + " executor: " + timingBackendFor("").why);
-#endif
+  ExecutorFactory executors = backendExecutors();
+  if (!executors) throw Error("no " + backend + " executor: " + kNoPluginSupport);
+  std::unique_ptr<GraphExecutor> executor = executors(backend);
+  SearchResult asFound;
+  asFound.best = candidate;
+  const DoNoHarmOutcome outcome = keepOriginalUnlessFaster(original, asFound, *executor, defaultEndToEndOptions(backend));
+  if (!outcome.executorMismatch.empty()) throw Error(outcome.executorMismatch);
+  if (!outcome.comparison) throw Error("the two graphs are the same graph: there is nothing to time");
+  return *outcome.comparison;
 }
 
 } // namespace tessera::gui

@@ -129,7 +129,7 @@ bool RunController::startRun(const QString& strategy) {
     return false;
   }
   if (!isKnownStrategy(strategy.toStdString())) {
-    emit errorReported(tr("Search"), tr("unknown strategy '%1' (use greedy, taso, eqsat, mcts or xrlflow)").arg(strategy));
+    emit errorReported(tr("Search"), tr("unknown strategy '%1' (use %2)").arg(strategy, QString::fromStdString(strategyListText())));
     return false;
   }
   if (isBusy()) {
@@ -173,7 +173,9 @@ bool RunController::launchRun(const QString& strategy) {
   RunDestination recording;
   if (!session_->path().isEmpty()) {
     recording.sessionPath = session_->path().toStdString();
-    recording.model = {session_->modelId(), model.title, QFileInfo(modelPath_).absoluteFilePath().toStdString()};
+    // The model as the CLI records it (its file's stem and absolute path), so runs from both meet.
+    recording.model = recordedModelOf(QFileInfo(modelPath_).absoluteFilePath().toStdString());
+    recording.model.id = session_->modelId();
   }
   if (!runner_->start(model.graph, settings, recording)) {
     emit logged(tr("a search is already running"));
@@ -204,6 +206,30 @@ void RunController::onRunFinished(std::shared_ptr<const SearchOutcome> outcome) 
   emit finished();
 }
 
+namespace {
+
+// Do no harm's verdict, first in the run's outcome: "kept the original" when the device found the
+// candidate not faster, the measured speedup when it was, or why nothing was timed.
+QString endToEndLine(const SearchOutcome& outcome) {
+  QString line;
+  if (!outcome.costFallbackNote.empty()) line += QStringLiteral("%1<br>").arg(QString::fromStdString(outcome.costFallbackNote).toHtmlEscaped());
+  if (!outcome.doNoHarmSkipped.empty())
+    return line + QObject::tr("end to end not checked: %1<br>").arg(QString::fromStdString(outcome.doNoHarmSkipped).toHtmlEscaped());
+  if (!outcome.doNoHarm) return line;
+  const DoNoHarmOutcome& check = *outcome.doNoHarm;
+  if (!check.executorMismatch.empty())
+    return line + QObject::tr("<b>kept the original</b>: %1<br>").arg(QString::fromStdString(check.executorMismatch).toHtmlEscaped());
+  if (!check.comparison) return line;
+  const QString measured = QString::fromStdString(check.comparison->describeSpeedup() + " on " + check.comparison->device).toHtmlEscaped();
+  if (check.keptOriginal)
+    return line + QObject::tr("<b>kept the original</b>: the candidate (predicted %1 %) is not faster end to end: %2<br>")
+                      .arg(check.candidateSpeedupPct, 0, 'f', 2)
+                      .arg(measured);
+  return line + QObject::tr("end to end: %1<br>").arg(measured);
+}
+
+} // namespace
+
 void RunController::showOutcome(const SearchOutcome& outcome) {
   const SearchResult& result = outcome.result;
   std::vector<NodeOrigin> origins;
@@ -212,7 +238,8 @@ void RunController::showOutcome(const SearchOutcome& outcome) {
   const QString verified = !result.verificationRun ? tr("not verified")
                            : result.verified       ? tr("verified")
                                                    : tr("<span style='color:#d32f2f'>verification FAILED</span>");
-  runPanel_->setOutcome(tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
+  runPanel_->setOutcome(endToEndLine(outcome) +
+                        tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
                             .arg(result.originalCostMs, 0, 'f', 4)
                             .arg(result.bestCostMs, 0, 'f', 4)
                             .arg(result.speedupPct, 0, 'f', 2)

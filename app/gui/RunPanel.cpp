@@ -77,15 +77,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   timeLimit_->setSuffix(tr(" s"));
   timeLimit_->setToolTip(tr("Time limit of the search (extraction and verification excluded)"));
   extract_ = new QComboBox(this);
-  const std::pair<const char*, const char*> methods[] = {
-      {"dag", "Greedy on DAG cost (shared subgraphs counted once)"},
-      {"ocf", "PACT'24 greedy with shared-subgraph costs"},
-      {"tree", "egg's tree-cost greedy (over-counts shared subgraphs)"},
-      {"ilp", "Exact ILP (CBC) with acyclicity; slowest"},
-  };
-  for (const auto& [name, tip] : methods) {
-    extract_->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
-    extract_->setItemData(extract_->count() - 1, tr(tip), Qt::ToolTipRole);
+  for (const RunChoice& method : extractionChoices()) {
+    extract_->addItem(QString::fromStdString(method.name), QString::fromStdString(method.name));
+    extract_->setItemData(extract_->count() - 1, QString::fromStdString(method.description), Qt::ToolTipRole);
   }
   seed_ = new QSpinBox(this);
   seed_->setRange(0, std::numeric_limits<int>::max());
@@ -165,6 +159,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     if (!path.isEmpty()) setParameter("checkpoint", path.toStdString());
   });
   connect(cost_, &QComboBox::currentIndexChanged, this, [this] { emit costModelChanged(cost_->currentData().toString()); });
+  connect(cost_, &QComboBox::activated, this, [this] { wantedCost_.clear(); }); // the user's own choice replaces one still awaited
   connect(pace_, &QComboBox::currentIndexChanged, this, [this] { emit stepIntervalChanged(stepIntervalMs()); });
   updateButtons();
 }
@@ -172,7 +167,9 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 RunSettings RunPanel::settings() const {
   RunSettings s;
   s.strategy = strategy_->currentData().toString().toStdString();
-  s.costSpec = costSpec();
+  // A cost spec asked for before its backend is listed (the command line's, the saved one) is the
+  // run's: core resolves it, loading the plugin itself, rather than a run quietly using another.
+  s.costSpec = wantedCost_.isEmpty() ? costSpec() : wantedCost_.toStdString();
   s.search.nodeLimit = static_cast<size_t>(nodeLimit_->value());
   s.search.iterationLimit = iterationLimit_->value();
   s.search.multiIterations = multiIterations_->value();

@@ -3,6 +3,7 @@
 // included.
 #pragma once
 
+#include "run/RunChoices.h"
 #include "run/RunRecording.h"
 #include "run/RunRequest.h"
 
@@ -13,7 +14,8 @@ namespace tessera::gui {
 
 using RunSettings = RunRequest;
 
-// The explorer's defaults: the CLI's, with a shorter time and iteration budget for a person watching.
+// The explorer's defaults: core's, the CLI's too (run/RunPlan.h documents them); the run panel
+// starts from them and then remembers the user's own.
 RunSettings defaultRunSettings();
 
 // Where a run is recorded: the worker opens `sessionPath` itself (one connection per thread).
@@ -22,16 +24,14 @@ struct RunDestination {
   RecordedModel model;     // the session's model by id, or the file to find or add
 };
 
-// Every strategy the design names, in menu order. Whether one runs in this build is learnt by
-// running it: a strategy that is not built yet fails with its own message.
-struct StrategyInfo {
-  std::string name;
-  std::string description;
-};
-const std::vector<StrategyInfo>& strategies();
+// The strategies this build runs, from core (run/RunChoices.h), with the optional ones registered.
+using StrategyInfo = RunChoice;
+std::vector<StrategyInfo> strategies();
 // Makes the optional strategies this build has (xrlflow, with libtorch) known to core's
 // makeStrategy; the runner does it before its first run. Registering twice is harmless.
 void registerBuiltStrategies();
 bool isKnownStrategy(const std::string& name);
+// "greedy, taso, eqsat, mcts or xrlflow": the names of strategies(), for help texts and errors.
+std::string strategyListText();
 
 } // namespace tessera::gui

@@ -1,4 +1,4 @@
-// What a GUI run gives back: the strategy's result with the session ids it was recorded under.
+// What a GUI run gives back: core's run outcome (run/RunModel.h) as the views need it.
 #pragma once
 
 #include "RunSettings.h"
@@ -6,10 +6,12 @@
 #include "GraphSnapshot.h"
 
 #include "ir/Graph.h"
+#include "search/DoNoHarm.h"
 #include "search/Strategy.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,6 +32,10 @@ struct SearchOutcome {
   int64_t runId = 0;
   std::vector<int64_t> candidateIds; // the session's id of each of result.candidates
   std::string recordingError;   // why the session could not record the run (the run itself is fine)
+  std::string costFallbackNote; // why the cost model asked for was not used; empty when it was
+  // Do no harm with a measured cost model (run/RunModel.h): what the device said, or why it was not asked.
+  std::optional<DoNoHarmOutcome> doNoHarm;
+  std::string doNoHarmSkipped;
   std::thread::id workerThread; // where it ran: never the UI thread
 };
 

@@ -3,13 +3,9 @@
 #include "BackgroundWork.h"
 #include "CostModels.h"
 
-#include "cost/CostModel.h"
-#include "cost/GraphCost.h"
 #include "events/Control.h"
 #include "events/EventSink.h"
-#include "rewrite/DefaultRules.h"
-#include "session/Session.h"
-#include "session/SessionRecorder.h"
+#include "run/RunModel.h"
 
 #if TESSERA_HAVE_TORCH
 #include "xrlflow/XrlflowStrategy.h"
@@ -26,23 +22,12 @@
 
 namespace tessera::gui {
 
-const std::vector<StrategyInfo>& strategies() {
-  static const std::vector<StrategyInfo> all = {
-      {"eqsat", "Equality saturation (TENSAT)"},
-      {"mcts", "MCTS-guided e-graph construction (PACT'24)"},
-      {"taso", "Backtracking search (TASO)"},
-      {"greedy", "Greedy sequential rewriting"},
-      {"xrlflow", "X-RLflow: a PPO-trained graph-attention agent (needs libtorch)"},
-  };
-  return all;
+std::vector<StrategyInfo> strategies() {
+  registerBuiltStrategies();
+  return strategyChoices();
 }
 
-RunSettings defaultRunSettings() {
-  RunSettings settings;
-  settings.search.iterationLimit = 10;
-  settings.search.timeLimitSeconds = 30;
-  return settings;
-}
+RunSettings defaultRunSettings() { return RunSettings{}; }
 
 void registerBuiltStrategies() {
 #if TESSERA_HAVE_TORCH
@@ -51,80 +36,26 @@ void registerBuiltStrategies() {
 }
 
 bool isKnownStrategy(const std::string& name) {
-  return std::any_of(strategies().begin(), strategies().end(), [&](const StrategyInfo& s) { return s.name == name; });
+  const std::vector<StrategyInfo> known = strategies();
+  return std::any_of(known.begin(), known.end(), [&](const StrategyInfo& s) { return s.name == name; });
+}
+
+std::string strategyListText() {
+  std::vector<std::string> names;
+  for (const StrategyInfo& known : strategies()) names.push_back(known.name);
+  return listText(names);
 }
 
 namespace {
 
-// The built-in pack, parsed once. Its rules are verified numerically by the test suite (every rule
-// must pass, as the CLI relies on too), so they are not re-checked on every run.
-const RuleSet& defaultRulePack() {
-  static const RuleSet rules = defaultRules();
-  return rules;
+// The title of what the run returns, as the compare view shows it above the optimised graph.
+std::string returnedTitle(const RunOutcome& run, const std::string& strategy) {
+  if (!run.doNoHarm || !run.doNoHarm->keptOriginal) return "best (" + strategy + ")";
+  const DoNoHarmOutcome& check = *run.doNoHarm;
+  if (!check.executorMismatch.empty()) return "kept the original (" + strategy + "'s candidate computes differently on the device)";
+  const std::string measured = check.comparison ? check.comparison->describeSpeedup() + " on " + check.comparison->device : "not timed";
+  return "kept the original (" + strategy + "'s candidate is not faster: " + measured + ")";
 }
-
-// The run's session rows through core's RunRecording, written from the worker thread through its
-// own connection. A session that cannot be written never stops the search: the problem is
-// reported with the outcome.
-class WorkerRecording {
-public:
-  WorkerRecording(const RunDestination& where, const Graph& model) {
-    if (where.sessionPath.empty()) return;
-    try {
-      recording_.emplace(where.sessionPath, where.model, model);
-      modelId_ = recording_->modelId();
-    } catch (const std::exception& e) {
-      fail(e);
-    }
-  }
-
-  // `request` as it runs: its cost spec the model's, after any fallback.
-  void begin(const RunRequest& request) {
-    if (!active()) return;
-    try {
-      recording_->begin(request);
-      runId_ = recording_->runId();
-    } catch (const std::exception& e) {
-      fail(e);
-    }
-  }
-
-  bool active() const { return recording_.has_value(); }
-  EventSink* sink() { return recording_ ? &recording_->sink() : nullptr; }
-  int64_t modelId() const { return modelId_; }
-  int64_t runId() const { return runId_; }
-  const std::string& error() const { return error_; }
-
-  std::vector<int64_t> finish(const SearchResult& result, const CostModel& cost) {
-    if (!active()) return {};
-    try {
-      return recording_->finish(result, cost);
-    } catch (const std::exception& e) {
-      fail(e);
-    }
-    return {};
-  }
-
-  void finishFailed(const std::string& why) {
-    if (!active()) return;
-    try {
-      recording_->finishFailed(why);
-    } catch (const std::exception& e) {
-      fail(e);
-    }
-  }
-
-private:
-  void fail(const std::exception& e) {
-    if (error_.empty()) error_ = e.what();
-    recording_.reset();
-  }
-
-  std::optional<RunRecording> recording_;
-  int64_t modelId_ = 0;
-  int64_t runId_ = 0;
-  std::string error_;
-};
 
 } // namespace
 
@@ -158,8 +89,8 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
     thread_ = nullptr;
   }
   control_ = std::make_shared<Control>();
-  for (const std::string& rule : pinned_) control_->pin(rule);
-  for (const std::string& rule : vetoed_) control_->veto(rule);
+  // Pins and vetoes made between runs go with the plan, which checks their names against the rules.
+  std::vector<std::string> pins(pinned_.begin(), pinned_.end()), vetoes(vetoed_.begin(), vetoed_.end());
   control_->setStepInterval(std::chrono::milliseconds(stepIntervalMs_));
   if (startPaused) control_->pause();
   queue_ = std::make_shared<EventQueue>();
@@ -170,7 +101,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
   runBatches_ = 0;
 
   thread_ = QThread::create([this, model = std::move(model), settings = std::move(settings), recording = std::move(recording),
-                             control = control_, queue = queue_] {
+                             pins = std::move(pins), vetoes = std::move(vetoes), control = control_, queue = queue_] {
     views::lowerThisThreadsPriority(); // the interpreter's threads started from here inherit it
     auto start = std::chrono::steady_clock::now();
     auto post = [this](auto&& call) { QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection); };
@@ -180,47 +111,40 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
     outcome->workerThread = std::this_thread::get_id();
     QString error;
 
-    WorkerRecording session(recording, *model);
-    try {
-      std::unique_ptr<Strategy> strategy = makeStrategy(settings.strategy);
-      strategy->validate(settings.search); // bad parameters fail before the session records a run
-      std::shared_ptr<CostModel> cost = sharedCostModel(settings.costSpec);
-      RunRequest request = settings;
-      request.costSpec = cost->spec();
-      session.begin(request);
-      if (session.active()) post([this, modelId = session.modelId(), runId = session.runId()] { emit runRecorded(modelId, runId); });
-      double originalMs = graphCost(*model, *cost).totalMs;
-      post([this, originalMs] { emit bestCostChanged(originalMs); });
-
-      std::vector<const Rule*> rules;
-      for (const auto& rule : defaultRulePack().rules()) rules.push_back(rule.get());
-      EventStream events; // lives and dies on this thread; sinks are thread-safe or thread-local
-      events.attach(queue.get());
-      events.attach(session.sink());
-      SearchOptions options = settings.search;
-      options.progress = [&](const std::string& line) {
-        post([this, text = QString::fromStdString(line)] { emit progress(text, -1); });
-      };
-      post([this, n = rules.size(), spec = QString::fromStdString(cost->spec()), name = QString::fromStdString(settings.strategy)] {
-        emit progress(tr("%1 with %2 rules, cost %3").arg(name).arg(n).arg(spec), 1);
+    RunPlan plan;
+    plan.request = settings;
+    plan.rules = {{}, pins, vetoes};
+    plan.sessionPath = recording.sessionPath;
+    plan.recordedModel = recording.model;
+    plan.recordingRequired = false; // a session that cannot be written never stops the search
+    RunBackends backends;
+    backends.costs = sharedCostModels();
+    backends.executor = backendExecutors();
+    backends.warn = [&](const std::string& line) { post([this, text = QString::fromStdString(line)] { emit progress(text, -1); }); };
+    RunObserver observer;
+    observer.progress = backends.warn;
+    observer.started = [&](const RunStarted& started) {
+      if (started.runId) post([this, started] { emit runRecorded(started.modelId, started.runId); });
+      post([this, started, name = QString::fromStdString(settings.strategy)] {
+        emit bestCostChanged(started.originalCostMs);
+        emit progress(tr("%1 with %2 rules, cost %3").arg(name).arg(started.rules).arg(QString::fromStdString(started.costSpec)), 1);
       });
-
-      SearchResult result = strategy->run(SearchInput{*model, rules, *cost, *control, events, options});
-      if (settings.verify) {
-        post([this] { emit progress(tr("verifying against the original"), 97); });
-        verifySearchResult(*model, result, /*trials=*/1, settings.search.seed);
-      }
-      outcome->candidateIds = session.finish(result, *cost);
-      outcome->optimized = std::make_shared<const Graph>(std::move(result.best));
-      outcome->best = views::GraphSnapshot::make(outcome->optimized, *cost, "best (" + settings.strategy + ")");
-      outcome->result = std::move(result);
+    };
+    try {
+      RunOutcome run = runModel(*model, plan, backends, *control, queue.get(), observer);
+      outcome->candidateIds = run.candidateIds;
+      outcome->modelId = run.modelId;
+      outcome->runId = run.runId;
+      outcome->recordingError = run.recordingError;
+      outcome->costFallbackNote = run.costFallbackNote;
+      outcome->doNoHarm = run.doNoHarm;
+      outcome->doNoHarmSkipped = run.doNoHarmSkipped;
+      outcome->optimized = std::make_shared<const Graph>(std::move(run.result.best));
+      outcome->best = views::GraphSnapshot::make(outcome->optimized, *run.cost, returnedTitle(run, settings.strategy));
+      outcome->result = std::move(run.result);
     } catch (const std::exception& e) {
       error = QString::fromUtf8(e.what());
-      session.finishFailed(e.what());
     }
-    outcome->modelId = session.modelId();
-    outcome->runId = session.runId();
-    outcome->recordingError = session.error();
     outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::shared_ptr<const SearchOutcome> delivered;
     if (error.isEmpty()) delivered = std::move(outcome);

@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
   if (!command.guide.isEmpty())
     UserGuide::showPage(&window, command.guide == QLatin1String("view") ? UserGuide::pageForView(window.currentViewName()) : command.guide);
   if (command.paceMs) window.runPanel()->setStepIntervalMs(*command.paceMs);
-  if (command.nodeLimit || command.multiIterations || !command.parameters.empty()) {
+  if (command.costSpec || command.nodeLimit || command.multiIterations || !command.parameters.empty()) {
     try {
       RunSettings settings = window.runPanel()->settings();
       applyRunOptions(command, settings);

@@ -1,6 +1,7 @@
 // The search worker on the Strategy interface: a run finishes off the UI thread and reports its
 // result; events reach the UI thread in ordered batches; a paused run makes no progress, a single
-// step advances exactly one step, stop ends the run; a run is recorded in its session.
+// step advances exactly one step, stop ends the run; a run is recorded in its session, the same run
+// as optimize and bench record, and a failed one as failed.
 #include "SearchRunner.h"
 #include "TestModels.h"
 
@@ -13,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -313,3 +315,137 @@ TEST(SearchRunner, AnUnwritableSessionDoesNotStopTheRun) {
   EXPECT_EQ(recorder.outcome->runId, 0);
   EXPECT_NE(recorder.outcome->recordingError.find("nowhere.tsession"), std::string::npos) << recorder.outcome->recordingError;
 }
+
+namespace {
+
+// squeezenet through the explorer's runner, recorded as the explorer records a model file.
+std::shared_ptr<const SearchOutcome> runSqueezenet(const std::string& sessionPath) {
+  const std::string path = tessera::testing::samplePath("squeezenet");
+  SearchRunner runner;
+  Recorder recorder(runner);
+  RunSettings settings;
+  settings.strategy = "greedy";
+  settings.costSpec = "analytic:a100";
+  settings.search.seed = 3;
+  settings.search.timeLimitSeconds = 30;
+  RunDestination destination{sessionPath, recordedModelOf(path)};
+  EXPECT_TRUE(runner.start(std::make_shared<const Graph>(onnx_io::importOnnxFile(path)), settings, destination));
+  EXPECT_TRUE(waitUntil([&] { return recorder.done(); }, 120000));
+  EXPECT_TRUE(recorder.failure.isEmpty()) << recorder.failure.toStdString();
+  return recorder.outcome;
+}
+
+// tessera-cli with `arguments`; false (with its output) when it did not exit 0.
+::testing::AssertionResult runCli(const QStringList& arguments) {
+  QProcess cli;
+  cli.setProcessChannelMode(QProcess::MergedChannels);
+  cli.start(QStringLiteral(TESSERA_CLI), arguments);
+  if (!cli.waitForFinished(300000) || cli.exitCode() != 0) return ::testing::AssertionFailure() << cli.readAll().toStdString();
+  return ::testing::AssertionSuccess();
+}
+
+// The one run of `a` and of `b` record the same settings and summary and return the same graph.
+void expectTheSameRun(const std::string& a, const std::string& b) {
+  Session first = Session::open(a), second = Session::open(b);
+  ASSERT_EQ(first.runs().size(), 1u);
+  ASSERT_EQ(second.runs().size(), 1u);
+  const RunRecord x = first.runs().front(), y = second.runs().front();
+  EXPECT_EQ(x.info.strategy, y.info.strategy);
+  EXPECT_EQ(x.info.seed, y.info.seed);
+  EXPECT_EQ(x.info.costSpec, y.info.costSpec);
+  EXPECT_EQ(x.info.parameters, y.info.parameters) << "every setting, the defaults included";
+  ASSERT_EQ(first.models().size(), 1u);
+  ASSERT_EQ(second.models().size(), 1u);
+  EXPECT_EQ(first.models()[0].name, second.models()[0].name);
+  EXPECT_EQ(first.models()[0].sourcePath, second.models()[0].sourcePath);
+  ASSERT_TRUE(x.summary && y.summary);
+  EXPECT_EQ(x.summary->stopReason, y.summary->stopReason);
+  EXPECT_DOUBLE_EQ(x.summary->bestCostMs, y.summary->bestCostMs);
+  EXPECT_DOUBLE_EQ(x.summary->speedupPct, y.summary->speedupPct);
+  EXPECT_EQ(x.summary->verified, y.summary->verified);
+  const std::vector<CandidateRecord> xs = first.candidates(x.id), ys = second.candidates(y.id);
+  ASSERT_EQ(xs.size(), ys.size());
+  ASSERT_FALSE(xs.empty());
+  auto cheapest = [](const std::vector<CandidateRecord>& all) {
+    return std::min_element(all.begin(), all.end(), [](const CandidateRecord& p, const CandidateRecord& q) { return p.costMs < q.costMs; })->id;
+  };
+  EXPECT_TRUE(structurallyEqual(first.loadCandidate(cheapest(xs)), second.loadCandidate(cheapest(ys))));
+}
+
+} // namespace
+
+// The explorer's runner and `optimize` run the same plan through core's runModel.
+TEST(SearchRunner, TheExplorerRecordsTheSameRunAndGraphAsOptimize) {
+  QTemporaryDir dir;
+  const std::string explorer = dir.filePath("explorer.tsession").toStdString(), cli = dir.filePath("optimize.tsession").toStdString();
+  std::shared_ptr<const SearchOutcome> outcome = runSqueezenet(explorer);
+  ASSERT_TRUE(outcome);
+  EXPECT_GT(outcome->result.speedupPct, 10) << "greedy fuses squeezenet's conv-relu pairs";
+  ASSERT_TRUE(runCli({"optimize", QString::fromStdString(tessera::testing::samplePath("squeezenet")), "--strategy", "greedy", "--seed", "3",
+                      "--cost", "analytic:a100", "--time-limit", "30", "--session", QString::fromStdString(cli)}));
+  expectTheSameRun(explorer, cli);
+}
+
+TEST(SearchRunner, TheExplorerRecordsTheSameRunAndGraphAsBench) {
+  QTemporaryDir dir;
+  const std::string explorer = dir.filePath("explorer.tsession").toStdString(), cli = dir.filePath("bench.tsession").toStdString();
+  ASSERT_TRUE(runSqueezenet(explorer));
+  ASSERT_TRUE(runCli({"bench", "--models", QString::fromStdString(tessera::testing::samplePath("squeezenet")), "--strategies", "greedy",
+                      "--seed", "3", "--cost", "analytic:a100", "--time-limit", "30", "--session", QString::fromStdString(cli)}));
+  expectTheSameRun(explorer, cli);
+}
+
+// A run that fails after its row began (eqsat cannot write its e-graph) is marked failed in the
+// session, from the explorer as from the CLI.
+TEST(SearchRunner, AFailedRunIsMarkedFailedInItsSession) {
+  QTemporaryDir dir;
+  const std::string path = dir.filePath("runs.tsession").toStdString();
+  SearchRunner runner;
+  Recorder recorder(runner);
+  RunSettings settings;
+  settings.search.parameters["egraph_json"] = "/dev/null/e.json";
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings,
+                           RunDestination{path, {0, "branches", "/models/branches.onnx"}}));
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
+  EXPECT_FALSE(recorder.outcome);
+  EXPECT_TRUE(recorder.failure.contains("/dev/null/e.json")) << recorder.failure.toStdString();
+  Session session = Session::open(path);
+  ASSERT_EQ(session.runs().size(), 1u);
+  const RunRecord run = session.runs().front();
+  ASSERT_TRUE(run.finishedAt && run.summary);
+  EXPECT_EQ(run.summary->stopReason.rfind("failed: ", 0), 0u) << run.summary->stopReason;
+}
+
+// Pins and vetoes typed in the explorer are checked against the rules, as the CLI checks them.
+TEST(SearchRunner, AnUnknownPinnedRuleIsRefusedByName) {
+  SearchRunner runner;
+  Recorder recorder(runner);
+  runner.pin(QStringLiteral("no-such-rule"));
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), RunSettings{}));
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
+  EXPECT_FALSE(recorder.outcome);
+  EXPECT_TRUE(recorder.failure.contains("no-such-rule")) << recorder.failure.toStdString();
+}
+
+#if TESSERA_HAVE_CPU_PLUGIN
+// With a measured cost model the explorer does no harm as optimize does: the device decides, and
+// the compare view's title says when the original was kept.
+TEST(SearchRunner, AMeasuredRunDoesNoHarmAndSaysWhenItKeptTheOriginal) {
+  SearchRunner runner;
+  Recorder recorder(runner);
+  RunSettings settings;
+  settings.strategy = "greedy";
+  settings.costSpec = "measured:cpu";
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings));
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 300000));
+  ASSERT_TRUE(recorder.outcome) << recorder.failure.toStdString();
+  const SearchOutcome& outcome = *recorder.outcome;
+  ASSERT_TRUE(outcome.doNoHarm) << outcome.doNoHarmSkipped;
+  const bool kept = outcome.doNoHarm->keptOriginal;
+  EXPECT_EQ(kept, structurallyEqual(*outcome.optimized, *outcome.original));
+  EXPECT_EQ(outcome.best.title.rfind("kept the original", 0) == 0, kept) << outcome.best.title;
+  if (kept) {
+    EXPECT_EQ(outcome.result.speedupPct, 0);
+  }
+}
+#endif
