@@ -8,11 +8,13 @@
 #include "RlTestGraphs.h"
 
 #include "events/EventSink.h"
+#include "onnx/OnnxImport.h"
 #include "rl/RulePackFingerprint.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 using namespace tessera;
 using namespace tessera::test;
@@ -140,4 +142,30 @@ TEST_F(RlflowTrainingTest, TheStrategyRefusesAnXrlflowCheckpointNamingIt) {
   const std::string error = errorOf([&] { makeStrategy("rlflow")->validate(options); });
   EXPECT_NE(error.find(path), std::string::npos) << error;
   EXPECT_NE(error.find("'xrlflow' agent"), std::string::npos) << error;
+}
+
+TEST(RlflowShippedAgent, LoadsWithTheBuiltInPack) {
+  const std::string path = defaultRlflowCheckpoint();
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no agent shipped at " << path;
+  RulePack pack;
+  EXPECT_NO_THROW(RlflowAgent::load(path, pack.list, 1))
+      << "the shipped agent no longer fits the built-in rule pack or op table: train it again (resources/doc/agents-rlflow.md)";
+}
+
+TEST(RlflowShippedAgent, MatchesGreedyOnTheFastModels) {
+  // Issue #33's first target on the fast models: at least greedy. `tessera-cli bench` checks all eighteen.
+  if (!std::filesystem::exists(defaultRlflowCheckpoint())) GTEST_SKIP() << "no agent shipped at " << defaultRlflowCheckpoint();
+  registerRlflowStrategy();
+  RulePack pack;
+  std::unique_ptr<CostModel> cost = makeCostModel("analytic:h200");
+  auto speedup = [&](const std::string& strategy, const Graph& model) {
+    Control control;
+    EventStream events;
+    return makeStrategy(strategy)->run(SearchInput{model, pack.list, *cost, control, events, {}}).speedupPct;
+  };
+  const std::string samples = std::string(TESSERA_SOURCE_DIR) + "/samples/";
+  for (const char* name : {"tensat/bert", "bert", "squeezenet", "vgg19"}) {
+    const Graph model = onnx_io::importOnnxFile(samples + name + ".onnx");
+    EXPECT_GE(speedup("rlflow", model), speedup("greedy", model) - 1e-9) << name;
+  }
 }
