@@ -30,6 +30,7 @@ struct SynthesizeOptions {
   int maxOps = 3;
   int rhsMaxOps = 0; // --from-model: ops of the enumerated right-hand sides (0: max-ops - 1)
   bool noMine = false;
+  std::string namePrefix = "synth";
   int variablesPerShape = 3;
   double timeLimit = 900;
   uint64_t maxGraphs = 20'000'000;
@@ -104,6 +105,7 @@ nlohmann::json reportJson(const synth::SynthesisReport& report, const synth::Syn
           {"keep_all", options.keepAll},
           {"pruned_no_gain", report.prunedNoGain},
           {"pruned_to_variable", report.prunedToVariable},
+          {"pruned_dominated", report.prunedDominated},
           {"written", written ? report.written : 0},
           {"written_multi", written ? report.writtenMulti : 0},
           {"stop_reason", report.stopReason.empty() ? "completed" : report.stopReason},
@@ -142,11 +144,18 @@ int runSynthesize(const SynthesizeOptions& options) {
   // which pay only when smaller (or as large and cheaper), so it need not go as deep.
   const bool mining = !options.models.empty() && !options.noMine;
   synthesis.limits.maxOps = mining ? (options.rhsMaxOps > 0 ? options.rhsMaxOps : std::max(1, options.maxOps - 1)) : options.maxOps;
+  if (mining) {
+    // Activations in models leave [-1, 1]: there a Clip to [0, 6] after adding 3 never clips, and
+    // every hard-sigmoid spelling fingerprints as (x + 3) / 6.
+    synthesis.limits.fingerprintLow = -8;
+    synthesis.limits.fingerprintHigh = 8;
+  }
   synthesis.limits.maxGraphs = options.maxGraphs;
   synthesis.limits.timeLimitSeconds = options.timeLimit;
   synthesis.limits.maxMemoryBytes = options.maxMemoryMb << 20;
   synthesis.limits.seed = options.seed;
   synthesis.keepAll = options.keepAll;
+  synthesis.namePrefix = options.namePrefix;
   std::printf("synthesize: %zu op variants, %zu variables, graphs of up to %d ops\n", vocabulary.ops.size(), vocabulary.variables.size(),
               synthesis.limits.maxOps);
   for (const std::string& note : vocabulary.notes) std::printf("  note: %s\n", note.c_str());
@@ -182,6 +191,9 @@ int runSynthesize(const SynthesizeOptions& options) {
               static_cast<unsigned long long>(report.refused), static_cast<unsigned long long>(report.refusedStretched), report.verifySeconds);
   std::printf("dropped, no gain:       %llu%s\n", static_cast<unsigned long long>(report.prunedNoGain),
               options.keepAll ? " (--keep-all: kept)" : " (right-hand side neither smaller nor cheaper; --keep-all keeps them)");
+  if (mining)
+    std::printf("dropped, dominated:     %llu (a cheaper right-hand side for the same model pattern is written)\n",
+                static_cast<unsigned long long>(report.prunedDominated));
   std::printf("dropped, to a variable: %llu%s\n", static_cast<unsigned long long>(report.prunedToVariable),
               options.keepAll ? " (--keep-all: kept)" : " (rewrites to a bare variable, not a cancellation, or to a constant such as x - x)");
   if (stopped) std::printf("stopped early: %s\n", report.stopReason.c_str());
@@ -231,6 +243,8 @@ void addRulesSynthesizeCommand(CLI::App& rules, CommandContext& context) {
   command->add_flag("--keep-all", options->keepAll,
                    "Write every verified rule (default: only those whose right-hand side is smaller or cheaper under the analytic cost "
                    "model, and no rewrite to a bare variable but cancellations)");
+  command->add_option("--name-prefix", options->namePrefix, "Rule names: PREFIX-0001, ... (packs from several runs combine without clashes)")
+      ->capture_default_str();
   command->add_option("--json", options->json, "Write the counts of each stage and the rules to this file");
   command->add_option("--out", options->out, "The rule pack to write")->required();
   command->callback([options, &context] { context.exitCode = runSynthesize(*options); });

@@ -114,6 +114,8 @@ private:
   void dfs(int depth) {
     if (depth >= limits_.maxOps) return;
     for (size_t op = 0; op < vocabulary_.ops.size() && !stopped(); ++op) {
+      if (!limits_.onlyOps.empty() && std::find(limits_.onlyOps.begin(), limits_.onlyOps.end(), static_cast<int>(op)) == limits_.onlyOps.end())
+        continue;
       const SynthOp& synthOp = vocabulary_.ops[op];
       const int n = static_cast<int>(values_.size());
       if (synthOp.arity == 1) {

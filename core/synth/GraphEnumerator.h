@@ -56,6 +56,7 @@ struct EnumerationLimits {
   // When not empty: only these variables are inputs, each in any order (no renaming pruning):
   // the right-hand sides for left-hand sides over exactly these variables.
   std::vector<int> onlyVariables;
+  std::vector<int> onlyOps; // when not empty: only these vocabulary ops
 };
 
 struct EnumerationResult {

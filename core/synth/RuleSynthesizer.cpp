@@ -349,14 +349,19 @@ Gain gainOf(const CandidateRule& rule, const SynthVocabulary& vocabulary, Synthe
 }
 
 // Step 2b: the enumeration for mined left-hand sides runs once per set of variables they read,
-// over those variables alone (a right-hand side reads no other), so it stays small however large
-// the models' vocabulary; each pattern, evaluated on the same values, is paired with the enumerated
-// graphs of its fingerprint, the smallest first.
+// over those variables alone (a right-hand side reads no other) and over the ops those patterns
+// use plus the fused forms (not every op of every model: at three ops that product took hours on
+// the classifier alone), so it stays small however large the models' vocabulary; each pattern,
+// evaluated on the same values, is paired with the enumerated graphs of its fingerprint, the
+// smallest first.
 void pairMinedPatterns(const SynthVocabulary& vocabulary, const SynthesisOptions& options, SynthesisReport& report,
                        std::vector<CandidateRule>& candidates, std::set<std::string>& seen, const EnumerationProgress& progress,
                        const std::function<void(const std::string&)>& say) {
   const Clock::time_point start = Clock::now();
   std::map<std::vector<int>, std::vector<size_t>> byVariables;
+  std::vector<int> fusedForms;
+  for (size_t op = 0; op < vocabulary.ops.size(); ++op)
+    if (vocabulary.ops[op].fusedForm) fusedForms.push_back(static_cast<int>(op));
   for (size_t p = 0; p < vocabulary.patterns.size(); ++p) {
     std::vector<int> variables = variablesInOrder({&vocabulary.patterns[p].term});
     std::sort(variables.begin(), variables.end());
@@ -374,6 +379,9 @@ void pairMinedPatterns(const SynthVocabulary& vocabulary, const SynthesisOptions
   for (const auto& [variables, patterns] : byVariables) {
     EnumerationLimits limits = options.limits;
     limits.onlyVariables = variables;
+    std::set<int> ops(fusedForms.begin(), fusedForms.end());
+    for (size_t p : patterns) collectOps(vocabulary.patterns[p].term, ops);
+    limits.onlyOps.assign(ops.begin(), ops.end());
     limits.timeLimitSeconds = options.limits.timeLimitSeconds - secondsSince(start);
     if (limits.timeLimitSeconds <= 0) {
       report.stopReason = "time budget: " + std::to_string(static_cast<int>(options.limits.timeLimitSeconds)) + " s spent before every model "
@@ -582,7 +590,22 @@ SynthesisReport synthesizeRules(const SynthVocabulary& vocabulary, const Synthes
       continue;
     }
     out.origin = originFor(rule, vocabulary, graphs);
+    out.minedPattern = rule.minedPattern;
     report.rules.push_back(std::move(out));
+  }
+  // A mined pattern is written once, with its cheapest right-hand side at the model's sites: the
+  // others (HardSwish scaled by 3 and back) are that rule composed with identities.
+  if (!options.keepAll) {
+    std::map<int, double> cheapest;
+    for (const SynthesizedRule& rule : report.rules)
+      if (rule.minedPattern >= 0 && (!cheapest.count(rule.minedPattern) || rule.rhsCostMs < cheapest[rule.minedPattern]))
+        cheapest[rule.minedPattern] = rule.rhsCostMs;
+    std::set<int> written;
+    const size_t before = report.rules.size();
+    std::erase_if(report.rules, [&](const SynthesizedRule& rule) {
+      return rule.minedPattern >= 0 && (rule.rhsCostMs > cheapest[rule.minedPattern] || !written.insert(rule.minedPattern).second);
+    });
+    report.prunedDominated = before - report.rules.size();
   }
   report.written = report.rules.size();
   for (const SynthesizedRule& rule : report.rules) report.writtenMulti += rule.multi ? 1 : 0;

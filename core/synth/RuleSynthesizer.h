@@ -43,6 +43,7 @@ struct SynthesizedRule {
   int rhsOps = 0;
   double lhsCostMs = 0; // under SynthesisOptions::costSpec on the fingerprint shapes (0 when they do not type-check)
   double rhsCostMs = 0;
+  int minedPattern = -1; // the model pattern its left-hand side is (SynthVocabulary::patterns), or -1
 };
 
 struct RefusedCandidate {
@@ -71,6 +72,7 @@ struct SynthesisReport {
   uint64_t refused = 0;  // the checker could not verify them; never written
   uint64_t refusedStretched = 0; // of those, refused by the quick look on stretched shapes before the checker
   uint64_t prunedNoGain = 0;      // verified, but its right-hand side is neither smaller nor cheaper (kept with keepAll)
+  uint64_t prunedDominated = 0;  // verified and paying, but a cheaper right-hand side of the same mined pattern is written
   uint64_t prunedToVariable = 0;  // verified, rewrites to a bare variable without being a cancellation, or to a constant in
                                   // disguise (x - x, x / x) (kept with keepAll)
   uint64_t written = 0;

@@ -187,12 +187,16 @@ void addFusedForms(const SynthVocabulary& vocabulary, Add&& add) {
     if (op.kind == OpKind::Clip && op.attrs.getFloat("min", -1) == 0.0f && op.attrs.getFloat("max", -1) == 6.0f) clip6 = true;
     if (op.kind == OpKind::Transpose) perms.push_back(op.attrs.getInts("perm"));
   }
+  auto fused = [&](SynthOp op) {
+    op.fusedForm = true;
+    add(std::move(op));
+  };
   if (clip6) {
-    add(nativeOp(OpKind::HardSwish));
-    add(nativeOp(OpKind::HardSigmoid, {{"alpha", 1.0f / 6.0f}, {"beta", 0.5f}}));
+    fused(nativeOp(OpKind::HardSwish));
+    fused(nativeOp(OpKind::HardSigmoid, {{"alpha", 1.0f / 6.0f}, {"beta", 0.5f}}));
   }
-  if (hasOp(vocabulary, OpKind::Erf)) add(nativeOp(OpKind::Gelu));
-  if (hasOp(vocabulary, OpKind::Tanh) && hasOp(vocabulary, OpKind::Pow)) add(nativeOp(OpKind::Gelu, {{"approximate", std::string("tanh")}}));
+  if (hasOp(vocabulary, OpKind::Erf)) fused(nativeOp(OpKind::Gelu));
+  if (hasOp(vocabulary, OpKind::Tanh) && hasOp(vocabulary, OpKind::Pow)) fused(nativeOp(OpKind::Gelu, {{"approximate", std::string("tanh")}}));
   for (const auto& first : perms)
     for (const auto& second : perms) {
       if (first.size() != second.size()) continue;
@@ -202,7 +206,7 @@ void addFusedForms(const SynthVocabulary& vocabulary, Add&& add) {
         composed[i] = first[static_cast<size_t>(second[i])];
         identity = identity && composed[i] == static_cast<int64_t>(i);
       }
-      if (!identity) add(nativeOp(OpKind::Transpose, {{"perm", composed}}));
+      if (!identity) fused(nativeOp(OpKind::Transpose, {{"perm", composed}}));
     }
 }
 

@@ -31,6 +31,7 @@ struct SynthOp {
   int64_t axis = 0;          // tensat concat / split: the axis
   int64_t rank = 0;          // tensat concat: the operands' rank (TENSAT writes it)
   int64_t strideH = 1, strideW = 1, padding = 0; // tensat conv2d (padding SAME=0 VALID=1)
+  bool fusedForm = false; // added as what a runtime fuses the models' spellings into (HardSwish, composed transposes)
 };
 
 struct SynthVariable {
