@@ -11,6 +11,7 @@ set(TESSERA_GUIDE_PAGES
   cost-models.md
   rl-agents.md
   kernel-tuning.md
+  slurm-cluster.md
   sessions-and-replay.md
   command-reference.md
   benchmark-suites.md
