@@ -175,4 +175,33 @@ nlohmann::json benchRowJson(const BenchRow& row) {
   return j;
 }
 
+BenchRow benchRowFromJson(const nlohmann::json& j) {
+  BenchRow row;
+  row.model = j.at("model").get<std::string>();
+  row.strategy = j.at("strategy").get<std::string>();
+  row.originalMs = j.at("original_cost_ms").get<double>();
+  row.optimizedMs = j.at("optimized_cost_ms").get<double>();
+  row.speedupPct = j.at("speedup_pct").get<double>();
+  row.seconds = j.at("optimize_seconds").get<double>();
+  row.enodes = j.at("enodes").get<size_t>();
+  row.steps = j.at("steps").get<int>();
+  row.stopReason = j.at("stop_reason").get<std::string>();
+  row.verified = j.at("verified").get<bool>();
+  row.verificationRun = j.at("verification_run").get<bool>();
+  row.noiseToSignal = j.at("noise_to_signal").get<double>();
+  row.seedSpeedups = j.at("speedup_pct_per_seed").get<std::vector<double>>();
+  row.speedupStd = j.at("speedup_pct_std").get<double>();
+  row.secondsMax = j.at("optimize_seconds_max").get<double>();
+  if (j.contains("e2e_returned_speedup_pct")) {
+    if (j.contains("e2e_original_ms")) row.e2eOriginalMs = j["e2e_original_ms"].get<double>();
+    if (j.contains("e2e_optimized_ms")) row.e2eCandidateMs = j["e2e_optimized_ms"].get<double>();
+    row.e2eCandidatePct = j.at("e2e_speedup_pct").get<double>();
+    row.e2eReturnedPct = j.at("e2e_returned_speedup_pct").get<double>();
+    row.keptOriginal = j.at("kept_original").get<int>();
+    row.e2eMismatch = j.value("e2e_mismatch", std::string());
+  }
+  row.error = j.value("error", std::string());
+  return row;
+}
+
 } // namespace tessera::cli

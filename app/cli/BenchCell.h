@@ -67,5 +67,8 @@ BenchRow combineSeeds(const std::vector<BenchRow>& runs);
 
 // The row as bench --json writes it.
 nlohmann::json benchRowJson(const BenchRow& row);
+// The inverse, for a cell run as a launched shard (one seed); throws nlohmann::json::exception for
+// a row that lacks a key.
+BenchRow benchRowFromJson(const nlohmann::json& json);
 
 } // namespace tessera::cli

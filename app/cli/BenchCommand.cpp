@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
+#include "LauncherOptions.h"
 #include "ModelShapeOptions.h"
 #include "PublishedResults.h"
 #include "BenchCell.h"
@@ -51,6 +52,8 @@ struct BenchOptions {
   std::string markdown; // the table as Markdown, with the command, the device and the date
   bool noVerify = false;
   ModelShapeOptions shapes; // sizes of the model files' open input axes
+  LauncherOptions launcher; // cells as shards
+  bool asShard = false;     // this process is one launched cell: its row is its result, even a failed one
 };
 
 std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, BenchmarkSuite suite, const ModelShapeOptions& shapes) {
@@ -145,6 +148,66 @@ void writeMarkdown(const std::string& path, const std::string& commandLine, cons
   if (!out) throw errorInFile(path, "write failed");
 }
 
+// `bench --launcher`: each (model, strategy, seed) cell a shard running `tessera-cli bench` on that
+// cell alone with the same settings, its one row read back; a cell whose shard failed for good is
+// a row with its error. Rows come back in the order the in-process loop makes them.
+std::vector<std::vector<BenchRow>> runCellsOnShards(BenchOptions& options, const std::vector<BenchModel>& models) {
+  const BenchSettings& settings = options.run;
+  const SearchOptions& search = settings.search;
+  if (!settings.session.empty()) throw Error("bench --launcher: --session is not recorded from shards; run without --session");
+  const std::string workDir = std::filesystem::absolute(launchWorkDir(options.launcher, "bench")).string();
+  std::vector<launch::Shard> shards;
+  for (size_t m = 0; m < models.size(); ++m)
+    for (const std::string& strategy : options.strategies)
+      for (int i = 0; i < options.seeds; ++i) {
+        const std::string seed = std::to_string(search.seed + static_cast<uint64_t>(i));
+        launch::Shard shard;
+        shard.name = models[m].name + " " + strategy + " seed " + seed;
+        shard.output = workDir + "/bench-" + std::to_string(m) + "-" + strategy + "-" + seed + ".json";
+        const std::string modelSpec = models[m].path.empty() ? models[m].name : std::filesystem::absolute(models[m].path).string();
+        shard.argv = {selfExecutable(), "bench", "--as-shard", "--models", modelSpec, "--suite", options.suite,
+                      "--strategies", strategy, "--seed", seed, "--seeds", "1", "--cost", settings.cost,
+                      "--time-limit", std::to_string(search.timeLimitSeconds), "--node-limit", std::to_string(search.nodeLimit),
+                      "--iter-limit", std::to_string(search.iterationLimit), "--extract", search.extractMethod,
+                      "--k-multi", std::to_string(search.multiIterations), "--verify-trials", std::to_string(settings.verifyTrials),
+                      "--json", launch::kOutputPlaceholder};
+        for (const std::string& parameter : settings.parameters) shard.argv.insert(shard.argv.end(), {"--param", parameter});
+        for (const std::string& shape : options.shapes.inputShapes) shard.argv.insert(shard.argv.end(), {"--input-shape", shape});
+        for (const std::string& dim : options.shapes.dims) shard.argv.insert(shard.argv.end(), {"--dim", dim});
+        if (options.noVerify) shard.argv.push_back("--no-verify");
+        if (settings.endToEnd) shard.argv.push_back("--e2e");
+        if (settings.endToEndSettings.warmup >= 0)
+          shard.argv.insert(shard.argv.end(), {"--e2e-warmup", std::to_string(settings.endToEndSettings.warmup)});
+        if (settings.endToEndSettings.maxPairs >= 0)
+          shard.argv.insert(shard.argv.end(), {"--e2e-runs", std::to_string(settings.endToEndSettings.maxPairs)});
+        shards.push_back(std::move(shard));
+      }
+  std::vector<std::string> sbatchArgs;
+  if (settings.cost == "measured:cuda") sbatchArgs.push_back("--gres=gpu:1"); // each cell times on a GPU of its own
+  const launch::LaunchResult result = runShards(options.launcher, shards, sbatchArgs);
+  std::vector<std::vector<BenchRow>> cells;
+  size_t next = 0;
+  for (const BenchModel& model : models)
+    for (const std::string& strategy : options.strategies) {
+      std::vector<BenchRow>& runs = cells.emplace_back();
+      for (int i = 0; i < options.seeds; ++i, ++next) {
+        if (result.shards[next].state != launch::ShardState::Done) {
+          BenchRow failed{model.name, strategy};
+          failed.error = "its shard did not finish: " + result.shards[next].note;
+          runs.push_back(std::move(failed));
+          continue;
+        }
+        try {
+          const nlohmann::json rows = nlohmann::json::parse(std::ifstream(shards[next].output));
+          runs.push_back(benchRowFromJson(rows.at(0)));
+        } catch (const nlohmann::json::exception& e) {
+          throw errorInFile(shards[next].output, std::string("not a bench cell's row: ") + e.what());
+        }
+      }
+    }
+  return cells;
+}
+
 int runBench(BenchOptions options, const std::string& commandLine) {
   for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
   BenchSettings& settings = options.run;
@@ -163,19 +226,25 @@ int runBench(BenchOptions options, const std::string& commandLine) {
   const uint64_t firstSeed = settings.search.seed;
   size_t done = 0;
   bool failed = false;
+  // The cells run in this process, or as launched shards.
+  std::vector<std::vector<BenchRow>> cells;
+  if (options.launcher.enabled()) cells = runCellsOnShards(options, models);
   for (const BenchModel& model : models) {
+    if (options.launcher.enabled()) break;
     for (const std::string& strategyName : options.strategies) {
       std::vector<BenchRow> runs;
       for (int i = 0; i < options.seeds; ++i) {
         const uint64_t seed = firstSeed + static_cast<uint64_t>(i);
         reportProgress("[" + std::to_string(++done) + "/" + std::to_string(total) + "] " + model.name + " " +
                        strategyName + (options.seeds > 1 ? " seed " + std::to_string(seed) : ""));
-        BenchRow run = runBenchCell(settings, model, strategyName, seed, backends);
-        if (!run.error.empty() || (run.verificationRun && !run.verified)) failed = true;
-        runs.push_back(std::move(run));
+        runs.push_back(runBenchCell(settings, model, strategyName, seed, backends));
       }
-      rows.push_back(combineSeeds(runs));
+      cells.push_back(std::move(runs));
     }
+  }
+  for (const std::vector<BenchRow>& runs : cells) {
+    for (const BenchRow& run : runs) failed = failed || !run.error.empty() || (run.verificationRun && !run.verified);
+    rows.push_back(combineSeeds(runs));
   }
   const std::vector<std::string> about = describeRun(options, *cost, e2eBackend);
   std::printf("%s\n", about.front().c_str());
@@ -188,7 +257,7 @@ int runBench(BenchOptions options, const std::string& commandLine) {
     for (const BenchRow& row : rows) report.push_back(benchRowJson(row));
     writeJsonReport(report, options.json);
   }
-  return failed ? 1 : 0;
+  return failed && !options.asShard ? 1 : 0;
 }
 
 } // namespace
@@ -237,6 +306,8 @@ void addBenchCommand(CLI::App& app, CommandContext& context) {
                     "Do no harm as optimize does: time each candidate against its original end to end on the measured "
                     "backend's device and report what optimize would return");
   addEndToEndOptions(command, run.endToEndSettings);
+  addLauncherOptions(command, options->launcher);
+  command->add_flag("--as-shard", options->asShard, "A launched cell: exit 0 whenever its row is written")->group(""); // internal
   command->callback([options, &context] { context.exitCode = runBench(*options, context.commandLine); });
 }
 
