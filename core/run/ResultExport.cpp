@@ -1,6 +1,7 @@
 #include "run/ResultExport.h"
 
 #include "onnx/ImportLimits.h"
+#include "onnx/ModelMetadata.h"
 #include "onnx/OnnxExport.h"
 #include "search/VerifiedExport.h"
 #include "support/ReadFile.h"
@@ -27,16 +28,15 @@ std::vector<FreeDimensionOutcome> exportResult(const Graph& original, SearchResu
     for (const FreeDimensionOutcome& dim : written.dims)
       if (!dim.open) say("warning: " + dim.label + " pinned at " + std::to_string(dim.size) + " in " + file.path + ": " + dim.detail);
   }
-  ModelWriter write;
-  if (!written.dims.empty())
-    write = [&written](const Graph&, const std::string& path) { onnx_io::writeModelFile(written.bytes, path); };
-  if (file.verify) {
+  const ModelWriter write = [&](const Graph& graph, const std::string& path) {
+    std::string bytes = written.dims.empty() ? onnx_io::exportOnnxBytes(graph) : written.bytes;
+    if (!file.metadata.empty()) bytes = onnx_io::withMetadata(bytes, file.metadata);
+    onnx_io::writeModelFile(bytes, path);
+  };
+  if (file.verify)
     writeVerifiedResult(original, result, file.path, file.verifyTrials, file.seed, write);
-  } else if (write) {
+  else
     write(result.best, file.path);
-  } else {
-    onnx_io::exportOnnxFile(result.best, file.path);
-  }
   return written.dims;
 }
 

@@ -7,6 +7,7 @@
 #include "search/Strategy.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct ResultExport {
   bool verify = true;
   int verifyTrials = 1;
   uint64_t seed = 1;
+  std::map<std::string, std::string> metadata; // written into the file's metadata_props
 };
 
 // Writes result.best to `file.path` (creating its directory) and, with `file.verify`, fills the

@@ -8,6 +8,7 @@
 #include "support/Error.h"
 
 #include <exception>
+#include <map>
 #include <utility>
 
 namespace tessera {
@@ -98,6 +99,24 @@ void doNoHarm(const Graph& original, const RunPlan& plan, const RunBackends& bac
   }
 }
 
+// What the export's metadata says of where it was checked: the runtime do no harm timed it on, the
+// device, the measured speedup of what is returned there, or why it was not timed.
+std::map<std::string, std::string> deployMetadata(const RunOutcome& outcome) {
+  std::map<std::string, std::string> props{{"tessera.cost", outcome.cost->spec()}};
+  if (outcome.endToEndBackend.empty()) return props;
+  props["tessera.deploy_runtime"] = outcome.endToEndBackend;
+  if (!outcome.doNoHarmSkipped.empty()) props["tessera.deploy_check"] = "not timed: " + outcome.doNoHarmSkipped;
+  if (!outcome.doNoHarm) return props;
+  const DoNoHarmOutcome& check = *outcome.doNoHarm;
+  props["tessera.kept_original"] = check.keptOriginal ? "1" : "0";
+  if (!check.executorMismatch.empty()) props["tessera.deploy_check"] = "not timed: " + check.executorMismatch;
+  if (!check.comparison) return props;
+  props["tessera.deploy_device"] = check.comparison->device;
+  props["tessera.deploy_speedup_pct"] = std::to_string(check.returnedSpeedupPct());
+  props["tessera.deploy_candidate_speedup"] = check.comparison->describeSpeedup();
+  return props;
+}
+
 } // namespace
 
 RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackends& backends, Control& control, EventSink* sink,
@@ -143,7 +162,7 @@ RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackend
     }
     if (!outcome.endToEndBackend.empty()) doNoHarm(original, plan, backends, outcome, say);
     if (!plan.exportPath.empty()) {
-      ResultExport file{plan.exportPath, plan.modelPath, verify, plan.verifyTrials, search.seed};
+      ResultExport file{plan.exportPath, plan.modelPath, verify, plan.verifyTrials, search.seed, deployMetadata(outcome)};
       outcome.freeDims = exportResult(original, result, file, say);
     }
     if (result.verificationRun) say(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");

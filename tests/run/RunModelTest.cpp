@@ -4,9 +4,11 @@
 #include "events/Control.h"
 #include "ir/GraphHash.h"
 #include "rewrite/DefaultRules.h"
+#include "onnx/ModelMetadata.h"
 #include "run/RunModel.h"
 #include "session/Session.h"
 #include "support/Error.h"
+#include "support/ReadFile.h"
 
 #include "RunTestGraphs.h"
 
@@ -131,6 +133,15 @@ TEST(RunModel, TheSessionHoldsEveryFieldOfThePlan) {
   EXPECT_EQ(p["deploy"], "scripted");
   EXPECT_EQ(outcome.rulesUsed, 3u);
   EXPECT_TRUE(std::filesystem::exists(plan.exportPath));
+  // The file says which runtime it was checked for and what was measured there.
+  ASSERT_TRUE(outcome.doNoHarm && outcome.doNoHarm->comparison);
+  const std::map<std::string, std::string> metadata = onnx_io::readMetadata(readFileBytes(plan.exportPath, 1 << 20));
+  EXPECT_EQ(metadata.at("tessera.deploy_runtime"), "scripted");
+  EXPECT_EQ(metadata.at("tessera.deploy_device"), "scripted");
+  EXPECT_EQ(metadata.at("tessera.kept_original"), "0");
+  EXPECT_GT(outcome.doNoHarm->returnedSpeedupPct(), 0);
+  EXPECT_EQ(metadata.at("tessera.deploy_speedup_pct"), std::to_string(outcome.doNoHarm->returnedSpeedupPct()));
+  EXPECT_EQ(metadata.at("tessera.cost"), "analytic:a100");
   EXPECT_TRUE(outcome.result.verified) << outcome.result.verifyProblem;
   ASSERT_TRUE(run.summary);
   EXPECT_DOUBLE_EQ(run.summary->speedupPct, outcome.result.speedupPct) << "the session records what the run returns";
