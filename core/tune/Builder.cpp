@@ -50,7 +50,7 @@ std::vector<BuildResult> CompilerBuilder::build(const std::vector<BuildInput>& i
   const fs::path dir = options_.cacheDir;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].language != KernelLanguage::C && inputs[i].language != KernelLanguage::Asm) {
-      results[i].error = std::string("the system compiler builds C and assembly, not ") + languageName(inputs[i].language);
+      results[i].error = std::string("the system compiler builds C, not ") + languageName(inputs[i].language);
       continue;
     }
     std::vector<std::string> argv{options_.compiler};
