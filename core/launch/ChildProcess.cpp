@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,8 +51,11 @@ std::vector<char*> nullTerminated(const std::vector<std::string>& strings) {
   return pointers;
 }
 
-[[noreturn]] void execInChild(char* const* argv, char* const* envp, int outputFd) {
+[[noreturn]] void execInChild(char* const* argv, char* const* envp, int outputFd, pid_t parent) {
   ::setpgid(0, 0);
+  // A group of its own keeps a terminal's Ctrl-C from the child: it goes when its parent goes instead.
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != parent) ::_exit(128 + SIGTERM);
   ::dup2(outputFd, STDOUT_FILENO);
   ::dup2(outputFd, STDERR_FILENO);
   ::close(outputFd);
@@ -68,9 +72,10 @@ pid_t forkExec(const std::vector<std::string>& argv, const std::vector<std::stri
   if (findOnPath(argv[0]).empty()) throw Error("cannot start '" + argv[0] + "': not found on PATH");
   const std::vector<std::string> environment = environmentWith(env);
   const std::vector<char*> argp = nullTerminated(argv), envp = nullTerminated(environment);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("cannot start '") + argv[0] + "': " + std::strerror(errno));
-  if (pid == 0) execInChild(argp.data(), envp.data(), outputFd);
+  if (pid == 0) execInChild(argp.data(), envp.data(), outputFd, parent);
   ::setpgid(pid, pid); // also here, so that a kill right after fork reaches the group
   return pid;
 }

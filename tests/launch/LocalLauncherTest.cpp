@@ -2,12 +2,18 @@
 // from what exists, and a result that appears only complete.
 #include "ShardsForTests.h"
 
+#include "launch/ChildProcess.h"
 #include "launch/Launcher.h"
 #include "support/Error.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
+
+#include <signal.h>
+#include <sys/wait.h>
 
 namespace tessera::launch {
 namespace {
@@ -104,6 +110,24 @@ TEST_F(LocalLauncherTest, RunsAtMostMaxParallelAtOnce) {
                                       "' | grep -c '^live-' > \"$1\"; rm '" + dir + "/live-" + std::to_string(i) + "'"));
   ASSERT_TRUE(run(shards).allDone());
   for (const Shard& shard : shards) EXPECT_LE(std::stoi(readText(shard.output)), 2);
+}
+
+TEST_F(LocalLauncherTest, ShardsEndWithTheirDriver) {
+  // A driver killed mid-launch takes its running shards with it (they are in groups of their own,
+  // out of a terminal's reach). What a shard started itself (here its sleep) runs out on its own.
+  const std::vector<Shard> shards = countedShards(dir, 2, 5);
+  const pid_t driver = ::fork();
+  ASSERT_GE(driver, 0);
+  if (driver == 0) {
+    run(shards);
+    ::_exit(0);
+  }
+  while (runsOf(dir, 0) + runsOf(dir, 1) < 2) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(driver, SIGKILL);
+  ::waitpid(driver, nullptr, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const CapturedRun shells = runCaptured({"pgrep", "-f", dir + "/runs-"}, 10);
+  EXPECT_FALSE(shells.exit.succeeded()) << "still running: " << shells.output;
 }
 
 TEST_F(LocalLauncherTest, AWorkDirThatCannotBeCreatedIsAnErrorNamingIt) {
