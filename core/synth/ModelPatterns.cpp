@@ -24,6 +24,7 @@ constexpr OpKind kMinable[] = {
 constexpr int kMaxOperands = 4;       // Concat of up to four inputs
 constexpr size_t kTreesPerValue = 64; // trees kept per model value and budget (an Add chain's grow fast)
 constexpr size_t kSitesKept = 4;
+constexpr double kLargestConstant = 1e4; // as the vocabulary's literals: larger ones are masks
 
 bool minable(OpKind kind) { return std::find(std::begin(kMinable), std::end(kMinable), kind) != std::end(kMinable); }
 
@@ -150,6 +151,9 @@ private:
     };
     if (type.numel() == 1 && producer.kind == OpKind::Weight && producer.weight && producer.weight->holdsFloats()) {
       const double x = producer.weight->floatAt(0);
+      // A mask's -3.4e38 absorbs what it is added to: identities true in the reals (softmax
+      // ignores a constant shift) lose every digit of the scores there.
+      if (!std::isfinite(x) || std::abs(x) >= kLargestConstant) return std::nullopt;
       for (const auto& [literal, v] : literals_)
         if (static_cast<float>(literal) == static_cast<float>(x)) return v;
       return unused(scalars_);

@@ -98,6 +98,34 @@ TEST(ModelPatternSynthesis, EveryMinedRuleVerifiesAndMatchesTheModel) {
     EXPECT_FALSE(pack.rule(i).search(egraph, 4).empty()) << pack.rule(i).name() << " matches nothing in the model it was mined from";
 }
 
+// Scores plus (1 - mask) * c under a softmax: with a moderate c the shift by c is dropped (softmax
+// ignores a constant along its axis); with a mask's -3.4e38 that identity loses every digit of the
+// scores in float32, so such constants are not mined.
+Graph maskedSoftmax(float fill) {
+  Graph graph;
+  const NodeId scores = graph.addInput("scores", {DType::Float32, {1, 2, 4, 4}});
+  const NodeId mask = graph.addInput("mask", {DType::Float32, {1, 2, 4, 4}});
+  const NodeId one = graph.addWeight("one", Tensor::fromFloats({}, {1.5f}));
+  const NodeId big = graph.addWeight("fill", Tensor::fromFloats({}, {fill}));
+  const NodeId inverted = graph.addNode(OpKind::Sub, {{one}, {mask}});
+  const NodeId bias = graph.addNode(OpKind::Mul, {{inverted}, {big}});
+  const NodeId masked = graph.addNode(OpKind::Add, {{scores}, {bias}});
+  const NodeId probabilities = graph.addNode(OpKind::Softmax, {{masked}}, {{"axis", int64_t{-1}}});
+  graph.addOutput({probabilities}, "p");
+  return graph;
+}
+
+TEST(ModelPatternSynthesis, MaskConstantsAreNotMined) {
+  auto softmaxRules = [](float fill) {
+    const Graph graph = maskedSoftmax(fill);
+    SynthVocabulary vocabulary;
+    SynthesisReport report = synthesizeFrom(graph, vocabulary, 4);
+    return std::count_if(report.rules.begin(), report.rules.end(), [](const SynthesizedRule& r) { return r.body.starts_with("(Softmax"); });
+  };
+  EXPECT_GT(softmaxRules(-2.0f), 0);
+  EXPECT_EQ(softmaxRules(-3.4e38f), 0);
+}
+
 TEST(ModelPatternSynthesis, MiningBudgetStopsWithAReason) {
   const Graph graph = exportLikeGraph();
   const Graph* models[] = {&graph};
