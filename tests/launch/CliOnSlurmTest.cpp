@@ -1,7 +1,8 @@
 // tessera-cli's launched commands on the one-node test cluster: `tune MODEL --launcher slurm` sends
 // its signatures to both placeholder GPUs, merges every shard's records into one database and, run
 // again with the same work directory, redoes nothing; `costs profile --launcher slurm` measures
-// what the cache lacks in shards and then reports it all as cache hits.
+// what the cache lacks in shards and then reports it all as cache hits; `bench --launcher slurm`
+// gives the rows a bench in this process gives.
 #include "ShardsForTests.h"
 #include "SlurmCluster.h"
 
@@ -78,6 +79,27 @@ TEST_F(CliOnSlurmTest, CostsProfileMeasuresInShardsThenReportsCacheHits) {
   const nlohmann::json report = nlohmann::json::parse(readText(dir + "/costs.json"));
   EXPECT_EQ(report.at("measured").get<int>(), 0);
   EXPECT_EQ(report.at("cache_hits").get<size_t>(), report.at("distinct_signatures").get<size_t>());
+}
+
+TEST_F(CliOnSlurmTest, BenchOnSlurmGivesTheRowsOfABenchInThisProcess) {
+  // Searches that saturate (no time limit reached), so both runs make the same graphs.
+  const std::vector<std::string> bench{"bench", "--models", "squeezenet", "--strategies", "greedy,eqsat", "--seeds", "2"};
+  std::vector<std::string> here = bench, launched = bench;
+  here.insert(here.end(), {"--json", dir + "/here.json"});
+  launched.insert(launched.end(), {"--json", dir + "/slurm.json", "--launcher", "slurm", "--work-dir", dir + "/work"});
+  const CapturedRun inProcess = cli(here);
+  ASSERT_TRUE(inProcess.exit.succeeded()) << inProcess.output;
+  const CapturedRun onSlurm = cli(launched);
+  ASSERT_TRUE(onSlurm.exit.succeeded()) << onSlurm.output;
+  EXPECT_NE(onSlurm.output.find("4 of 4 shard(s) done"), std::string::npos) << onSlurm.output;
+  const nlohmann::json a = nlohmann::json::parse(readText(dir + "/here.json"));
+  const nlohmann::json b = nlohmann::json::parse(readText(dir + "/slurm.json"));
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    for (const char* key : {"model", "strategy", "speedup_pct_per_seed", "original_cost_ms", "optimized_cost_ms", "enodes", "verified", "stop_reason"})
+      EXPECT_EQ(a[i].at(key), b[i].at(key)) << key << " of row " << i;
+  }
 }
 
 TEST_F(CliOnSlurmTest, SlurmWithoutAWorkDirIsAnError) {
