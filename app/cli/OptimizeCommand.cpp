@@ -64,6 +64,7 @@ void printEndToEnd(const RunOutcome& run) {
 void printSummary(const RunPlan& plan, const RunOutcome& run) {
   const SearchResult& result = run.result;
   std::printf("strategy        %s (seed %llu)\n", plan.request.strategy.c_str(), static_cast<unsigned long long>(plan.request.search.seed));
+  std::printf("cost model      %s\n", costSpecHeadline(run.cost->spec()).c_str());
   std::printf("original cost   %.4f ms\n", result.originalCostMs);
   std::printf("optimised cost  %.4f ms\n", result.bestCostMs);
   std::printf("speedup         %.2f %%\n", result.speedupPct);

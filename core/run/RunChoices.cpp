@@ -55,6 +55,14 @@ std::string costSpecHelp() {
   return "analytic:<" + analytic + ">, " + kMeasuredPrefix + "<cpu|cuda|ort>, table:FILE (default " + kDefaultCostSpec + ")";
 }
 
+std::string costSpecHeadline(const std::string& spec) {
+  const std::string_view analytic = "analytic:";
+  if (spec.rfind(analytic, 0) != 0) return spec;
+  const DeviceProfile* device = findDeviceProfile(std::string_view(spec).substr(analytic.size()));
+  if (!device) return spec;
+  return spec + ", a prediction for " + device->description + ", not a measurement on this machine";
+}
+
 std::string listText(const std::vector<std::string>& names, const std::string& last) {
   std::string text;
   for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " " + last + " " : ", ") + names[i];

@@ -23,6 +23,11 @@ std::vector<RunChoice> extractionChoices();
 // "analytic:<h200|a100|v100>, measured:<cpu|cuda|ort>, table:FILE (default analytic:h200)".
 std::string costSpecHelp();
 
+// A cost spec as a headline names it: an analytic one says it predicts for its device profile
+// ("analytic:h200, a prediction for NVIDIA H200 ..., not a measurement on this machine"); others
+// are the spec itself.
+std::string costSpecHeadline(const std::string& spec);
+
 // "a, b or c".
 std::string listText(const std::vector<std::string>& names, const std::string& last = "or");
 
