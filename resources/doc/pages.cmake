@@ -10,6 +10,7 @@ set(TESSERA_GUIDE_PAGES
   teaching-sample.md
   cost-models.md
   rl-agents.md
+  agents-rlflow.md
   kernel-tuning.md
   slurm-cluster.md
   sessions-and-replay.md
