@@ -215,11 +215,9 @@ std::optional<TypedTerm> costTerm(const Term& term, const SynthVocabulary& vocab
   } catch (const Error&) {
     return std::nullopt;
   }
-  if (op.kind == OpKind::Concat && op.tensat)
-    out.concatSizes = {types[0].shape[op.axis], types[1].shape[op.axis]};
-  else
-    for (const TypedTerm& arg : args)
-      if (out.concatSizes.empty()) out.concatSizes = arg.concatSizes;
+  std::vector<std::vector<int64_t>> sizes;
+  for (const TypedTerm& arg : args) sizes.push_back(arg.concatSizes);
+  out.concatSizes = concatSizesAfter(op, types, sizes);
   return out;
 }
 

@@ -35,12 +35,18 @@ std::optional<EvaluatedTerm> evaluateTerm(const Term& term, const SynthVocabular
   } catch (const std::out_of_range&) {
     return std::nullopt;
   }
-  if (op.kind == OpKind::Concat && op.tensat)
-    out.concatSizes = {types[0].shape[op.axis], types[1].shape[op.axis]};
-  else
-    for (const EvaluatedTerm& arg : args)
-      if (out.concatSizes.empty()) out.concatSizes = arg.concatSizes;
+  std::vector<std::vector<int64_t>> sizes;
+  for (const EvaluatedTerm& arg : args) sizes.push_back(arg.concatSizes);
+  out.concatSizes = concatSizesAfter(op, types, sizes);
   return out;
+}
+
+std::vector<int64_t> concatSizesAfter(const SynthOp& op, std::span<const TensorType> operands,
+                                      std::span<const std::vector<int64_t>> operandSizes) {
+  if (op.kind == OpKind::Concat && op.tensat) return {operands[0].shape[op.axis], operands[1].shape[op.axis]};
+  for (const std::vector<int64_t>& sizes : operandSizes)
+    if (!sizes.empty()) return sizes;
+  return {};
 }
 
 } // namespace tessera::synth

@@ -3,15 +3,18 @@
 #pragma once
 
 #include "ir/Tensor.h"
+#include "ir/TensorType.h"
 #include "synth/SynthTerm.h"
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace tessera::synth {
 
+struct SynthOp;
 struct SynthVocabulary;
 
 struct EvaluatedTerm {
@@ -21,6 +24,11 @@ struct EvaluatedTerm {
 
 // The value of a variable (called once per occurrence; may cache).
 using VariableValues = std::function<Tensor(int variable)>;
+
+// How a split below an op is sized: a TENSAT concat's operand sizes on its axis, or else the
+// first operand's that has them (`operandSizes`, one per operand).
+std::vector<int64_t> concatSizesAfter(const SynthOp& op, std::span<const TensorType> operands,
+                                      std::span<const std::vector<int64_t>> operandSizes);
 
 // nullopt when the term does not type-check on these values or an op fails on them.
 std::optional<EvaluatedTerm> evaluateTerm(const Term& term, const SynthVocabulary& vocabulary, const VariableValues& values);
