@@ -2,7 +2,9 @@
 // writes a temporary file that is renamed to its output when it exits 0; a failed one is run again
 // up to `retries` times.
 #include "launch/ChildProcess.h"
+#include "launch/LaunchState.h"
 #include "launch/Launcher.h"
+#include "launch/SlurmScript.h"
 #include "launch/WorkDir.h"
 
 #include "support/Error.h"
@@ -41,6 +43,7 @@ public:
 
   LaunchResult run(const std::vector<Shard>& shards, const ProgressCallback& onProgress) override {
     if (!workDir_) check();
+    requireSameLaunch(shards);
     const auto start = Clock::now();
     const std::string host = hostName();
     const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
@@ -101,6 +104,18 @@ public:
   }
 
 private:
+  // A work directory serves one launch: outputs found there are only this launch's results when its
+  // shards (commands and outputs) are the same as the ones that made them.
+  void requireSameLaunch(const std::vector<Shard>& shards) const {
+    const std::string path = workDir_->file("local-launch.fingerprint");
+    const std::string fingerprint = fingerprintOf(slurmArrayScript(shards));
+    std::ifstream in(path);
+    std::string stored;
+    if (in >> stored && stored != fingerprint)
+      throw errorInFile(workDir_->path(), "the work directory holds another launch (other shards or commands); give this one its own --work-dir");
+    if (stored.empty()) writeFileAtomically(path, fingerprint + "\n");
+  }
+
   // Publishes a successful shard's result, or queues it again while it has retries left.
   void finish(const std::vector<Shard>& shards, ShardProgress& progress, const std::string& partial, const ChildExit& exit,
               std::deque<size_t>& queue) {

@@ -94,11 +94,29 @@ TEST_F(LocalLauncherTest, AShardThatWritesNothingFails) {
 
 TEST_F(LocalLauncherTest, ResumesWithoutRedoingFinishedShards) {
   const std::vector<Shard> shards = countedShards(dir, 4);
-  run({shards[0], shards[2]});
+  run(shards);
+  // As if the launch had stopped before shards 1 and 3 finished.
+  std::filesystem::remove(shards[1].output);
+  std::filesystem::remove(shards[3].output);
   const LaunchResult result = run(shards);
   EXPECT_TRUE(result.allDone());
-  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(runsOf(dir, i), 1) << i;
+  EXPECT_EQ(runsOf(dir, 0), 1);
+  EXPECT_EQ(runsOf(dir, 2), 1);
+  EXPECT_EQ(runsOf(dir, 1), 2);
+  EXPECT_EQ(runsOf(dir, 3), 2);
   EXPECT_NE(result.shards[0].note.find("already done"), std::string::npos);
+}
+
+TEST_F(LocalLauncherTest, AWorkDirOfAnotherLaunchIsAnError) {
+  run(countedShards(dir, 2));
+  std::vector<Shard> other = countedShards(dir, 2);
+  other[1].argv.push_back("--trials=64"); // the same outputs from another command: not this launch's results
+  try {
+    run(other);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("holds another launch"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(LocalLauncherTest, RunsAtMostMaxParallelAtOnce) {
