@@ -2,26 +2,15 @@
 #include "launch/LaunchState.h"
 
 #include "launch/WorkDir.h"
+#include "support/ContentHash.h"
 #include "support/Error.h"
 #include "support/ReadFile.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
-#include <cstdio>
-
 namespace tessera::launch {
 
-std::string fingerprintOf(const std::string& text) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return hex;
-}
+std::string fingerprintOf(const std::string& text) { return fnv1aHex(text); }
 
 LaunchState readLaunchState(const std::string& path) {
   LaunchState state;

@@ -20,7 +20,7 @@ struct LaunchState {
   std::vector<ShardRecord> shards;
 };
 
-// A stable 64-bit FNV-1a digest of `text`, as 16 hex digits.
+// A stable digest of `text` (support/ContentHash.h), so that a new driver recognises its launch.
 std::string fingerprintOf(const std::string& text);
 
 // A state with no fingerprint when the file does not exist. Throws
