@@ -70,7 +70,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   views::addClearButtonOnFirstText(parameters_);
   chooseAgent_ = new QToolButton(this);
   chooseAgent_->setText(tr("Agent…"));
-  chooseAgent_->setToolTip(tr("xrlflow: choose the agent's checkpoint (checkpoint=FILE.ckpt; default: the shipped agent)"));
+  chooseAgent_->setToolTip(tr("xrlflow, rlflow: choose the agent's checkpoint (checkpoint=FILE.ckpt; default: the shipped agent)"));
   timeLimit_ = new QDoubleSpinBox(this);
   timeLimit_->setRange(0.5, 24 * 3600);
   timeLimit_->setDecimals(1);
@@ -295,7 +295,8 @@ void RunPanel::updateButtons() {
   step_->setEnabled(running_ && paused_);
   for (QWidget* w : std::initializer_list<QWidget*>{strategy_, nodeLimit_, iterationLimit_, multiIterations_, timeLimit_, extract_, seed_, parameters_, verify_})
     w->setEnabled(!running_);
-  chooseAgent_->setVisible(strategy_->currentData().toString() == QLatin1String("xrlflow"));
+  const QString strategy = strategy_->currentData().toString();
+  chooseAgent_->setVisible(strategy == QLatin1String("xrlflow") || strategy == QLatin1String("rlflow"));
   chooseAgent_->setEnabled(!running_);
 }
 

@@ -8,6 +8,7 @@
 #include "run/RunModel.h"
 
 #if TESSERA_HAVE_TORCH
+#include "rlflow/RlflowStrategy.h"
 #include "xrlflow/XrlflowStrategy.h"
 #endif
 
@@ -32,6 +33,7 @@ RunSettings defaultRunSettings() { return RunSettings{}; }
 void registerBuiltStrategies() {
 #if TESSERA_HAVE_TORCH
   registerXrlflowStrategy();
+  registerRlflowStrategy();
 #endif
 }
 
