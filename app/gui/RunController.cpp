@@ -234,7 +234,10 @@ void RunController::showOutcome(const SearchOutcome& outcome) {
   const SearchResult& result = outcome.result;
   std::vector<NodeOrigin> origins;
   if (result.bestCandidate >= 0) origins = result.candidates[result.bestCandidate].origins;
-  candidates_->showBest(outcome.best, result.rulesApplied, std::move(origins)); // priced on the search's worker
+  // A kept original applies no rule: the compare view's rules are those of what is returned.
+  const bool keptOriginal = outcome.doNoHarm && outcome.doNoHarm->keptOriginal;
+  candidates_->showBest(outcome.best, keptOriginal ? std::map<std::string, size_t>{} : result.rulesApplied,
+                        std::move(origins)); // priced on the search's worker
   const QString verified = !result.verificationRun ? tr("not verified")
                            : result.verified       ? tr("verified")
                                                    : tr("<span style='color:#d32f2f'>verification FAILED</span>");

@@ -127,10 +127,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
     observer.progress = backends.warn;
     observer.started = [&](const RunStarted& started) {
       if (started.runId) post([this, started] { emit runRecorded(started.modelId, started.runId); });
-      post([this, started, name = QString::fromStdString(settings.strategy)] {
-        emit bestCostChanged(started.originalCostMs);
-        emit progress(tr("%1 with %2 rules, cost %3").arg(name).arg(started.rules).arg(QString::fromStdString(started.costSpec)), 1);
-      });
+      post([this, started] { emit bestCostChanged(started.originalCostMs); }); // runModel's own line names the rules and cost
     };
     try {
       RunOutcome run = runModel(*model, plan, backends, *control, queue.get(), observer);
