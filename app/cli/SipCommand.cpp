@@ -146,6 +146,7 @@ int runSipCommand(SipCommandOptions options) {
   report["improvement_pct"] = improvement.meanPct;
   report["improvement_ci_pct"] = {improvement.lowPct, improvement.highPct};
   report["timing_rounds"] = improvement.rounds;
+  report["timing_rounds_ms"] = {{"baseline", improvement.baselineMs}, {"best", improvement.candidateMs}};
   report["steps"] = search.steps;
   report["accepted"] = search.accepted;
   report["failed_assemble"] = search.failedAssemble;

@@ -1,6 +1,6 @@
 // The improvement of one kernel over another from interleaved timing: rounds that time both in
-// alternating order (so a change in the machine's load falls on both), each round's latency cut,
-// and a 95 % Student-t interval over the rounds.
+// alternating order (so a change in the machine's load falls on both), and the latency cut of the
+// rounds' geometric-mean ratio with a 95 % Student-t interval on the log ratios.
 #pragma once
 
 #include "tune/Runner.h"
@@ -23,7 +23,7 @@ struct Improvement {
 Improvement timeInterleaved(tune::Runner& runner, const std::string& baselineLibrary, const std::string& candidateLibrary, int rounds,
                             const std::function<void(int round)>& onRound = {});
 
-// The mean and a 95 % Student-t interval of the values (the interval is the mean alone for one value).
+// The cut and its interval (the cut alone for one round).
 Improvement summarize(const std::vector<double>& baselineMs, const std::vector<double>& candidateMs);
 
 } // namespace tessera::sip

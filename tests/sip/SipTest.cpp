@@ -261,6 +261,19 @@ TEST(SipAnnealing, ANewBestIsTimedTwiceAndKeepsTheLowerScore) {
   EXPECT_EQ(result.accepted, 1);
 }
 
+TEST(SipTiming, ImprovementIsTheGeometricMeanCutWithAnInterval) {
+  const Improvement steady = summarize({2.0, 2.0, 2.0}, {1.8, 1.8, 1.8});
+  EXPECT_NEAR(steady.meanPct, 10, 1e-9);
+  EXPECT_NEAR(steady.lowPct, 10, 1e-9);
+  EXPECT_TRUE(steady.significant());
+  // One round the load slowed fivefold widens the interval across zero: no claim either way.
+  const Improvement noisy = summarize({1.0, 1.0, 1.0, 1.0}, {0.9, 0.9, 0.9, 4.5});
+  EXPECT_LT(noisy.lowPct, 0);
+  EXPECT_GT(noisy.highPct, 0);
+  EXPECT_FALSE(noisy.significant());
+  EXPECT_DOUBLE_EQ(noisy.candidateMedianMs, 0.9);
+}
+
 TEST(SipRecord, RefusesARecordWhoseKernelIsNotTheOneMeasured) {
   tune::TuningRecord record;
   record.workload = "matmul:16x16x16";
