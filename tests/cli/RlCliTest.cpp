@@ -77,7 +77,13 @@ TEST(RlCli, BadCheckpointsAreRefusedByName) {
                    "another rule pack");
   expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --strategy xrlflow --param checkpoint=" + dir + "/missing.ckpt"),
                    "missing.ckpt");
-  expectCleanError(runCli("rl train --agent rlflow --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"), "unknown agent");
+  expectCleanError(runCli("rl train --agent nosuch --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"), "unknown agent");
+
+  // The other agent's checkpoint: RLFlow's strategy and world-model evaluation name the file and what it holds.
+  expectCleanError(runCli("optimize " + kSamples + "/vgg19.onnx --strategy rlflow --param checkpoint=" + checkpoint), "'xrlflow' agent");
+  expectCleanError(runCli("rl world-model eval " + checkpoint + " --models " + kSamples + "/vgg19.onnx"), "'xrlflow' agent");
+  expectCleanError(runCli("rl train --agent rlflow --param dream=sometimes --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"),
+                   "unknown dream mode");
 }
 
 #else
