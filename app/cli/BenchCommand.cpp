@@ -120,7 +120,8 @@ std::vector<std::string> describeRun(const BenchOptions& options, const CostMode
   if (settings.endToEnd) {
     const EndToEndOptions e2e = endToEndOptionsFor(e2eBackend, settings.endToEndSettings);
     std::snprintf(text, sizeof text,
-                  "e2e: timed on %s: %d warm-up runs, then %d to %d interleaved pairs (speedup = 1 - median paired ratio)",
+                  "e2e: what optimize returns, timed on %s: %d warm-up runs, then %d to %d interleaved pairs (speedup = 1 - median "
+                  "paired ratio)",
                   e2eBackend.c_str(), e2e.warmup, e2e.minPairs, e2e.maxPairs);
     lines.push_back(text);
   }
