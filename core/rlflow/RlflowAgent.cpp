@@ -3,6 +3,7 @@
 #include "rl/Advantage.h"
 #include "rlflow/RlflowNetworks.h"
 #include "support/Error.h"
+#include "xrlflow/ModuleWeights.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -10,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <random>
-#include <sstream>
 
 namespace tessera {
 
@@ -149,28 +149,9 @@ void RlflowAgent::save(const std::string& path, CheckpointHeader header) const {
   writeCheckpointFile(path, header, weights());
 }
 
-std::string RlflowAgent::weights() const {
-  torch::serialize::OutputArchive archive;
-  state_->networks->save(archive);
-  std::ostringstream out;
-  archive.save_to(out);
-  return out.str();
-}
+std::string RlflowAgent::weights() const { return moduleWeights(*state_->networks); }
 
-void RlflowAgent::restoreWeights(const std::string& weights) {
-  // Loading replaces each tensor whatever its shape: compare with the config's networks after.
-  std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
-  for (const auto& parameter : state_->networks->named_parameters()) expected.emplace_back(parameter.key(), parameter.value().sizes().vec());
-  torch::serialize::InputArchive archive;
-  std::istringstream in(weights);
-  archive.load_from(in);
-  state_->networks->load(archive);
-  const auto loaded = state_->networks->named_parameters();
-  for (const auto& [name, shape] : expected) {
-    const torch::Tensor* parameter = loaded.find(name);
-    if (!parameter || parameter->sizes().vec() != shape) throw Error("parameter " + name + " does not have the shape the agent's config gives it");
-  }
-}
+void RlflowAgent::restoreWeights(const std::string& weights) { restoreModuleWeights(*state_->networks, weights); }
 
 Latent RlflowAgent::encode(const Observation& observation) {
   torch::NoGradGuard noGrad;

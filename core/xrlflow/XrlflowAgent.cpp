@@ -2,6 +2,7 @@
 
 #include "rl/Advantage.h"
 #include "support/Error.h"
+#include "xrlflow/ModuleWeights.h"
 #include "xrlflow/XrlflowNetwork.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -10,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <random>
-#include <sstream>
 
 namespace tessera {
 
@@ -86,29 +86,9 @@ void XrlflowAgent::save(const std::string& path, CheckpointHeader header) const 
   writeCheckpointFile(path, header, weights());
 }
 
-std::string XrlflowAgent::weights() const {
-  torch::serialize::OutputArchive archive;
-  state_->network->save(archive);
-  std::ostringstream out;
-  archive.save_to(out);
-  return out.str();
-}
+std::string XrlflowAgent::weights() const { return moduleWeights(*state_->network); }
 
-void XrlflowAgent::restoreWeights(const std::string& weights) {
-  // Loading replaces each tensor whatever its shape: compare with the config's network after.
-  std::vector<std::pair<std::string, std::vector<int64_t>>> expected;
-  for (const auto& parameter : state_->network->named_parameters()) expected.emplace_back(parameter.key(), parameter.value().sizes().vec());
-  torch::serialize::InputArchive archive;
-  std::istringstream in(weights);
-  archive.load_from(in);
-  state_->network->load(archive);
-  const auto loadedParameters = state_->network->named_parameters();
-  for (const auto& [name, shape] : expected) {
-    const torch::Tensor* loaded = loadedParameters.find(name);
-    if (!loaded || loaded->sizes().vec() != shape)
-      throw Error("parameter " + name + " does not have the shape the agent's config gives it");
-  }
-}
+void XrlflowAgent::restoreWeights(const std::string& weights) { restoreModuleWeights(*state_->network, weights); }
 
 AgentDecision XrlflowAgent::decide(const Observation& observation, bool explore) {
   torch::NoGradGuard noGrad;
