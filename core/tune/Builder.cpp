@@ -3,10 +3,9 @@
 
 #include "tune/Subprocess.h"
 
+#include "support/ContentHash.h"
 #include "support/Error.h"
 
-#include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -16,16 +15,7 @@ namespace tessera::tune {
 
 namespace fs = std::filesystem;
 
-std::string contentHash(const std::string& text) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
-  return buffer;
-}
+std::string contentHash(const std::string& text) { return fnv1aHex(text); }
 
 std::string defaultCacheDir() {
   fs::path dir = fs::temp_directory_path() / ("tessera-tune-" + std::to_string(::getuid()));

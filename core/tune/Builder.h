@@ -60,7 +60,7 @@ private:
 // (LlvmBuilder) when it has LLVM, else C only (CompilerBuilder).
 std::unique_ptr<Builder> makeCpuBuilder(BuildOptions options = {});
 
-// FNV-1a over the bytes, in hex: the cache key of a source and the structural hash of a kernel.
+// support/ContentHash.h's FNV-1a in hex: the cache key of a source and the structural hash of a kernel.
 std::string contentHash(const std::string& text);
 // <temp>/tessera-tune-<uid>, created when absent.
 std::string defaultCacheDir();
