@@ -1,6 +1,7 @@
 #include "CommandContext.h"
 
 #include "support/Error.h"
+#include "support/ShellQuote.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,17 +24,9 @@ void reportProgress(const std::string& line) {
 }
 
 std::string shellCommandLine(int argc, const char* const* argv) {
-  auto quoted = [](const std::string& word) {
-    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") ==
-                             std::string::npos)
-      return word;
-    std::string text = "'";
-    for (char ch : word) text += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    return text + "'";
-  };
   // The program by its name, not the path it was started from, so the line reads the same anywhere.
   std::string line = argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "tessera-cli";
-  for (int i = 1; i < argc; ++i) line += " " + quoted(argv[i]);
+  for (int i = 1; i < argc; ++i) line += " " + shellWord(argv[i]);
   return line;
 }
 

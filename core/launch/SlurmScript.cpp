@@ -1,6 +1,8 @@
 // The array script, written as POSIX sh so that any node's /bin/sh runs it.
 #include "launch/SlurmScript.h"
 
+#include "support/ShellQuote.h"
+
 namespace tessera::launch {
 
 namespace {
@@ -18,12 +20,6 @@ std::string shellWordWritingToPart(const std::string& arg) {
 }
 
 } // namespace
-
-std::string shellQuote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 std::string slurmArrayScript(const std::vector<Shard>& shards) {
   std::string script =

@@ -12,7 +12,4 @@ namespace tessera::launch {
 
 std::string slurmArrayScript(const std::vector<Shard>& shards);
 
-// `text` as one word for sh: single-quoted, with embedded quotes escaped.
-std::string shellQuote(const std::string& text);
-
 } // namespace tessera::launch
