@@ -31,15 +31,14 @@ EpisodeReward readEpisode(const nlohmann::json& entry, size_t index) {
 } // namespace
 
 TrainingCurve readTrainingCurve(const std::string& path) {
-  try {
-    const std::string text = readFileBytes(path, kMaxReportBytes);
+  TrainingCurve result;
+  readReportFile(path, [&](const std::string& text) {
     const nlohmann::json report = nlohmann::json::parse(text);
     if (!report.is_object()) throw Error("not a training report (expected a JSON object)");
     const auto curve = report.find("curve");
     if (curve == report.end() || !curve->is_array())
       throw Error("not a training report: no 'curve' list (write one with tessera-cli rl train --json)");
     if (curve->empty()) throw Error("the training curve has no episodes");
-    TrainingCurve result;
     result.path = path;
     result.agent = report.value("agent", std::string());
     result.cost = report.value("cost", std::string());
@@ -48,7 +47,13 @@ TrainingCurve readTrainingCurve(const std::string& path) {
       for (const auto& model : *models)
         if (model.is_string()) result.models.push_back(model.get<std::string>());
     for (size_t i = 0; i < curve->size(); ++i) result.episodes.push_back(readEpisode((*curve)[i], i));
-    return result;
+  });
+  return result;
+}
+
+void readReportFile(const std::string& path, const std::function<void(const std::string& text)>& read) {
+  try {
+    read(readFileBytes(path, kMaxReportBytes));
   } catch (const nlohmann::json::exception& e) {
     throw errorInFile(path, std::string("not valid JSON: ") + e.what());
   } catch (const Error& e) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,5 +28,10 @@ struct TrainingCurve {
 // Throws tessera::Error naming `path` when it cannot be read, is not JSON, or has no training
 // curve (`curve`: a list of {episode, reward, model}) of finite rewards.
 TrainingCurve readTrainingCurve(const std::string& path);
+
+// Reads the report at `path` and hands its text to `read`: any problem, reading the file, parsing
+// its JSON (nlohmann's exceptions) or in `read` (tessera::Error), is thrown as a tessera::Error
+// that names `path` once. The readers of reports share it.
+void readReportFile(const std::string& path, const std::function<void(const std::string& text)>& read);
 
 } // namespace tessera
