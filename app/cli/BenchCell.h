@@ -24,7 +24,7 @@ struct BenchModel {
 
 // What every cell of one bench shares: core's defaults unless the command line says otherwise.
 struct BenchSettings {
-  std::string cost = kDefaultCostSpec;
+  std::string cost = defaultCostSpec();
   SearchOptions search; // its seed is the first seed; parameters are not used (see `parameters`)
   std::vector<std::string> parameters; // [STRATEGY.]NAME=VALUE
   std::string session; // record every run here; empty: not recorded

@@ -108,7 +108,7 @@ std::vector<std::string> describeRun(const BenchOptions& options, const CostMode
   const auto firstSeed = static_cast<unsigned long long>(search.seed);
   char text[512];
   std::snprintf(text, sizeof text, "cost %s, time limit %.0f s, node limit %s, extraction %s, k_multi %d, seed %llu",
-                cost.spec().c_str(), search.timeLimitSeconds,
+                costSpecHeadline(cost.spec()).c_str(), search.timeLimitSeconds,
                 search.nodeLimit ? std::to_string(search.nodeLimit).c_str() : "strategy default", search.extractMethod.c_str(),
                 search.multiIterations, firstSeed);
   std::string settingsLine = text;
@@ -139,7 +139,7 @@ void writeMarkdown(const std::string& path, const std::string& commandLine, cons
   const std::string device = cost.deviceCosts().device;
   std::string text = "<!-- written by `tessera-cli bench --markdown`: run the command below again to regenerate -->\n\n";
   text += "```sh\n" + commandLine + "\n```\n\n";
-  text += std::string(date) + " · " + (device.empty() ? "predicted by " + cost.spec() : "device `" + device + "`") + " · " +
+  text += std::string(date) + " · " + (device.empty() ? "predicted, not measured" : "device `" + device + "`") + " · " +
           about.front() + "\n\n";
   text += benchTableMarkdown(table);
   for (size_t i = 1; i < about.size(); ++i) text += "- " + about[i] + "\n";
@@ -213,10 +213,12 @@ int runBench(BenchOptions options, const std::string& commandLine) {
   for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
   BenchSettings& settings = options.run;
   settings.verify = !options.noVerify;
-  std::string e2eBackend;
-  if (settings.endToEnd) e2eBackend = requireMeasuredBackend(settings.cost, "--e2e");
   const RunBackends backends = cliRunBackends();
   std::shared_ptr<CostModel> cost = backends.costs->model(settings.cost); // the one every cell prices with
+  if (std::string note = backends.costs->fallbackNote(settings.cost); !note.empty()) backends.warn(note);
+  if (settings.cost == kAutoCostSpec) settings.cost = cost->spec(); // shards and the session name what it resolved to
+  std::string e2eBackend;
+  if (settings.endToEnd) e2eBackend = requireMeasuredBackend(settings.cost, "--e2e");
   if (options.suite == "real" && !(options.shapes.inputShapes.empty() && options.shapes.dims.empty()))
     throw Error("--input-shape and --dim do not apply to --suite real: its models run at the shapes samples/real/suite.json documents");
   std::vector<BenchModel> models = options.suite == "real" ? loadRealSuite(options.models)

@@ -1,5 +1,7 @@
 #include "CostModelFactory.h"
 
+#include "CommandContext.h"
+
 #include "cost/MeasuredCostModel.h"
 #include "cost/TableCostModel.h"
 #include "run/CostResolution.h"
@@ -21,7 +23,11 @@ void warn(const std::string& line) { std::fprintf(stderr, "tessera-cli: %s\n", l
 // Plugins load only when a measured spec asks for one: an analytic run starts at once.
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
-  return [](const std::string& backend) { return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, warn); };
+  return [](const std::string& backend) {
+    std::unique_ptr<CostModel> model = plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, warn);
+    if (auto* measured = dynamic_cast<MeasuredCostModel*>(model.get())) measured->setProgress(reportProgress);
+    return model;
+  };
 #else
   return {};
 #endif

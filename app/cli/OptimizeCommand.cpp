@@ -78,6 +78,9 @@ void printSummary(const RunPlan& plan, const RunOutcome& run) {
   std::printf("verified        %s\n", !result.verificationRun ? "skipped (--no-verify)"
                                       : result.verified     ? ("yes" + what).c_str()
                                                             : ("NO" + what + ": " + result.verifyProblem).c_str());
+  // A kept original applies none of them: they are what the rejected candidate applied.
+  if (run.doNoHarm && run.doNoHarm->keptOriginal && !result.rulesApplied.empty())
+    std::printf("rules of the candidate not returned:\n");
   for (const auto& [name, count] : result.rulesApplied) std::printf("  %-28s %zu\n", name.c_str(), count);
 }
 

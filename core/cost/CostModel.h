@@ -43,8 +43,10 @@ public:
   virtual bool slicesContiguousSplits() const { return false; }
 };
 
-// The cost model a run uses when it names none, and what an unusable measured backend falls back to.
-inline constexpr const char* kDefaultCostSpec = "analytic:h200";
+// The analytic model used where nothing is measured: what a run falls back to when no measuring
+// backend is usable, and what RL training and rule synthesis price with (deterministic, and free).
+// A run's default is the machine's own measured backend (run/CostResolution.h, defaultCostSpec()).
+inline constexpr const char* kPredictionCostSpec = "analytic:h200";
 
 // Parses a cost spec that core can satisfy: "analytic:<device>" (default device h200).
 // Throws tessera::Error for an unknown device or a spec that needs a plugin.

@@ -24,6 +24,10 @@ double MeasuredCostModel::estimate(const OpSignature& signature) {
   return fallback_->costMs(signature);
 }
 
+namespace {
+constexpr double kProgressEverySeconds = 2.0;
+} // namespace
+
 double MeasuredCostModel::costMs(const OpSignature& signature) {
   if (runsAsView(*this, signature)) return 0.0; // the executor aliases the input's buffer
   const double ms = measuredMs(signature);
@@ -56,6 +60,13 @@ double MeasuredCostModel::measuredMs(const OpSignature& signature) {
   }
   countTime();
   ++stats_.measured;
+  if (progress_ && stats_.measureSeconds - reportedAtSeconds_ >= kProgressEverySeconds) {
+    reportedAtSeconds_ = stats_.measureSeconds;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.0f", stats_.measureSeconds);
+    progress_(spec_ + ": " + std::to_string(stats_.measured) + " op signatures measured in " + seconds +
+              " s (a first run on this machine: the cost cache keeps them for later runs)");
+  }
   if (cache_) cache_->store(device_, key, ms);
   deviceCosts_[key] = ms;
   return answered_[key] = ms;

@@ -49,6 +49,10 @@ public:
   // Replaces the calibration loaded from the cache (nullopt: plain op timings) for this model only.
   void setCalibration(std::optional<LatencyCalibration> calibration) { calibration_ = std::move(calibration); }
 
+  // Hears, every couple of seconds while signatures are being measured (a first run on a machine,
+  // before the cost cache holds them), how many are done: a long measuring phase shows progress.
+  void setProgress(std::function<void(const std::string&)> progress) { progress_ = std::move(progress); }
+
   const std::string& device() const { return device_; }
   const MeasurementStats& stats() const { return stats_; }
   // The device's figures this model answered with (measured now or found in the cache); estimates
@@ -71,6 +75,8 @@ private:
   std::shared_ptr<CostCache> cache_;
   std::unique_ptr<CostModel> fallback_;
   Warning warn_;
+  std::function<void(const std::string&)> progress_;
+  double reportedAtSeconds_ = 0; // stats_.measureSeconds at the last progress line
   std::string device_;
   // Answers of this process, so repeated signatures stay deterministic without a cache.
   std::map<std::string, double> answered_;

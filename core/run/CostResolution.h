@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tessera {
 
@@ -18,6 +19,19 @@ inline constexpr const char* kNoPluginSupport = "this program was built without 
 
 // The prefix of a measured cost spec, measured:<backend>.
 inline constexpr const char* kMeasuredPrefix = "measured:";
+
+// The machine's own measured backend: the first of autoCostBackends() that loads (measured:cuda
+// where a GPU is usable, else measured:cpu), else kPredictionCostSpec with a note saying why. A run
+// records the spec it resolved to, never "auto".
+inline constexpr const char* kAutoCostSpec = "auto";
+
+// A run's cost spec when none is given: $TESSERA_COST when set (a lab that always prices with one
+// model, or a test suite that checks analytic predictions), else kAutoCostSpec.
+inline constexpr const char* kCostSpecVariable = "TESSERA_COST";
+std::string defaultCostSpec();
+
+// The measured backends "auto" tries, in order: the GPU's, then the CPU's.
+const std::vector<std::string>& autoCostBackends();
 
 // Builds the measured model of a backend ("cpu", "cuda", "ort"). Throws tessera::Error saying why
 // the backend cannot be used (not found, failed to load, no device).
@@ -29,8 +43,8 @@ struct ResolvedCost {
   std::string fallbackNote;
 };
 
-// An empty `measured` means the program has no plugin support, and a measured spec falls back
-// saying so. Throws tessera::Error for a spec that names no model (an unknown kind or device, a
+// "auto" tries autoCostBackends() in turn. An empty `measured` means the program has no plugin
+// support, and a measured spec (or "auto") falls back to kPredictionCostSpec saying so. Throws tessera::Error for a spec that names no model (an unknown kind or device, a
 // table file that cannot be read, measured: without a backend).
 ResolvedCost resolveCostSpec(const std::string& spec, const MeasuredCostFactory& measured);
 

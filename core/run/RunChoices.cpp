@@ -52,7 +52,8 @@ std::string costSpecHelp() {
   for (const DeviceProfile& device : deviceProfiles()) devices.push_back(device.name);
   std::string analytic;
   for (const std::string& device : devices) analytic += (analytic.empty() ? "" : "|") + device;
-  return "analytic:<" + analytic + ">, " + kMeasuredPrefix + "<cpu|cuda|ort>, table:FILE (default " + kDefaultCostSpec + ")";
+  return std::string(kAutoCostSpec) + " (measured:cuda where a GPU is usable, else measured:cpu), analytic:<" + analytic + ">, " +
+         kMeasuredPrefix + "<cpu|cuda|ort>, table:FILE (default " + kAutoCostSpec + ", or $" + kCostSpecVariable + " when set)";
 }
 
 std::string costSpecHeadline(const std::string& spec) {

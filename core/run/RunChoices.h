@@ -20,7 +20,7 @@ std::vector<RunChoice> strategyChoices();
 std::vector<std::string> extractionMethods();
 std::vector<RunChoice> extractionChoices();
 
-// "analytic:<h200|a100|v100>, measured:<cpu|cuda|ort>, table:FILE (default analytic:h200)".
+// "auto (...), analytic:<h200|a100|v100>, measured:<cpu|cuda|ort>, table:FILE (default auto, or $TESSERA_COST when set)".
 std::string costSpecHelp();
 
 // A cost spec as a headline names it: an analytic one says it predicts for its device profile

@@ -3,6 +3,7 @@
 #include "cost/GraphCost.h"
 #include "events/Control.h"
 #include "events/EventSink.h"
+#include "run/DeployCheck.h"
 #include "run/ResultExport.h"
 #include "run/SharedCostModels.h"
 #include "support/Error.h"
@@ -76,47 +77,6 @@ private:
   std::optional<RunRecording> recording_;
 };
 
-// Do no harm on `backend`: the device, not the prediction, decides whether the candidate replaces
-// the original. Where it cannot run, the candidate stays as the search returned it and the outcome
-// says why.
-void doNoHarm(const Graph& original, const RunPlan& plan, const RunBackends& backends, RunOutcome& outcome,
-              const std::function<void(const std::string&)>& say) {
-  const std::string& backend = outcome.endToEndBackend;
-  SearchResult& result = outcome.result;
-  if (result.verificationRun && !result.verified) {
-    outcome.doNoHarmSkipped = "the candidate failed verification";
-    return;
-  }
-  try {
-    if (!backends.executor) throw Error("no " + backend + " executor: " + kNoPluginSupport);
-    std::unique_ptr<GraphExecutor> executor = backends.executor(backend);
-    say("timing the candidate against the original end to end on " + executor->device());
-    EndToEndOptions options = endToEndOptionsFor(backend, plan.endToEnd);
-    outcome.doNoHarm = keepOriginalUnlessFaster(original, result, *executor, options);
-  } catch (const Error& e) {
-    outcome.doNoHarmSkipped = e.what();
-    if (backends.warn) backends.warn(std::string("end-to-end check skipped: ") + e.what());
-  }
-}
-
-// What the export's metadata says of where it was checked: the runtime do no harm timed it on, the
-// device, the measured speedup of what is returned there, or why it was not timed.
-std::map<std::string, std::string> deployMetadata(const RunOutcome& outcome) {
-  std::map<std::string, std::string> props{{"tessera.cost", outcome.cost->spec()}};
-  if (outcome.endToEndBackend.empty()) return props;
-  props["tessera.deploy_runtime"] = outcome.endToEndBackend;
-  if (!outcome.doNoHarmSkipped.empty()) props["tessera.deploy_check"] = "not timed: " + outcome.doNoHarmSkipped;
-  if (!outcome.doNoHarm) return props;
-  const DoNoHarmOutcome& check = *outcome.doNoHarm;
-  props["tessera.kept_original"] = check.keptOriginal ? "1" : "0";
-  if (!check.executorMismatch.empty()) props["tessera.deploy_check"] = "not timed: " + check.executorMismatch;
-  if (!check.comparison) return props;
-  props["tessera.deploy_device"] = check.comparison->device;
-  props["tessera.deploy_speedup_pct"] = std::to_string(check.returnedSpeedupPct());
-  props["tessera.deploy_candidate_speedup"] = check.comparison->describeSpeedup();
-  return props;
-}
-
 } // namespace
 
 RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackends& backends, Control& control, EventSink* sink,
@@ -138,7 +98,7 @@ RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackend
   outcome.cost = resolveCost(plan.request.costSpec, backends, outcome.costFallbackNote);
   if (!outcome.costFallbackNote.empty() && backends.warn) backends.warn(outcome.costFallbackNote);
   CostModel& cost = *outcome.cost;
-  if (plan.endToEnd.enabled) outcome.endToEndBackend = endToEndBackendOf(plan);
+  if (plan.endToEnd.enabled) outcome.endToEndBackend = endToEndBackendOf(plan, cost.spec());
 
   Recording recording(plan, original, outcome.recordingError);
   recording.begin(runInfoFor(plan, cost.spec(), rules, 0));
@@ -160,9 +120,15 @@ RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackend
       say("verifying against the original");
       verifySearchResult(original, result, plan.verifyTrials, search.seed);
     }
-    if (!outcome.endToEndBackend.empty()) doNoHarm(original, plan, backends, outcome, say);
+    std::optional<DeployCheck> deployed;
+    if (!outcome.endToEndBackend.empty()) {
+      deployed = checkOnRuntime(original, result, outcome.endToEndBackend, backends.executor, plan.endToEnd, say, backends.warn);
+      outcome.doNoHarm = deployed->outcome;
+      outcome.doNoHarmSkipped = deployed->skipped;
+    }
     if (!plan.exportPath.empty()) {
-      ResultExport file{plan.exportPath, plan.modelPath, verify, plan.verifyTrials, search.seed, deployMetadata(outcome)};
+      ResultExport file{plan.exportPath, plan.modelPath, verify, plan.verifyTrials, search.seed,
+                        deployMetadata(cost.spec(), deployed ? &*deployed : nullptr)};
       outcome.freeDims = exportResult(original, result, file, say);
     }
     if (result.verificationRun) say(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");

@@ -7,6 +7,7 @@
 
 #include "cost/GraphExecutor.h"
 #include "run/CostResolution.h"
+#include "run/DeployCheck.h"
 #include "run/RunPlan.h"
 #include "search/DoNoHarm.h"
 #include "search/FreeDimensionExport.h"
@@ -25,9 +26,6 @@ class Control;
 class EventSink;
 class SharedCostModels;
 
-// Builds the whole-graph executor of a backend ("cpu", "cuda", "ort"). Throws tessera::Error
-// saying why there is none (plugin missing or broken, device unavailable).
-using ExecutorFactory = std::function<std::unique_ptr<GraphExecutor>(const std::string& backend)>;
 
 // What the program brings that core does not have: its plugins' measured cost models and
 // executors (empty: no plugin support, and kNoPluginSupport says so), and where warnings go.

@@ -26,9 +26,10 @@ EndToEndOptions endToEndOptionsFor(const std::string& backend, const EndToEndSet
   return options;
 }
 
-std::string endToEndBackendOf(const RunPlan& plan) {
+std::string endToEndBackendOf(const RunPlan& plan, const std::string& pricedWith) {
   if (!plan.deploy.empty()) return plan.deploy;
-  return measuredBackend(plan.request.costSpec).value_or("");
+  const std::string& asked = plan.request.costSpec == kAutoCostSpec ? pricedWith : plan.request.costSpec;
+  return measuredBackend(asked).value_or("");
 }
 
 RunInfo runInfoFor(const RunPlan& plan, const std::string& costSpec, const ActiveRules& rules, int64_t modelId) {
@@ -40,7 +41,7 @@ RunInfo runInfoFor(const RunPlan& plan, const std::string& costSpec, const Activ
   info.parameters["pins"] = joined(plan.rules.pins);
   info.parameters["vetoes"] = joined(plan.rules.vetoes);
   info.parameters["verify_trials"] = std::to_string(plan.verifyTrials);
-  const std::string backend = endToEndBackendOf(plan);
+  const std::string backend = endToEndBackendOf(plan, costSpec);
   const bool endToEnd = plan.endToEnd.enabled && !backend.empty();
   info.parameters["e2e"] = endToEnd ? backend : "0";
   if (endToEnd) {

@@ -5,7 +5,7 @@
 // recorded. A session records a run by its plan, every setting included (runInfoFor).
 //
 // The defaults are core's, one set for every entry point: SearchOptions' limits (60 s, 15 eqsat
-// iterations, k_multi 2, each strategy's own node limit, dag extraction, seed 1), kDefaultCostSpec,
+// iterations, k_multi 2, each strategy's own node limit, dag extraction, seed 1), defaultCostSpec() (the machine's own measured backend),
 // one verification trial, and the backend's end-to-end protocol (defaultEndToEndOptions).
 #pragma once
 
@@ -49,9 +49,10 @@ struct RunPlan {
 // The backend's end-to-end protocol with the settings' warm-up and pairs in place of its own.
 EndToEndOptions endToEndOptionsFor(const std::string& backend, const EndToEndSettings& settings);
 
-// The runtime do no harm times on for `plan` priced with `costSpec` (the spec as asked, before any
-// fallback): the deploy runtime, else the measured spec's backend; empty when there is none.
-std::string endToEndBackendOf(const RunPlan& plan);
+// The runtime do no harm times on for `plan`, priced with `pricedWith` (the model's spec after
+// resolution): the deploy runtime, else the measured backend asked for (also one that fell back, so
+// the outcome says why it was not timed), else the one "auto" resolved to; empty when there is none.
+std::string endToEndBackendOf(const RunPlan& plan, const std::string& pricedWith);
 
 // The run's row: the request's (runInfoFor(RunRequest)) with the cost spec the run priced with,
 // plus the rules (source, hash, pins, vetoes), verify_trials, the end-to-end settings, out and deploy.

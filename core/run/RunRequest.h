@@ -3,7 +3,7 @@
 // A session records a run by this request, so every setting that shapes a run is stored with it.
 #pragma once
 
-#include "cost/CostModel.h"
+#include "run/CostResolution.h"
 #include "search/Strategy.h"
 #include "session/SessionRecords.h"
 
@@ -16,7 +16,7 @@ namespace tessera {
 
 struct RunRequest {
   std::string strategy = "eqsat";
-  std::string costSpec = kDefaultCostSpec; // once resolved: the model's spec(), after any fallback
+  std::string costSpec = defaultCostSpec(); // once resolved: the model's spec(), after any fallback
   SearchOptions search;
   bool verify = true; // check the result against the original with the interpreter
 };

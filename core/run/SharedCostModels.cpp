@@ -50,7 +50,10 @@ std::shared_ptr<CostModel> SharedCostModels::model(const std::string& spec) {
   if (auto it = models_.find(spec); it != models_.end()) return it->second;
   ResolvedCost resolved = resolveCostSpec(spec, measured_);
   if (!resolved.fallbackNote.empty()) notes_[spec] = resolved.fallbackNote;
-  return models_[spec] = std::make_shared<SynchronizedCostModel>(std::move(resolved.model));
+  auto model = std::make_shared<SynchronizedCostModel>(std::move(resolved.model));
+  // "auto" and the backend it chose are one model: a run that names the backend itself shares it.
+  if (spec == kAutoCostSpec && resolved.fallbackNote.empty()) models_.emplace(model->spec(), model);
+  return models_[spec] = model;
 }
 
 std::string SharedCostModels::fallbackNote(const std::string& spec) const {

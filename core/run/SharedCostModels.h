@@ -18,7 +18,8 @@ public:
   // `measured` builds measured:<backend> models (empty: this program has no plugin support).
   explicit SharedCostModels(MeasuredCostFactory measured);
 
-  // The model of `spec`, resolved by resolveCostSpec on first use. A measured spec whose backend
+  // The model of `spec`, resolved by resolveCostSpec on first use ("auto" is then also the model of
+  // the spec it resolved to). A measured spec whose backend
   // is unusable answers with the default analytic model (its spec() says so, fallbackNote() why).
   // Throws tessera::Error for a spec that names no model.
   std::shared_ptr<CostModel> model(const std::string& spec);

@@ -6,6 +6,7 @@
 // and the ops involved, each rule preceded by a comment naming its origin.
 #pragma once
 
+#include "cost/CostModel.h"
 #include "rewrite/RuleChecker.h"
 #include "synth/GraphEnumerator.h"
 #include "synth/RulePruning.h"
@@ -30,7 +31,7 @@ struct SynthesisOptions {
   // one unary op applied twice), and never one that is a constant whatever its inputs (x - x).
   // true: every verified rule.
   bool keepAll = false;
-  std::string costSpec = "analytic:h200";
+  std::string costSpec = kPredictionCostSpec;
 };
 
 struct SynthesizedRule {

@@ -19,7 +19,7 @@ public:
   double costMs(const OpSignature& signature) override {
     if (!model_) {
       std::optional<DeviceProfile> profile = backend_.fallbackProfile();
-      model_ = profile ? std::make_unique<AnalyticCostModel>(*profile) : makeCostModel(kDefaultCostSpec);
+      model_ = profile ? std::make_unique<AnalyticCostModel>(*profile) : makeCostModel(kPredictionCostSpec);
     }
     return model_->costMs(signature);
   }

@@ -8,6 +8,9 @@
 # TESSERA_DEVICE_TUNE_LIMIT seconds).
 # TESSERA_DEVICE_BENCH: strategies to bench on the samples with measured:cuda, end to end
 # (TESSERA_DEVICE_BENCH_ARGS added; TESSERA_DEVICE_BENCH_LIMIT seconds each).
+# TESSERA_DEVICE_OPTIMIZE: sample names `optimize` runs with the default cost model (auto: measured:cuda
+# where the GPU is usable) and --out, so do no harm times on the GPU and the file says so
+# (TESSERA_DEVICE_OPTIMIZE_ARGS added; TESSERA_DEVICE_OPTIMIZE_LIMIT seconds each).
 # TESSERA_DEVICE_TESTS: the test suites to run (default all three; empty for none).
 # TESSERA_DEVICE_ACCURACY: sample names whose candidates `costs accuracy` predicts and times with
 # measured:cuda (TESSERA_DEVICE_ACCURACY_LIMIT seconds).
@@ -73,6 +76,12 @@ if [[ -f "$cli" ]]; then
     TIMEFORMAT="accuracy wall %R s"
     time timeout "${TESSERA_DEVICE_ACCURACY_LIMIT:-240}" "$cli" costs accuracy "${models[@]}" --cost measured:cuda --json "$out/accuracy.json"
   fi
+  for name in ${TESSERA_DEVICE_OPTIMIZE:-}; do
+    step "optimize $name, the default cost model, --out"
+    TIMEFORMAT="optimize wall %R s"
+    time timeout "${TESSERA_DEVICE_OPTIMIZE_LIMIT:-240}" env -u TESSERA_COST "$cli" optimize "samples/$name.onnx" --strategy eqsat \
+      --out "$TMPDIR/opt_$name.onnx" ${TESSERA_DEVICE_OPTIMIZE_ARGS:-} --json "$out/optimize_$name.json"
+  done
   for strategy in ${TESSERA_DEVICE_BENCH:-}; do
     step "bench $strategy, measured:cuda, end to end"
     TIMEFORMAT="bench wall %R s"

@@ -75,7 +75,7 @@ TEST_P(RealSuiteModelTest, OptimisesVerifiesAndExportsAVerifiedFile) {
   RuleSet rules = defaultRules();
   std::vector<const Rule*> list;
   for (const auto& rule : rules.rules()) list.push_back(rule.get());
-  std::unique_ptr<CostModel> cost = makeCostModel(kDefaultCostSpec);
+  std::unique_ptr<CostModel> cost = makeCostModel(kPredictionCostSpec);
   Control control;
   EventStream events;
   SearchOptions options;

@@ -26,7 +26,7 @@ SearchResult optimise(const Graph& model, const std::string& strategy) {
   RuleSet rules = defaultRules();
   std::vector<const Rule*> list;
   for (const auto& rule : rules.rules()) list.push_back(rule.get());
-  std::unique_ptr<CostModel> cost = makeCostModel(kDefaultCostSpec);
+  std::unique_ptr<CostModel> cost = makeCostModel(kPredictionCostSpec);
   Control control;
   EventStream events;
   SearchOptions options; // the defaults a user gets
