@@ -12,7 +12,8 @@
 // SearchOptions::extractMethod; each committed state cheaper than all before it also yields a
 // candidate. Parameters (mcts/MctsParameters.h): simulations, rollout_depth, exploration, gamma,
 // max_steps, rollout (random | pruned | heavy | lookahead, mcts/RolloutPolicy.h), reward_extract.
-// MCTS node ids in events: see mcts/MctsTree.h.
+// MCTS node ids in events: see mcts/MctsTree.h. With a learned guide (`prior=CKPT`, or one given
+// to makeMctsStrategy for self-play) the search is PUCT: c_puct and value_mix (mcts/MctsPlanner.h).
 #pragma once
 
 #include "search/Strategy.h"
@@ -21,6 +22,11 @@
 
 namespace tessera {
 
-std::unique_ptr<Strategy> makeMctsStrategy();
+namespace mcts {
+class PriorModel;
+}
+
+// `guide`: a learned guide to use instead of the one `prior=CKPT` loads (self-play training).
+std::unique_ptr<Strategy> makeMctsStrategy(std::shared_ptr<mcts::PriorModel> guide = {});
 
 } // namespace tessera

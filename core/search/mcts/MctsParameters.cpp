@@ -3,6 +3,8 @@
 #include "extract/Extractors.h"
 #include "support/Error.h"
 
+#include <filesystem>
+
 namespace tessera::mcts {
 
 std::string_view rolloutKindName(RolloutKind kind) {
@@ -28,7 +30,8 @@ int wholeNumber(const SearchOptions& options, const std::string& name, int fallb
 MctsParameters MctsParameters::from(const SearchOptions& options) {
   static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration",  "gamma",
                                            "max_steps",   "rollout",       "reward_extract", "extract_main",
-                                           "extract_final", "rebase"};
+                                           "extract_final", "rebase",      "prior",         "c_puct",
+                                           "value_mix"};
   checkParameterNames(options, "mcts", kKnown);
 
   MctsParameters p;
@@ -64,6 +67,16 @@ MctsParameters MctsParameters::from(const SearchOptions& options) {
                 " (use tree, ocf, dag or ilp)");
   p.rebase = wholeNumber(options, "rebase", p.rebase ? 1 : 0, 0) != 0;
   if (options.nodeLimit) p.nodeLimit = options.nodeLimit;
+
+  p.prior = textParameter(options, "prior", "");
+  if (options.parameters.count("prior") && p.prior.empty()) throw Error("parameter prior= names no checkpoint");
+  std::error_code missing;
+  if (!p.prior.empty() && !std::filesystem::is_regular_file(p.prior, missing))
+    throw Error("parameter prior=" + p.prior + ": no such checkpoint file");
+  p.cPuct = numericParameter(options, "c_puct", p.cPuct);
+  if (!(p.cPuct >= 0) || !std::isfinite(p.cPuct)) throw Error("parameter c_puct must be a finite number >= 0");
+  p.valueMix = numericParameter(options, "value_mix", p.valueMix);
+  if (!(p.valueMix >= 0 && p.valueMix <= 1)) throw Error("parameter value_mix must be in [0, 1]");
   return p;
 }
 

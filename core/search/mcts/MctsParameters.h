@@ -37,6 +37,13 @@ struct MctsParameters {
   // so far, as long as each such epoch finds something cheaper ("rebase": 1 or 0). The node limit
   // bounds the e-graph's memory, not the search's work; 0 stops at the first full e-graph (PACT'24).
   bool rebase = true;
+  // PUCT (AlphaZero): a learned guide's checkpoint ("prior"; empty: plain UCT, as PACT'24), its
+  // exploration constant ("c_puct") in selection Q + c_puct P sqrt(N) / (1 + n), and the share of
+  // a leaf's value taken from the guide's value head rather than the rollout ("value_mix", lambda
+  // of AlphaGo: 0 rollouts only, 1 no rollouts). Rewards are points of the original cost, as UCT's.
+  std::string prior;
+  double cPuct = 2.0 * std::sqrt(2.0);
+  double valueMix = 0.5;
 
   // Throws tessera::Error naming the parameter for unknown names and out-of-range values.
   static MctsParameters from(const SearchOptions& options);

@@ -6,6 +6,12 @@
 // does not re-apply its actions; rollouts are always rolled back. plan() returns with the e-graph
 // back in the committed state.
 //
+// With a learned guide (PUCT, mcts/PriorModel.h), selection scores the children and the next
+// untried action (at Q = 0) by Q + c_puct P sqrt(N) / (1 + n), untried actions are expanded in
+// order of prior, and the reward mixes the rollout's with the guide's value of the leaf:
+//   reward = (1 - lambda) rollout reward + lambda max(tree reward, gamma^d_leaf (drop to the leaf + value)),
+// skipping the rollout when lambda is 1.
+//
 // Reward: with C_root the cost of the committed state and C* the cheapest state the simulation
 // reached (tree nodes and the rollout's end), d* actions below the root,
 //   reward = gamma^d* * max(C_root - C*, 0) / C_original * 100,
@@ -36,6 +42,10 @@ struct PlanContext {
   double rewardScale;                             // 100 / original cost
   std::function<const ActionSpace&()> actions;    // current pins and vetoes
   std::function<bool()> shouldStop;               // stop requested or out of time
+  // PUCT only: asks the learned guide about the node whose state the e-graph holds (reached by the
+  // path from the root), filling its actionPriors and guideValue and ordering its untried actions
+  // by prior. Empty: plain UCT, exactly as without a guide.
+  std::function<void(uint32_t node, const ActionPath& path)> guide = {};
 };
 
 class MctsPlanner {
@@ -53,6 +63,10 @@ public:
 private:
   bool simulate(uint32_t root);
   uint32_t expand(uint32_t id, const ActionSpace& space);
+  // The untried action expand() takes next at `node` (pinned first), kNoAction when none is allowed.
+  static uint16_t nextUntried(const MctsNode& node, const ActionSpace& space);
+  // PUCT: whether expanding the next untried action scores above the best child (`best`).
+  bool expandBeforeDescending(uint32_t id, uint32_t best, const ActionSpace& space) const;
   // Keeps the first `depth` applied tree levels and rolls back the rest.
   void keepApplied(size_t depth);
   void backup(const std::vector<uint32_t>& nodePath, double reward);

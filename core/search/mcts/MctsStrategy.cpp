@@ -13,6 +13,7 @@
 #include "search/mcts/MctsParameters.h"
 #include "search/mcts/MctsPlanner.h"
 #include "search/mcts/MctsTree.h"
+#include "search/mcts/PriorModel.h"
 #include "search/mcts/RolloutPolicy.h"
 #include "search/mcts/RuleAction.h"
 #include "search/mcts/StateCoster.h"
@@ -40,15 +41,19 @@ std::string format(const char* pattern, double value) {
 
 class MctsStrategy : public Strategy {
 public:
+  explicit MctsStrategy(std::shared_ptr<PriorModel> guide) : guide_(std::move(guide)) {}
   std::string_view name() const override { return "mcts"; }
   void validate(const SearchOptions& options) const override { MctsParameters::from(options); }
   SearchResult run(const SearchInput& input) override;
+
+private:
+  std::shared_ptr<PriorModel> guide_;
 };
 
 // One run's state; run() of the strategy is stateless and re-entrant.
 class MctsRun {
 public:
-  explicit MctsRun(const SearchInput& input);
+  MctsRun(const SearchInput& input, std::shared_ptr<PriorModel> guide);
   SearchResult run();
 
 private:
@@ -67,6 +72,9 @@ private:
   // The e-graph is full: extracts the best graph, and when it is cheaper than the graph this epoch
   // started from, seeds a fresh e-graph with it and commits a rebase step. False: stop.
   bool rebase(int step);
+  // PUCT: the guide's view of the state the e-graph holds, `path` below the committed root.
+  SearchState guideState(int step, const ActionPath& path);
+  void askGuide(uint32_t node, const ActionPath& path);
 
   const SearchInput& input_;
   MctsParameters params_;
@@ -88,19 +96,40 @@ private:
   double epochStartCost_ = 0; // the cost of the graph the current e-graph was seeded with
   int rebases_ = 0;
   uint32_t root_ = 0;
+  std::shared_ptr<PriorModel> guide_;  // null: plain UCT
+  std::vector<uint32_t> timesApplied_; // per action, committed applications that changed the e-graph
+  std::vector<uint32_t> guideTimes_;   // scratch: timesApplied_ plus a simulated path
 };
 
-MctsRun::MctsRun(const SearchInput& input)
+MctsRun::MctsRun(const SearchInput& input, std::shared_ptr<PriorModel> guide)
     : input_(input), params_(MctsParameters::from(input.options)), clock_(input.cost), budget_(input.options.timeLimitSeconds),
       rng_(input.options.seed),
       recorder_(input.events),
       coster_(input.cost, *extract::parseExtractionMethod(params_.rewardExtract)),
-      rollout_(params_.rollout, input.rules.size()) {
+      rollout_(params_.rollout, input.rules.size()), guide_(std::move(guide)), timesApplied_(input.rules.size(), 0) {
   if (input.rules.size() >= kRebaseTreeAction) throw Error("mcts: a rule pack of " + std::to_string(input.rules.size()) + " rules is too large");
   // The time limit covers the final extraction: keep a slice for it (the ILP gets a fixed share).
   searchBudget_ = budget_ - (params_.finalExtract == "ilp" ? 0.3 : 0.05) * budget_;
   rulesVersion_ = input.control.rulesVersion();
   space_ = ActionSpace::arrange(input.rules, input.control);
+  if (!guide_ && !params_.prior.empty()) guide_ = loadPriorModel(params_.prior, input.rules);
+}
+
+SearchState MctsRun::guideState(int step, const ActionPath& path) {
+  guideTimes_ = timesApplied_;
+  for (uint16_t action : path) ++guideTimes_[action];
+  return SearchState{egraph_, seed_, actions(), coster_.enodeCoster(), input_.cost, guideTimes_,
+                     step, params_.maxSteps, params_.nodeLimit, result_.originalCostMs};
+}
+
+void MctsRun::askGuide(uint32_t id, const ActionPath& path) {
+  Guidance guidance = guide_->evaluate(guideState(tree_.node(id).depth, path));
+  MctsNode& node = tree_.node(id);
+  node.guideValue = guidance.value;
+  node.actionPriors = std::move(guidance.prior);
+  if (node.actionPriors.size() != input_.rules.size()) throw Error("mcts: the guide gave priors of another action space");
+  std::stable_sort(node.untried.begin(), node.untried.end(),
+                   [&](uint16_t a, uint16_t b) { return node.actionPriors[a] > node.actionPriors[b]; });
 }
 
 const ActionSpace& MctsRun::actions() {
@@ -133,6 +162,7 @@ ActionOutcome MctsRun::commitAction(uint16_t action, int step) {
                                           });
   egraph_.setListener(nullptr);
   if (outcome.applied) result_.rulesApplied[rule.name()] += outcome.applied;
+  if (outcome.changed()) ++timesApplied_[action];
   return outcome;
 }
 
@@ -198,7 +228,10 @@ SearchResult MctsRun::run() {
   MctsPlanner planner(PlanContext{egraph_, seed_, tree_, coster_, rollout_, rng_, input_.events, params_,
                                   result_.originalCostMs > 0 ? 100.0 / result_.originalCostMs : 0.0,
                                   [this]() -> const ActionSpace& { return actions(); },
-                                  [this] { return shouldStop(); }});
+                                  [this] { return shouldStop(); },
+                                  guide_ ? std::function<void(uint32_t, const ActionPath&)>(
+                                               [this](uint32_t node, const ActionPath& path) { askGuide(node, path); })
+                                         : nullptr});
   StopReason stopReason = StopReason::Saturated;
   for (int step = 0;; ++step) {
     if (!protocol_.beforeStep(step)) {
@@ -221,6 +254,7 @@ SearchResult MctsRun::run() {
 
     // Re-plan from the committed state; a pinned rule that changes it is committed outright.
     tree_.replanFrom(root_, rootActions());
+    if (guide_) askGuide(root_, {});
     const std::vector<uint16_t> candidates = tree_.node(root_).untried;
     if (candidates.empty()) {
       stopReason = StopReason::Saturated;
@@ -243,6 +277,11 @@ SearchResult MctsRun::run() {
     const auto stepStart = Clock::now();
     if (chosen == MctsTree::kNone) {
       simulations = planner.plan(root_);
+      if (guide_ && simulations > 0) {
+        std::vector<uint32_t> visits(input_.rules.size(), 0);
+        for (uint32_t child : tree_.node(root_).children) visits[tree_.node(child).action] = tree_.node(child).visits;
+        guide_->planned(guideState(tree_.node(root_).depth, {}), visits);
+      }
       if (input_.control.stopRequested()) {
         stopReason = StopReason::StoppedByUser;
         break;
@@ -293,9 +332,9 @@ SearchResult MctsRun::run() {
   return std::move(result_);
 }
 
-SearchResult MctsStrategy::run(const SearchInput& input) { return MctsRun(input).run(); }
+SearchResult MctsStrategy::run(const SearchInput& input) { return MctsRun(input, guide_).run(); }
 } // namespace
 
-std::unique_ptr<Strategy> makeMctsStrategy() { return std::make_unique<MctsStrategy>(); }
+std::unique_ptr<Strategy> makeMctsStrategy(std::shared_ptr<PriorModel> guide) { return std::make_unique<MctsStrategy>(std::move(guide)); }
 
 } // namespace tessera

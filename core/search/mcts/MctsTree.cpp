@@ -43,6 +43,22 @@ uint32_t MctsTree::selectChild(uint32_t id, double exploration, const std::funct
   return best;
 }
 
+uint32_t MctsTree::selectPuctChild(uint32_t id, double cPuct, const std::function<bool(uint16_t)>& allowed) const {
+  const MctsNode& parent = nodes_[id];
+  uint32_t best = kNone;
+  double bestScore = -std::numeric_limits<double>::infinity();
+  for (uint32_t childId : parent.children) {
+    const MctsNode& child = nodes_[childId];
+    if (!allowed(child.action)) continue;
+    const double score = puctScore(child.meanValue(), child.prior, parent.visits, child.visits, cPuct);
+    if (score > bestScore) {
+      bestScore = score;
+      best = childId;
+    }
+  }
+  return best;
+}
+
 uint32_t MctsTree::bestChild(uint32_t id, const std::function<bool(uint16_t)>& allowed) const {
   uint32_t best = kNone;
   for (uint32_t childId : nodes_[id].children) {
@@ -69,6 +85,7 @@ void MctsTree::replanFrom(uint32_t id, std::vector<uint16_t> actions) {
     abandoned.pop_back();
     abandoned.insert(abandoned.end(), gone.children.begin(), gone.children.end());
     std::vector<uint16_t>().swap(gone.untried);
+    std::vector<float>().swap(gone.actionPriors);
   }
   root.children.clear();
   root.untried = std::move(actions);

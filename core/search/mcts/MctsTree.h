@@ -30,6 +30,11 @@ struct MctsNode {
   double stateCost = std::numeric_limits<double>::quiet_NaN(); // reward-extraction cost of the state
   size_t enodes = 0;
   bool full = false;             // the e-graph reached the node limit here: nothing expands below
+  // PUCT only (a learned guide, mcts/PriorModel.h): the guide's prior of the action leading here,
+  // and, once the guide has read this state, its prior per action and its value.
+  float prior = 0;
+  std::vector<float> actionPriors;
+  double guideValue = 0;
 
   double meanValue() const { return visits ? totalValue / visits : 0.0; }
 };
@@ -46,6 +51,12 @@ public:
   // UCT: argmax Q/N + c sqrt(ln N_parent / N_child) over the children whose action is allowed;
   // ties go to the earlier child. Returns nullopt-like UINT32_MAX when there is none.
   uint32_t selectChild(uint32_t id, double exploration, const std::function<bool(uint16_t)>& allowed) const;
+  // PUCT: argmax Q/N + c P sqrt(N_parent) / (1 + N_child) over the allowed children, ties to the
+  // earlier child; kNone when there is none.
+  uint32_t selectPuctChild(uint32_t id, double cPuct, const std::function<bool(uint16_t)>& allowed) const;
+  static double puctScore(double meanValue, double prior, uint32_t parentVisits, uint32_t visits, double cPuct) {
+    return meanValue + cPuct * prior * std::sqrt(static_cast<double>(parentVisits)) / (1.0 + visits);
+  }
   // The child to commit: the best mean value, then the most visits, then the earliest.
   uint32_t bestChild(uint32_t id, const std::function<bool(uint16_t)>& allowed) const;
   // Re-plan from `id`: forget its statistics and children, expand `actions` next.

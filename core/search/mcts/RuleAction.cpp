@@ -55,7 +55,9 @@ ActionOutcome applyRuleAction(EGraph& egraph, std::span<const EClassId> roots, c
 bool ruleMatches(const EGraph& egraph, const Rule& rule) {
   // Not search(egraph, 1): a multi-pattern rule joins its sides' first matches only, and guards
   // are checked after the limit, so a small limit can miss a rule that does match.
-  return !rule.search(egraph, kMatchLimit).empty();
+  return countRuleMatches(egraph, rule) > 0;
 }
+
+size_t countRuleMatches(const EGraph& egraph, const Rule& rule) { return rule.search(egraph, kMatchLimit).size(); }
 
 } // namespace tessera::mcts

@@ -43,5 +43,7 @@ ActionOutcome applyRuleAction(EGraph& egraph, std::span<const EClassId> roots, c
 
 // Whether the rule has at least one match.
 bool ruleMatches(const EGraph& egraph, const Rule& rule);
+// How many matches one action of the rule would find (a learned guide's feature).
+size_t countRuleMatches(const EGraph& egraph, const Rule& rule);
 
 } // namespace tessera::mcts

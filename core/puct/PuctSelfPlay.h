@@ -1,0 +1,63 @@
+// Self-play training of the PUCT agent (AlphaZero's loop, on e-graph construction): generations of
+// MCTS games guided by the current network, whose root visit distributions (policy targets) and
+// final verified speedups (value targets, as the gain still reached below each root) fill a replay
+// buffer; after each generation, minibatch steps on the buffer. Each generation's strength is the
+// mean verified speedup of its games; a last round plays every model once with the final network.
+#pragma once
+
+#include "cost/CostModel.h"
+#include "puct/PuctAgent.h"
+#include "rl/GraphEpisodes.h"
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct SelfPlayOptions {
+  int games = 12;               // self-play games in all; game g plays model g mod n
+  int gamesPerGeneration = 4;
+  int simulations = 16;         // per MCTS step
+  size_t nodeLimit = 2000;
+  int maxSteps = 20;            // committed MCTS steps per game
+  double gameSeconds = 60;      // each game's time limit
+  double valueMix = 0.5;        // lambda while playing (mcts/MctsParameters.h)
+  int updatesPerGeneration = 40;
+  int batch = 32;
+  size_t replayCapacity = 4000; // samples kept, the oldest dropped first
+  uint64_t seed = 1;
+  std::function<void(const std::string&)> progress;
+};
+
+struct SelfPlayGame {
+  int generation = 0;           // -1: the final network's evaluation round
+  std::string model;
+  double speedupPct = 0;
+  bool verified = false;
+  int steps = 0;
+  size_t samples = 0;           // roots recorded
+  double seconds = 0;
+};
+
+struct SelfPlayGeneration {
+  int generation = 0;
+  double meanSpeedupPct = 0;    // of this generation's games, played by the network before its updates
+  PuctLosses losses;            // mean over the generation's updates
+  size_t bufferSamples = 0;
+  double seconds = 0;
+};
+
+struct SelfPlayReport {
+  std::vector<SelfPlayGame> games;
+  std::vector<SelfPlayGeneration> generations;
+  double finalMeanSpeedupPct = 0; // the trained network, one game a model
+  double seconds = 0;
+};
+
+// Throws tessera::Error for options that cannot train (no models, no games).
+SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> models, std::span<const Rule* const> rules,
+                               CostModel& cost, const SelfPlayOptions& options);
+
+} // namespace tessera

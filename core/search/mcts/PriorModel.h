@@ -1,0 +1,54 @@
+// A learned guide for MCTS (PUCT, as in AlphaZero): for one search state, a prior over the rule
+// actions and a value, the speedup still reachable from it. The search only sees this interface;
+// the network behind it lives in an area with libtorch (core/puct), which registers a loader so
+// `--param prior=CKPT` works wherever that area is linked.
+#pragma once
+
+#include "egraph/GraphConversion.h"
+#include "search/EGraphExtraction.h"
+#include "search/mcts/RuleAction.h"
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tessera::mcts {
+
+// One state of the search as a guide may read it. The e-graph holds the state while the guide runs.
+struct SearchState {
+  const EGraph& egraph;
+  const SeededGraph& seed;
+  const ActionSpace& space;
+  ENodeCoster& enodeCoster;          // prices e-nodes for the guide's own extraction
+  CostModel& cost;
+  std::span<const uint32_t> timesApplied; // per action: how often it was applied on the way here
+  int step = 0;                      // actions from the original model
+  int maxSteps = 1;
+  size_t nodeLimit = 1;
+  double originalCostMs = 0;
+};
+
+struct Guidance {
+  std::vector<float> prior; // per action, summing to 1 over the actions the guide thinks can act
+  double value = 0;         // percentage points of the original cost still to gain below this state
+};
+
+class PriorModel {
+public:
+  virtual ~PriorModel() = default;
+  virtual Guidance evaluate(const SearchState& state) = 0;
+  // After a step's simulations, before its commit: the root's state and its children's visits per
+  // action. Self-play training records these as its policy targets; a plain search ignores them.
+  virtual void planned(const SearchState&, std::span<const uint32_t> /*visitsPerAction*/) {}
+};
+
+// Loads the guide a checkpoint holds for `rules`; throws tessera::Error naming the file when it is
+// missing, not a guide, or was trained on another rule pack.
+using PriorModelLoader = std::function<std::unique_ptr<PriorModel>(const std::string& path, std::span<const Rule* const> rules)>;
+void registerPriorModelLoader(PriorModelLoader loader);
+// Throws tessera::Error when no loader was registered (a build without libtorch).
+std::unique_ptr<PriorModel> loadPriorModel(const std::string& path, std::span<const Rule* const> rules);
+
+} // namespace tessera::mcts

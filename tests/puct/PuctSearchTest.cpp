@@ -1,0 +1,150 @@
+// PUCT in the MCTS planner without a network (core/search/mcts): the selection formula, a guide's
+// prior steering expansion, the guide seeing every planned root, bad prior= parameters, and plain
+// MCTS unchanged by the guide's code paths.
+#include "onnx/OnnxImport.h"
+#include "rewrite/DefaultRules.h"
+#include "search/MctsStrategy.h"
+#include "search/mcts/MctsParameters.h"
+#include "search/mcts/MctsTree.h"
+#include "search/mcts/PriorModel.h"
+#include "support/Error.h"
+
+#include "../rl/RlTestFiles.h"
+#include "../rl/RlTestGraphs.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace tessera;
+using tessera::test::errorOf;
+using namespace tessera::mcts;
+
+namespace {
+
+// A guide that puts all of its prior on one rule and counts what the search tells it.
+class OneRuleGuide final : public PriorModel {
+public:
+  explicit OneRuleGuide(std::string rule) : rule_(std::move(rule)) {}
+  Guidance evaluate(const SearchState& state) override {
+    ++evaluations;
+    Guidance guidance;
+    guidance.prior.assign(state.space.rules.size(), 0.0f);
+    for (size_t r = 0; r < state.space.rules.size(); ++r)
+      if (state.space.rules[r]->name() == rule_) guidance.prior[r] = 1.0f;
+    return guidance;
+  }
+  void planned(const SearchState&, std::span<const uint32_t> visits) override {
+    plannedVisits.push_back(std::accumulate(visits.begin(), visits.end(), 0u));
+  }
+  int evaluations = 0;
+  std::vector<uint32_t> plannedVisits;
+
+private:
+  std::string rule_;
+};
+
+struct Search {
+  test::RulePack pack;
+  std::vector<const Rule*>& rules = pack.list;
+  std::unique_ptr<CostModel> cost = makeCostModel("analytic:h200");
+  Control control;
+  EventStream events;
+  SearchOptions options;
+  SearchResult run(const Graph& model, std::shared_ptr<PriorModel> guide = {}) {
+    return makeMctsStrategy(std::move(guide))->run(SearchInput{model, rules, *cost, control, events, options});
+  }
+};
+
+Graph sample(const char* name) { return onnx_io::importOnnxFile(std::string(TESSERA_SOURCE_DIR) + "/samples/" + name); }
+
+} // namespace
+
+TEST(PuctSelection, PicksTheHighPriorChildAtEqualValue) {
+  MctsTree tree;
+  const uint32_t root = tree.addRoot(10);
+  const uint32_t low = tree.addChild(root, 0, 11), high = tree.addChild(root, 1, 11);
+  for (uint32_t id : {low, high}) {
+    tree.node(id).visits = 3;
+    tree.node(id).totalValue = 6;
+  }
+  tree.node(root).visits = 6;
+  tree.node(low).prior = 0.2f;
+  tree.node(high).prior = 0.7f;
+  auto all = [](uint16_t) { return true; };
+  EXPECT_EQ(tree.selectPuctChild(root, 2.0, all), high);
+  EXPECT_EQ(tree.selectChild(root, 2.0, all), low) << "UCT ignores priors: ties go to the earlier child";
+  // Q still rules: a clearly better mean value beats the prior.
+  tree.node(low).totalValue = 30;
+  EXPECT_EQ(tree.selectPuctChild(root, 2.0, all), low);
+  // The formula: Q + c P sqrt(N) / (1 + n).
+  EXPECT_DOUBLE_EQ(MctsTree::puctScore(1.5, 0.5, 16, 3, 2.0), 1.5 + 2.0 * 0.5 * 4.0 / 4.0);
+}
+
+TEST(PuctSelection, ABarredChildIsNeverSelected) {
+  MctsTree tree;
+  const uint32_t root = tree.addRoot(10);
+  const uint32_t only = tree.addChild(root, 4, 11);
+  tree.node(only).prior = 1.0f;
+  tree.node(only).visits = 1;
+  EXPECT_EQ(tree.selectPuctChild(root, 2.0, [](uint16_t a) { return a != 4; }), MctsTree::kNone);
+}
+
+TEST(PuctParameters, AMissingPriorFileIsAClearError) {
+  SearchOptions options;
+  options.parameters = {{"prior", "/nonexistent/agent.ckpt"}};
+  const std::string error = errorOf([&] { MctsParameters::from(options); });
+  EXPECT_NE(error.find("/nonexistent/agent.ckpt"), std::string::npos) << error;
+  EXPECT_NE(error.find("no such checkpoint file"), std::string::npos) << error;
+  options.parameters = {{"prior", ""}};
+  EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("names no checkpoint"), std::string::npos);
+  options.parameters = {{"value_mix", "1.5"}};
+  EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("value_mix"), std::string::npos);
+  options.parameters = {{"c_puct", "-1"}};
+  EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("c_puct"), std::string::npos);
+}
+
+TEST(PuctSearch, TheGuideSeesEveryPlannedRootAndItsPriorLeadsExpansion) {
+  Search search;
+  search.options.seed = 5;
+  search.options.nodeLimit = 2000;
+  search.options.parameters = {{"simulations", "8"}, {"max_steps", "4"}, {"value_mix", "1"}};
+  EventRecorder recorder;
+  search.events.attach(&recorder);
+  auto guide = std::make_shared<OneRuleGuide>("merge-matmuls-sharing-input");
+  SearchResult result = search.run(sample("nasrnn.onnx"), guide);
+  ASSERT_GT(result.steps, 0);
+  EXPECT_GT(guide->evaluations, result.steps) << "the guide reads the roots and the expanded nodes";
+  ASSERT_FALSE(guide->plannedVisits.empty());
+  for (uint32_t visits : guide->plannedVisits) EXPECT_LE(visits, 8u);
+  // The first node expanded below the first root is the rule the guide puts its prior on.
+  for (const Event& event : recorder.events)
+    if (const auto* created = std::get_if<MctsNodeCreated>(&event.payload); created && created->id != created->parent) {
+      EXPECT_EQ(created->action, "merge-matmuls-sharing-input");
+      break;
+    }
+}
+
+// Recorded with `tessera-cli optimize samples/squeezenet.onnx --strategy mcts --node-limit 2000
+// --seed 3` at commit e810011, before PUCT existed: plain MCTS must give the same graph.
+TEST(PuctSearch, WithoutAPriorMctsIsUnchanged) {
+  Search search;
+  search.options.seed = 3;
+  search.options.nodeLimit = 2000;
+  SearchResult result = search.run(sample("squeezenet.onnx"));
+  EXPECT_DOUBLE_EQ(result.bestCostMs, 0.14733881938166307);
+  EXPECT_EQ(result.steps, 14);
+  const std::map<std::string, size_t> applied{{"fuse-conv-relu", 1}, {"predef-enlarge-concat-a0", 32}, {"predef-enlarge-concat-a2", 66},
+                                              {"tensat-m11", 168},   {"tensat-m12", 168},              {"tensat-m13", 16},
+                                              {"tensat-s063", 25},   {"tensat-s064", 24},              {"tensat-s088", 8}};
+  EXPECT_EQ(result.rulesApplied, applied);
+}
+
+TEST(PuctSearch, APriorWithoutTheAgentInTheBuildIsAClearError) {
+  // This binary links no PUCT agent, so no loader is registered.
+  Search search;
+  const std::string path = std::string(TESSERA_SOURCE_DIR) + "/samples/nasrnn.onnx"; // exists, so the parameter check passes
+  search.options.parameters = {{"prior", path}};
+  const std::string error = errorOf([&] { search.run(sample("nasrnn.onnx")); });
+  EXPECT_NE(error.find("libtorch"), std::string::npos) << error;
+}
