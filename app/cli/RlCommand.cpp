@@ -57,7 +57,8 @@ nlohmann::json updatesJson(const TrainingReport& report) {
 
 int runRlTrain(const RlTrainOptions& options) {
   if (options.agent == "rlflow") return runRlflowTrain(options);
-  if (options.agent != XrlflowAgent::kName) throw Error("unknown agent '" + options.agent + "' (use xrlflow or rlflow)");
+  if (options.agent == "puct") return runPuctTrain(options);
+  if (options.agent != XrlflowAgent::kName) throw Error("unknown agent '" + options.agent + "' (use xrlflow, rlflow or puct)");
   if (options.episodes < 1) throw Error("--episodes must be at least 1");
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);
@@ -153,7 +154,7 @@ void addRlCommand(CLI::App& app, CommandContext& context) {
   rl->require_subcommand(1);
   auto options = std::make_shared<RlTrainOptions>();
   CLI::App* train = rl->add_subcommand("train", "Train an agent by PPO on models and write its checkpoint");
-  train->add_option("--agent", options->agent, "The agent: xrlflow or rlflow")->capture_default_str();
+  train->add_option("--agent", options->agent, "The agent: xrlflow, rlflow or puct")->capture_default_str();
   train->add_option("--models", options->models, "ONNX models to train on (episodes take them in turn)")->required()->check(CLI::ExistingFile);
   train->add_option("--episodes", options->episodes, "Training episodes")->capture_default_str();
   train->add_option("--seed", options->seed, "Seed of the weights and of exploration")->capture_default_str();
@@ -169,6 +170,7 @@ void addRlCommand(CLI::App& app, CommandContext& context) {
   train->add_option("--horizon", options->horizon, "Most rewrites per episode (default 100)");
   addModelShapeOptions(train, options->shapes);
   addRlflowTrainOptions(train, options->rlflow);
+  addPuctTrainOptions(train, options->puct);
   train->callback([options, &context] { context.exitCode = runRlTrain(*options); });
   addWorldModelCommand(rl, context);
 }

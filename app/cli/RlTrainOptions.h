@@ -19,6 +19,11 @@ struct RlflowTrainSettings {
   std::vector<std::string> parameters; // KEY=VALUE
 };
 
+struct PuctTrainSettings {
+  int games = 12;
+  int simulations = 16;
+};
+
 struct RlTrainOptions {
   std::string agent = "xrlflow";
   std::vector<std::string> models;
@@ -33,6 +38,7 @@ struct RlTrainOptions {
   int horizon = 0;
   ModelShapeOptions shapes;
   RlflowTrainSettings rlflow;
+  PuctTrainSettings puct;
 };
 
 // A model's name in progress lines and the curve: its file's stem, with its folder where two
@@ -42,6 +48,9 @@ std::string modelLabel(const std::string& path, const std::vector<std::string>& 
 // `rl train --agent rlflow`; throws tessera::Error in a build without libtorch.
 int runRlflowTrain(const RlTrainOptions& options);
 void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings);
+// `rl train --agent puct` (PuctCommand.cpp); throws tessera::Error in a build without libtorch.
+int runPuctTrain(const RlTrainOptions& options);
+void addPuctTrainOptions(CLI::App* train, PuctTrainSettings& settings);
 // `rl world-model eval CKPT --models M...`.
 void addWorldModelCommand(CLI::App* rl, CommandContext& context);
 

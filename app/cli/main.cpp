@@ -5,6 +5,7 @@
 #include "support/Error.h"
 
 #if TESSERA_HAVE_TORCH
+#include "puct/PuctAgent.h"
 #include "rlflow/RlflowStrategy.h"
 #include "xrlflow/XrlflowStrategy.h"
 #endif
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
 #if TESSERA_HAVE_TORCH
   tessera::registerXrlflowStrategy();
   tessera::registerRlflowStrategy();
+  tessera::registerPuctPriors();
 #endif
   CommandContext context;
   context.commandLine = shellCommandLine(argc, argv);
