@@ -3,6 +3,7 @@
 
 #include "CommandContext.h"
 
+#include "launch/ShardBoard.h"
 #include "support/Error.h"
 #include "support/SplitText.h"
 
@@ -40,6 +41,7 @@ std::string selfExecutable() {
 }
 
 std::string launchWorkDir(LauncherOptions& options, const std::string& command) {
+  options.command = command;
   if (!options.workDir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options.workDir, ec);
@@ -72,8 +74,17 @@ launch::LaunchResult runShards(const LauncherOptions& options, const std::vector
   launcher->check();
   reportProgress("launch: " + std::to_string(shards.size()) + " shard(s) on " + launcher->name() + ", work directory " +
                  options.workDir);
-  launch::LaunchResult result =
-      launcher->run(shards, [&](const launch::ShardProgress& p) { reportProgress("launch: " + launch::describe(p, shards.size())); });
+  launch::ShardBoard board{launcher->name(), options.command, {}, false, {}};
+  for (size_t i = 0; i < shards.size(); ++i) board.shards.push_back({i, shards[i].name, launch::ShardState::Waiting, {}, 0, {}});
+  launch::writeShardBoard(options.workDir, board);
+  launch::LaunchResult result = launcher->run(shards, [&](const launch::ShardProgress& p) {
+    reportProgress("launch: " + launch::describe(p, shards.size()));
+    board.shards.at(p.index) = p;
+    launch::writeShardBoard(options.workDir, board);
+  });
+  board.shards = result.shards;
+  board.finished = true;
+  launch::writeShardBoard(options.workDir, board);
   const std::vector<size_t> failed = result.failed();
   std::string names;
   for (size_t i : failed) names += "\n  " + shards[i].name + ": " + result.shards[i].note;

@@ -22,14 +22,15 @@ struct LauncherOptions {
   std::string slurmPartition;
   std::string slurmArgs; // extra sbatch options, split at spaces
   int maxParallel = 0;
+  std::string command;  // what launches ("bench", "rl-train"), named by launchWorkDir; the shard board says it
 
   bool enabled() const { return !launcher.empty(); }
 };
 
 void addLauncherOptions(CLI::App* command, LauncherOptions& options);
 
-// Runs `shards` with the chosen launcher, each shard's progress as a line on stderr, and says which
-// failed. `sbatchArgs` are the command's own (--gres=gpu:1 for a GPU shard), before --slurm-args;
+// Runs `shards` with the chosen launcher, each shard's progress as a line on stderr and on the work
+// directory's shard board (launch/ShardBoard.h, the explorer's Jobs panel), and says which failed. `sbatchArgs` are the command's own (--gres=gpu:1 for a GPU shard), before --slurm-args;
 // `defaultParallel` bounds a launch whose --slurm-max-parallel is not given (0: the launcher's own).
 // Throws tessera::Error before running anything when the launcher cannot work.
 launch::LaunchResult runShards(const LauncherOptions& options, const std::vector<launch::Shard>& shards,

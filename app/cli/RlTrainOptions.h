@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CommandContext.h"
+#include "LauncherOptions.h"
 #include "ModelShapeOptions.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,9 @@ struct RlflowTrainSettings {
   int worldModelEpisodes = 60;
   int dreamEpisodes = 2200;
   std::vector<std::string> parameters; // KEY=VALUE
+  LauncherOptions launcher;            // the world-model episodes collected by launched shards
+  int episodesPerShard = 10;
+  std::string episodeShard;            // FIRST:COUNT: this process is a launched shard of those episodes
 };
 
 struct PuctTrainSettings {

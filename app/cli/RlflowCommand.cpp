@@ -8,6 +8,7 @@
 #include "support/Error.h"
 
 #if TESSERA_HAVE_TORCH
+#include "RlflowEpisodeShards.h"
 #include "rl/RulePackFingerprint.h"
 #include "rlflow/RlflowTraining.h"
 #endif
@@ -172,6 +173,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
   RlflowAgent agent(config, options.seed);
   GraphEpisodes evaluation(models, rules.list, *cost, argmaxOptionsFor(config));
   GraphEpisodes episodes(std::move(models), rules.list, *cost, environmentOptionsFor(config));
+  if (!options.rlflow.episodeShard.empty()) return writeEpisodeShard(options, episodes, config.rules, parameters.randomStop);
 
   reportProgress("greedy's speedups, the baseline of the evaluations");
   const std::vector<double> greedy = greedySpeedups(evaluation.models(), rules.list, *cost);
@@ -196,6 +198,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
     return gainOverBaseline(e.speedups, greedy);
   };
   training.progress = reportProgress;
+  if (options.rlflow.launcher.enabled()) training.collect = collectEpisodesOnShards(options);
   reportProgress("training an rlflow agent on " + std::to_string(episodes.models().size()) + " models: " +
                  std::to_string(training.worldModelEpisodes) + " world-model episodes, " + std::to_string(training.dreamEpisodes) + " " +
                  dreamModeName(training.dream) + " dream episodes, seed " + std::to_string(options.seed) + ", cost " + cost->spec());
@@ -290,6 +293,11 @@ void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings) {
                     "rlflow: KEY=VALUE, repeatable: dream=imagined|lockstep (lockstep: the real environment gives masks and done, as "
                     "published), temperature=T, world_model_updates=N, random_stop=P, evaluate_every=N (controller updates between "
                     "real argmax evaluations, 0: none)");
+  addLauncherOptions(train, settings.launcher);
+  train->add_option("--episodes-per-shard", settings.episodesPerShard, "rlflow with --launcher: world-model episodes a shard collects")
+      ->capture_default_str();
+  train->add_option("--episode-shard", settings.episodeShard, "A launched shard: collect world-model episodes FIRST:COUNT into --out")
+      ->group(""); // internal: what `--launcher` gives each shard
 }
 
 void addWorldModelCommand(CLI::App* rl, CommandContext& context) {

@@ -49,31 +49,59 @@ DreamMode dreamModeNamed(const std::string& name) {
 
 const char* dreamModeName(DreamMode mode) { return mode == DreamMode::Lockstep ? "lockstep" : "imagined"; }
 
+namespace {
+
+// One real episode of the random agent on model `e` of `models`.
+WorldModelEpisode playRandomEpisode(GraphEpisodes& models, int e, int rules, double stopProbability, std::mt19937_64& random,
+                                    size_t& realSteps) {
+  Environment& environment = models.begin(e);
+  WorldModelEpisode episode;
+  episode.model = models.label(e);
+  episode.states.push_back(environment.observation());
+  while (!environment.done()) {
+    const Observation& observation = environment.observation();
+    const size_t action = randomAction(observation, rules, stopProbability, random);
+    episode.actions.push_back(actionOf(observation, action, rules));
+    const StepOutcome outcome = environment.step(action);
+    ++realSteps;
+    episode.rewards.push_back(outcome.reward);
+    episode.done.push_back(outcome.done || environment.done());
+    episode.states.push_back(environment.observation());
+  }
+  return episode;
+}
+
+void reportEpisode(const std::function<void(const std::string&)>& progress, int e, int episodes, const WorldModelEpisode& episode,
+                   size_t realSteps) {
+  if (!progress) return;
+  double total = 0;
+  for (double reward : episode.rewards) total += reward;
+  progress(format("world-model episode %d/%d %s: random agent, reward %.3f in %zu steps, %zu real steps so far", e + 1, episodes,
+                  episode.model.c_str(), total, episode.actions.size(), realSteps));
+}
+
+} // namespace
+
 std::vector<WorldModelEpisode> collectRandomEpisodes(GraphEpisodes& models, int episodes, int rules, double stopProbability,
                                                      std::mt19937_64& random, size_t& realSteps,
                                                      const std::function<void(const std::string&)>& progress) {
   std::vector<WorldModelEpisode> collected;
   for (int e = 0; e < episodes; ++e) {
-    Environment& environment = models.begin(e);
-    WorldModelEpisode episode;
-    episode.model = models.label(e);
-    episode.states.push_back(environment.observation());
-    double total = 0;
-    while (!environment.done()) {
-      const Observation& observation = environment.observation();
-      const size_t action = randomAction(observation, rules, stopProbability, random);
-      episode.actions.push_back(actionOf(observation, action, rules));
-      const StepOutcome outcome = environment.step(action);
-      ++realSteps;
-      episode.rewards.push_back(outcome.reward);
-      episode.done.push_back(outcome.done || environment.done());
-      episode.states.push_back(environment.observation());
-      total += outcome.reward;
-    }
-    if (progress)
-      progress(format("world-model episode %d/%d %s: random agent, reward %.3f in %zu steps, %zu real steps so far", e + 1, episodes,
-                      episode.model.c_str(), total, episode.actions.size(), realSteps));
-    collected.push_back(std::move(episode));
+    collected.push_back(playRandomEpisode(models, e, rules, stopProbability, random, realSteps));
+    reportEpisode(progress, e, episodes, collected.back(), realSteps);
+  }
+  return collected;
+}
+
+std::vector<WorldModelEpisode> collectSeededEpisodes(GraphEpisodes& models, int first, int count, int rules, double stopProbability,
+                                                     uint64_t seed, size_t& realSteps,
+                                                     const std::function<void(const std::string&)>& progress) {
+  std::vector<WorldModelEpisode> collected;
+  for (int e = first; e < first + count; ++e) {
+    std::seed_seq streamOfEpisode{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), static_cast<uint32_t>(e)};
+    std::mt19937_64 random(streamOfEpisode);
+    collected.push_back(playRandomEpisode(models, e, rules, stopProbability, random, realSteps));
+    reportEpisode(progress, e, first + count, collected.back(), realSteps);
   }
   return collected;
 }
@@ -104,10 +132,12 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
   };
   RlflowTrainingReport report;
 
-  // 1. The world model's data.
-  std::mt19937_64 random(options.seed);
+  // 1. The world model's data, each episode on a stream of its own so that shards can collect it.
   std::vector<WorldModelEpisode> data =
-      collectRandomEpisodes(models, options.worldModelEpisodes, config.rules, options.randomStopProbability, random, realSteps, options.progress);
+      options.collect ? options.collect(realSteps)
+                      : collectSeededEpisodes(models, 0, options.worldModelEpisodes, config.rules, options.randomStopProbability, options.seed,
+                                              realSteps, options.progress);
+  std::mt19937_64 random(options.seed); // the world model's batches
   size_t stepsAfter = realSteps;
   for (const WorldModelEpisode& episode : data) stepsAfter -= episode.actions.size(); // the count before collecting
   for (const WorldModelEpisode& episode : data) {

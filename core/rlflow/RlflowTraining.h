@@ -44,6 +44,9 @@ struct RlflowTrainingOptions {
   std::function<double(RlflowAgent&)> evaluate; // higher is better; the caller counts its real steps
   std::function<void(const std::string&)> progress;
   std::function<bool()> stopRequested;
+  // The world model's data when it is collected elsewhere (launched shards); it must be what
+  // collectSeededEpisodes(models, 0, worldModelEpisodes, …, seed) gives. Default: collected here.
+  std::function<std::vector<WorldModelEpisode>(size_t& realSteps)> collect;
 };
 
 // A real episode of training: the world model's data, a lockstep dream's shadow, or an evaluation.
@@ -82,6 +85,13 @@ struct RlflowTrainingReport {
 // Real episodes of a uniformly random agent (the world model's data); `realSteps` counts them.
 std::vector<WorldModelEpisode> collectRandomEpisodes(GraphEpisodes& models, int episodes, int rules, double stopProbability,
                                                      std::mt19937_64& random, size_t& realSteps,
+                                                     const std::function<void(const std::string&)>& progress = {});
+
+// Real episodes first … first+count-1 of a uniformly random agent, episode e on a random stream of
+// its own seeded by (seed, e): any split of the episodes into ranges, collected in any process,
+// gives the same data as one range.
+std::vector<WorldModelEpisode> collectSeededEpisodes(GraphEpisodes& models, int first, int count, int rules, double stopProbability,
+                                                     uint64_t seed, size_t& realSteps,
                                                      const std::function<void(const std::string&)>& progress = {});
 
 // Trains `agent` from scratch; `realSteps` counts every real step it takes, evaluations included
