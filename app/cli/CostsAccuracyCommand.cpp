@@ -4,6 +4,9 @@
 //                                         (CandidateSampler) predicted and timed end to end,
 //                                         interleaved; a table, Spearman's rank correlation and MAPE
 //                                         per model and overall (JSON spearman, mape_pct, pairs)
+//   costs accuracy … --launcher local|slurm  each model's candidates sampled and timed by a shard of
+//                                         their own (timings stay interleaved within a model), the
+//                                         same table and report built from the shards' pairs
 //   costs calibrate MODEL... --cost measured:B [--candidates N]
 //                                         the same timings fit the backend's LatencyCalibration,
 //                                         stored with the cost cache for every later measured:B run
@@ -12,6 +15,7 @@
 #include "ModelShapeOptions.h"
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
+#include "LauncherOptions.h"
 #include "run/RulePack.h"
 
 #include "cost/CostCache.h"
@@ -22,6 +26,7 @@
 #include "run/CostResolution.h"
 #include "cost/MeasuredCostModel.h"
 #include "cost/PredictionAccuracy.h"
+#include "launch/Shard.h"
 #include "onnx/OnnxImport.h"
 #include "search/CandidateSampler.h"
 #include "support/Error.h"
@@ -34,6 +39,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 namespace tessera::cli {
@@ -52,6 +58,8 @@ struct AccuracyOptions {
   std::string json;
   std::string cache;
   ModelShapeOptions shapes;
+  LauncherOptions launcher; // accuracy: a shard per model
+  bool asShard = false;     // a launched model: exit 0 whenever its report is written
 };
 
 struct TimedCandidate {
@@ -117,6 +125,53 @@ std::vector<TimedCandidate> timeCandidates(const AccuracyOptions& options, CostM
   return timed;
 }
 
+std::string absolutePath(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
+
+// `costs accuracy --launcher`: a shard per model runs `costs accuracy` on that model alone with the
+// same settings; its report's pairs are read back as the rows a run in this process times.
+std::vector<TimedCandidate> timeCandidatesOnShards(const AccuracyOptions& options) {
+  LauncherOptions launcher = options.launcher;
+  const std::string workDir = absolutePath(launchWorkDir(launcher, "costs-accuracy"));
+  std::vector<launch::Shard> shards;
+  for (size_t m = 0; m < options.models.size(); ++m) {
+    launch::Shard shard;
+    shard.name = std::filesystem::path(options.models[m]).stem().string();
+    shard.output = workDir + "/accuracy-" + std::to_string(m) + ".json";
+    shard.argv = {selfExecutable(), "costs", "--json", launch::kOutputPlaceholder};
+    if (!options.cache.empty()) shard.argv.insert(shard.argv.end(), {"--cache", absolutePath(options.cache)});
+    shard.argv.insert(shard.argv.end(), {"accuracy", absolutePath(options.models[m]), "--as-shard", "--cost", options.cost,
+                                         "--candidates", std::to_string(options.candidates), "--seed", std::to_string(options.seed),
+                                         "--node-limit", std::to_string(options.nodeLimit), "--time-limit", std::to_string(options.timeLimitSeconds),
+                                         "--warmup", std::to_string(options.protocol.warmup), "--rounds", std::to_string(options.protocol.rounds),
+                                         "--runs", std::to_string(options.protocol.runsPerRound)});
+    if (!options.executor.empty()) shard.argv.insert(shard.argv.end(), {"--executor", options.executor});
+    for (const std::string& shape : options.shapes.inputShapes) shard.argv.insert(shard.argv.end(), {"--input-shape", shape});
+    for (const std::string& dim : options.shapes.dims) shard.argv.insert(shard.argv.end(), {"--dim", dim});
+    shards.push_back(std::move(shard));
+  }
+  // Timings on one machine must not overlap: locally one shard at a time unless told otherwise.
+  const launch::LaunchResult result = runShards(launcher, shards, {}, launcher.launcher == "local" ? 1 : 0);
+  if (!result.allDone())
+    throw Error("costs accuracy: " + std::to_string(result.failed().size()) + " of " + std::to_string(shards.size()) +
+                " model shard(s) did not finish (see the launch lines above); run again with --work-dir " + workDir + " to time only those");
+  std::vector<TimedCandidate> timed;
+  for (const launch::Shard& shard : shards) {
+    try {
+      const nlohmann::json report = nlohmann::json::parse(std::ifstream(shard.output));
+      for (const nlohmann::json& pair : report.at("pairs")) {
+        TimedCandidate row{pair.at("model").get<std::string>(), pair.at("candidate").get<std::string>(), pair.at("ops").get<size_t>()};
+        row.predictedMs = pair.at("predicted_ms").get<double>();
+        row.measuredMs = pair.at("measured_ms").get<double>();
+        if (!pair.at("matches_interpreter").get<bool>()) row.outputs = {1, pair.value("mismatch", std::string())};
+        timed.push_back(std::move(row));
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw errorInFile(shard.output, std::string("not a costs accuracy report: ") + e.what());
+    }
+  }
+  return timed;
+}
+
 struct Accuracy {
   double spearman = NAN, mapePct = NAN;
 };
@@ -163,7 +218,8 @@ int runAccuracy(const AccuracyOptions& options) {
   prepareCache(options);
   std::unique_ptr<CostModel> model = makeCliCostModel(options.cost);
   std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
-  const std::vector<TimedCandidate> timed = timeCandidates(options, *model, *executor);
+  const std::vector<TimedCandidate> timed =
+      options.launcher.enabled() ? timeCandidatesOnShards(options) : timeCandidates(options, *model, *executor);
 
   std::printf("%-14s %-44s %6s %12s %12s %8s  %s\n", "model", "candidate", "ops", "predicted ms", "measured ms", "error", "outputs");
   nlohmann::json report;
@@ -201,7 +257,7 @@ int runAccuracy(const AccuracyOptions& options) {
   report["protocol"] = {{"warmup", options.protocol.warmup}, {"rounds", options.protocol.rounds}, {"runs_per_round", options.protocol.runsPerRound}};
   if (!options.json.empty()) writeJsonReport(report, options.json);
   const auto differ = std::count_if(timed.begin(), timed.end(), [](const TimedCandidate& row) { return !row.outputs.matches(); });
-  if (differ > 0) {
+  if (differ > 0 && !options.asShard) {
     std::fprintf(stderr, "costs accuracy: %td of %zu candidates ran with outputs that differ from the interpreter's on %s\n", differ,
                  timed.size(), executor->device().c_str());
     return 1;
@@ -271,6 +327,8 @@ void addCostsAccuracyCommands(CLI::App& costs, CommandContext& context, const st
   auto options = std::make_shared<AccuracyOptions>();
   CLI::App* accuracy = costs.add_subcommand("accuracy", "How well a cost model predicts end-to-end latency (Spearman, MAPE)");
   addSamplingOptions(accuracy, *options);
+  addLauncherOptions(accuracy, options->launcher);
+  accuracy->add_flag("--as-shard", options->asShard, "A launched model: exit 0 whenever its report is written")->group(""); // internal
   accuracy->callback([options, &context, &cache, &json] {
     options->cache = cache;
     options->json = json;
