@@ -62,6 +62,10 @@ CommandLine parseCommandLine(const QStringList& arguments) {
                                QStringLiteral("A SIP report (tessera-cli sip --json) for the SIP view"), QStringLiteral("JSON"));
   parser.addOptions({run, view, screenshot, after, nodeLimit, multi, param, trainingReport, pace, tuningDb, tune, trials, inputShape, dim, guide});
   parser.addOption(sipReport);
+  QCommandLineOption jobs(QStringLiteral("jobs"),
+                          QStringLiteral("Show the shards of the launch in DIR (the --work-dir of tessera-cli … --launcher) in the Jobs panel"),
+                          QStringLiteral("DIR"));
+  parser.addOption(jobs);
   parser.addOption(cost);
   if (!parser.parse(arguments)) {
     result.error = parser.errorText();
@@ -119,6 +123,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   result.guide = parser.value(guide);
   result.tuningDatabase = parser.value(tuningDb);
   result.sipReport = parser.value(sipReport);
+  result.jobsWorkDir = parser.value(jobs);
   result.tuneWorkload = parser.value(tune);
   result.tuneTrials = parser.value(trials).toInt(&ok);
   if (!ok || result.tuneTrials < 1) {

@@ -34,6 +34,7 @@ struct CommandLine {
   QString tuningDatabase;      // shown in the Tuning view (and the records of --tune go there)
   QString tuneWorkload;        // tuned in the Tuning view, as `tessera-cli tune WORKLOAD`
   QString sipReport;           // shown in the SIP view (`tessera-cli sip --json`)
+  QString jobsWorkDir;         // --jobs: the launch whose shards the Jobs panel shows (a tessera-cli --work-dir)
   int tuneTrials = 32;
   bool viewGiven = false;      // --view was on the command line (else --tune or --tuning-db show the Tuning view)
   QString guide;               // --guide: the user guide page to open ("view": the page of the view shown)

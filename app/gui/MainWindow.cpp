@@ -5,6 +5,7 @@
 #include "CandidatesPanel.h"
 #include "CostModels.h"
 #include "GraphViewActions.h"
+#include "JobsPanel.h"
 #include "ModelLoader.h"
 #include "RecentFiles.h"
 #include "ReplayDocks.h"
@@ -295,6 +296,15 @@ void MainWindow::buildDocks() {
 
   replay_ = new ReplayDocks(this, liveRun_);
   tabifyDockWidget(logDock, replay_->timelineDock());
+  jobs_ = new JobsPanel(this);
+  auto* jobsDock = new QDockWidget(tr("Jobs"), this);
+  jobsDock->setObjectName(QStringLiteral("jobsDock"));
+  jobsDock->setWidget(jobs_);
+  tabifyDockWidget(logDock, jobsDock);
+  connect(jobs_, &JobsPanel::opened, this, [this, jobsDock] {
+    jobsDock->raise();
+    resizeDocks({jobsDock}, {280}, Qt::Vertical); // room for the shards' rows
+  });
   tabifyDockWidget(propertiesDock, replay_->provenanceDock());
 
   // An RL agent's decisions follow the live views' moment, like the provenance panel.

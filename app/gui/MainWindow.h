@@ -38,6 +38,7 @@ namespace tessera::gui {
 class CandidatesController;
 class CandidatesPanel;
 class GraphViewActions;
+class JobsPanel;
 class RecentFiles;
 class ThemeController;
 class TrainingPage;
@@ -119,6 +120,7 @@ public:
   views::RulePanel* rulePanel() const { return rulePanel_; }
   QDockWidget* guideDock() const { return guideDock_; }
   QDockWidget* agentDecisionDock() const { return agentDock_; }
+  JobsPanel* jobsPanel() const { return jobs_; } // the shards of a launch (tessera-cli --launcher)
   views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
   views::TrainingCurvesPanel* trainingPanel() const; // nullptr until the Training tab is first chosen
   TuningPage* tuningPage() const { return tuning_; } // its widgets are made when the Tuning tab is first chosen
@@ -211,6 +213,7 @@ private:
   QDockWidget* guideDock_ = nullptr;
   views::AgentDecisionPanel* agentDecision_ = nullptr;
   QDockWidget* agentDock_ = nullptr;
+  JobsPanel* jobs_ = nullptr;
   bool agentDockRaised_ = false; // raised once per log that holds agent decisions
   std::vector<NodeId> agentOps_; // the graph view's marks when they are an agent's rewrite
   TrainingPage* training_ = nullptr;

@@ -1,6 +1,7 @@
 // tessera: the explorer GUI. See CommandLine.h for the arguments and ScreenshotSession.h for
 // the unattended screenshot mode used by CI and documentation.
 #include "CommandLine.h"
+#include "JobsPanel.h"
 #include "MainWindow.h"
 #include "RunPanel.h"
 #include "RunSettings.h"
@@ -193,6 +194,10 @@ int main(int argc, char** argv) {
   if (!command.tuningDatabase.isEmpty()) window.tuningPage()->openDatabase(command.tuningDatabase);
   if (!command.sipReport.isEmpty() && !window.sipPage()->openReport(command.sipReport)) {
     std::fprintf(stderr, "tessera: --sip-report: %s\n", qPrintable(window.sipPage()->errorText()));
+    return 1;
+  }
+  if (!command.jobsWorkDir.isEmpty() && !window.jobsPanel()->openWorkDir(command.jobsWorkDir)) {
+    std::fprintf(stderr, "tessera: --jobs: %s\n", qPrintable(window.jobsPanel()->errorText()));
     return 1;
   }
   if (!command.tuneWorkload.isEmpty() && !window.tuningPage()->startTuning(command.tuneWorkload, command.tuneTrials)) {
