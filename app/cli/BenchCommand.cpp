@@ -23,6 +23,8 @@
 #include "run/SharedCostModels.h"
 #include "search/DoNoHarm.h"
 #include "search/Strategy.h"
+#include "session/Session.h"
+#include "session/SessionMerge.h"
 #include "support/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -151,11 +153,14 @@ void writeMarkdown(const std::string& path, const std::string& commandLine, cons
 
 // `bench --launcher`: each (model, strategy, seed) cell a shard running `tessera-cli bench` on that
 // cell alone with the same settings, its one row read back; a cell whose shard failed for good is
-// a row with its error. Rows come back in the order the in-process loop makes them.
+// a row with its error. Rows come back in the order the in-process loop makes them. With
+// --session, each shard records its cell in a session of its own, merged into --session afterwards.
+// A launched cell's own session, beside its row.
+std::string shardSession(const std::string& shardOutput) { return shardOutput.substr(0, shardOutput.size() - 5) + ".tsession"; }
+
 std::vector<std::vector<BenchRow>> runCellsOnShards(BenchOptions& options, const std::vector<BenchModel>& models) {
   const BenchSettings& settings = options.run;
   const SearchOptions& search = settings.search;
-  if (!settings.session.empty()) throw Error("bench --launcher: --session is not recorded from shards; run without --session");
   const std::string workDir = std::filesystem::absolute(launchWorkDir(options.launcher, "bench")).string();
   std::vector<launch::Shard> shards;
   for (size_t m = 0; m < models.size(); ++m)
@@ -176,6 +181,7 @@ std::vector<std::vector<BenchRow>> runCellsOnShards(BenchOptions& options, const
         for (const std::string& shape : options.shapes.inputShapes) shard.argv.insert(shard.argv.end(), {"--input-shape", shape});
         for (const std::string& dim : options.shapes.dims) shard.argv.insert(shard.argv.end(), {"--dim", dim});
         if (options.noVerify) shard.argv.push_back("--no-verify");
+        if (!settings.session.empty()) shard.argv.insert(shard.argv.end(), {"--session", shardSession(shard.output)});
         if (settings.endToEnd) shard.argv.push_back("--e2e");
         if (settings.endToEndSettings.warmup >= 0)
           shard.argv.insert(shard.argv.end(), {"--e2e-warmup", std::to_string(settings.endToEndSettings.warmup)});
@@ -186,6 +192,13 @@ std::vector<std::vector<BenchRow>> runCellsOnShards(BenchOptions& options, const
   std::vector<std::string> sbatchArgs;
   if (settings.cost == "measured:cuda") sbatchArgs.push_back("--gres=gpu:1"); // each cell times on a GPU of its own
   const launch::LaunchResult result = runShards(options.launcher, shards, sbatchArgs);
+  if (!settings.session.empty()) {
+    Session session = Session::openOrCreate(settings.session);
+    size_t merged = 0;
+    for (size_t i = 0; i < shards.size(); ++i)
+      if (result.shards[i].state == launch::ShardState::Done) merged += mergeSession(session, shardSession(shards[i].output));
+    reportProgress("bench: merged " + std::to_string(merged) + " run(s) from the shards' sessions into " + settings.session);
+  }
   std::vector<std::vector<BenchRow>> cells;
   size_t next = 0;
   for (const BenchModel& model : models)
@@ -213,6 +226,9 @@ int runBench(BenchOptions options, const std::string& commandLine) {
   for (const std::string& s : options.strategies) makeStrategy(s); // unknown names fail before any work
   BenchSettings& settings = options.run;
   settings.verify = !options.noVerify;
+  // A launched cell starts its session afresh: a failed attempt's runs must not reach the merge.
+  if (options.asShard && !settings.session.empty())
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(settings.session + suffix);
   const RunBackends backends = cliRunBackends();
   std::shared_ptr<CostModel> cost = backends.costs->model(settings.cost); // the one every cell prices with
   if (std::string note = backends.costs->fallbackNote(settings.cost); !note.empty()) backends.warn(note);
