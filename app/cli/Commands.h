@@ -27,7 +27,7 @@ void addPluginsCommand(CLI::App& app, CommandContext& context);
 void addCostsCommand(CLI::App& app, CommandContext& context);
 void addTuneCommand(CLI::App& app, CommandContext& context);
 void addRlCommand(CLI::App& app, CommandContext& context);
-// `sip`, in builds with LLVM (TESSERA_HAVE_SIP).
+// `sip`, in builds with LLVM: in the sip module (modules/).
 void addSipCommand(CLI::App& app, CommandContext& context);
 // `costs accuracy` and `costs calibrate` under `costs`, sharing its --cache and --json values.
 void addCostsAccuracyCommands(CLI::App& costs, CommandContext& context, const std::string& cache, const std::string& json);

@@ -1,14 +1,9 @@
 // tessera-cli entry point: parses the command line and maps errors to one line and an exit code.
 #include "CommandContext.h"
 #include "Commands.h"
+#include "ModuleCommands.h"
 
 #include "support/Error.h"
-
-#if TESSERA_HAVE_TORCH
-#include "puct/PuctAgent.h"
-#include "rlflow/RlflowStrategy.h"
-#include "xrlflow/XrlflowStrategy.h"
-#endif
 
 #include <CLI/CLI.hpp>
 
@@ -22,12 +17,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "tessera-cli 0.1.0");
   // Strategies register before the commands are added: their help texts and option checks list
-  // core's strategyNames(), which then includes them.
-#if TESSERA_HAVE_TORCH
-  tessera::registerXrlflowStrategy();
-  tessera::registerRlflowStrategy();
-  tessera::registerPuctPriors();
-#endif
+  // core's strategyNames(), which then includes them. Those of modules load their module when used.
+  registerModuleStrategies();
   CommandContext context;
   context.commandLine = shellCommandLine(argc, argv);
   addInfoCommand(app, context);
@@ -42,10 +33,7 @@ int main(int argc, char** argv) {
   addPluginsCommand(app, context);
   addCostsCommand(app, context);
   addTuneCommand(app, context);
-  addRlCommand(app, context);
-#ifdef TESSERA_HAVE_SIP
-  addSipCommand(app, context);
-#endif
+  addModuleCommands(app, context, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

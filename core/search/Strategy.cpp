@@ -60,11 +60,14 @@ std::unique_ptr<Strategy> makeStrategy(std::string_view name) {
   if (name == "mcts") return makeMctsStrategy();
   if (name == "taso") return makeTasoStrategy(/*greedy=*/false);
   if (name == "greedy") return makeTasoStrategy(/*greedy=*/true);
+  StrategyFactory registered;
   {
     std::lock_guard lock(registryMutex);
     for (const RegisteredStrategy& strategy : registry())
-      if (strategy.name == name) return strategy.make();
+      if (strategy.name == name) registered = strategy.make;
   }
+  // Called unlocked: a factory that loads its module registers the module's own factory (Module.h).
+  if (registered) return registered();
   for (const auto& [optional, needs] : kOptionalStrategies)
     if (name == optional)
       throw Error("strategy '" + std::string(name) + "' is not available: this build of Tessera was configured without " +

@@ -57,7 +57,7 @@ private:
 };
 
 // The CPU builder of this build: LLVM IR compiled in-process and C through the system compiler
-// (LlvmBuilder) when it has LLVM, else C only (CompilerBuilder).
+// (LlvmBuilder, from the codegen module) when llvmAvailable(), else C only (CompilerBuilder).
 std::unique_ptr<Builder> makeCpuBuilder(BuildOptions options = {});
 
 // support/ContentHash.h's FNV-1a in hex: the cache key of a source and the structural hash of a kernel.

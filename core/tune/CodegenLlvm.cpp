@@ -17,8 +17,6 @@
 
 namespace tessera::tune {
 
-bool llvmAvailable() { return true; }
-
 namespace {
 
 using llvm::BasicBlock;
@@ -520,6 +518,6 @@ private:
 
 } // namespace
 
-std::string generateLlvmIr(const LoopNest& nest) { return IrEmitter(nest).run(); }
+std::string emitLlvmIr(const LoopNest& nest) { return IrEmitter(nest).run(); }
 
 } // namespace tessera::tune

@@ -12,10 +12,15 @@
 
 namespace tessera::tune {
 
-// Whether this build has LLVM (found at configure time; Debian: llvm-dev).
+// Whether LLVM code generation can be used: this build has LLVM (found at configure time; Debian:
+// llvm-dev) and its codegen module loads (LlvmModule.cpp; LLVM is loaded only then).
 bool llvmAvailable();
 
-// The module as LLVM assembly. Throws tessera::Error for a GPU schedule, or in a build without LLVM.
+// The module as LLVM assembly. Throws tessera::Error for a GPU schedule, or where llvmAvailable() is
+// false, saying why.
 std::string generateLlvmIr(const LoopNest& nest);
+
+// What generateLlvmIr runs in the codegen module (CodegenLlvm.cpp, linked with LLVM).
+std::string emitLlvmIr(const LoopNest& nest);
 
 } // namespace tessera::tune

@@ -234,6 +234,4 @@ std::vector<BuildResult> LlvmBuilder::build(const std::vector<BuildInput>& input
   return results;
 }
 
-std::unique_ptr<Builder> makeCpuBuilder(BuildOptions options) { return std::make_unique<LlvmBuilder>(std::move(options)); }
-
 } // namespace tessera::tune

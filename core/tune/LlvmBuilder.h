@@ -3,7 +3,8 @@
 // context), then linked into a shared library by the system compiler driver, so the runner loads
 // it in a child process as it loads a C candidate. C candidates go to the system compiler. Kept in
 // the same cache as CompilerBuilder's libraries, keyed by the IR, LLVM's version, the CPU and the linking driver.
-// Exists in builds with LLVM (llvmAvailable()); makeCpuBuilder() picks it.
+// Exists in builds with LLVM, in the codegen module and core/sip (linked with LLVM); makeCpuBuilder()
+// picks it through the module (LlvmModule.cpp).
 #pragma once
 
 #include "tune/Builder.h"

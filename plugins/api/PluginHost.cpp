@@ -9,11 +9,9 @@
 #include <QPluginLoader>
 
 #include <algorithm>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 
 namespace tessera::plugins {
 
@@ -25,13 +23,6 @@ struct PluginHost::Loaded {
 };
 
 namespace {
-
-std::string executableDirectory() {
-  if (QCoreApplication::instance()) return QCoreApplication::applicationDirPath().toStdString();
-  std::error_code ec;
-  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : self.parent_path().string();
-}
 
 std::vector<std::string> librariesIn(const std::string& directory) {
   std::vector<std::string> files;
@@ -122,21 +113,7 @@ PluginHost::PluginHost(const std::vector<PluginDirectory>& directories) : direct
 
 PluginHost::~PluginHost() = default;
 
-std::vector<PluginDirectory> PluginHost::defaultSearchPath() {
-  std::vector<PluginDirectory> directories;
-  auto add = [&](const std::string& path, const char* origin) {
-    if (path.empty()) return;
-    std::error_code ec;
-    directories.push_back({path, origin, std::filesystem::is_directory(path, ec)});
-  };
-  if (const char* variable = std::getenv("TESSERA_PLUGIN_PATH"); variable && *variable) {
-    std::stringstream entries(variable);
-    for (std::string entry; std::getline(entries, entry, ':');) add(entry, "TESSERA_PLUGIN_PATH");
-  }
-  const std::string executable = executableDirectory();
-  if (!executable.empty()) add((std::filesystem::path(executable) / "plugins").string(), "next to the executable");
-  return directories;
-}
+std::vector<PluginDirectory> PluginHost::defaultSearchPath() { return pluginSearchPath(); }
 
 PluginHost& PluginHost::global() {
   static PluginHost host(defaultSearchPath());

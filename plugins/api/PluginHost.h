@@ -7,16 +7,14 @@
 #include "Backend.h"
 #include "KernelTuner.h"
 
+#include "support/PluginSearchPath.h"
+
 #include <string>
 #include <vector>
 
 namespace tessera::plugins {
 
-struct PluginDirectory {
-  std::string path;
-  std::string origin; // "TESSERA_PLUGIN_PATH" or "next to the executable"
-  bool exists = false;
-};
+using tessera::PluginDirectory; // support/PluginSearchPath.h: where plugins and modules are found
 
 struct PluginRecord {
   std::string file;
@@ -35,7 +33,8 @@ public:
   PluginHost(const PluginHost&) = delete;
   PluginHost& operator=(const PluginHost&) = delete;
 
-  // $TESSERA_PLUGIN_PATH's entries, then <directory of the running executable>/plugins.
+  // $TESSERA_PLUGIN_PATH's entries, then <directory of the running executable>/plugins
+  // (pluginSearchPath(), which the modules of support/Module.h share).
   static std::vector<PluginDirectory> defaultSearchPath();
   // The process-wide host over defaultSearchPath(), loaded on first use and never unloaded (profilers and executors
   // made by a plugin keep pointing into its code).

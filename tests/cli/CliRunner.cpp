@@ -12,8 +12,10 @@
 
 namespace tessera::test {
 
-CliResult runCli(const std::string& arguments) {
-  std::string command = std::string(TESSERA_CLI) + " " + arguments + " 2>&1";
+CliResult runCli(const std::string& arguments) { return runShell(std::string(TESSERA_CLI) + " " + arguments); }
+
+CliResult runShell(const std::string& commandLine) {
+  const std::string command = commandLine + " 2>&1";
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;

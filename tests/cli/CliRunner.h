@@ -14,6 +14,8 @@ struct CliResult {
 
 // `arguments` is appended to the executable path as-is (quote paths yourself).
 CliResult runCli(const std::string& arguments);
+// A whole shell command line (environment settings, another program), run the same way.
+CliResult runShell(const std::string& commandLine);
 
 // A fresh, empty directory under the system temp dir, unique per call.
 std::string makeTempDir(const std::string& tag);
