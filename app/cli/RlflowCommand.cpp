@@ -10,6 +10,7 @@
 #if TESSERA_HAVE_TORCH
 #include "RlflowEpisodeShards.h"
 #include "rl/RulePackFingerprint.h"
+#include "rlflow/RlflowDreamTrace.h"
 #include "rlflow/RlflowTraining.h"
 #endif
 
@@ -33,6 +34,8 @@ struct WorldModelEvalOptions {
   std::string json;
   std::string rules;
   ModelShapeOptions shapes;
+  std::string dreamTrace; // write each model's dream trace here
+  int dreamSteps = 30;
 };
 
 #if TESSERA_HAVE_TORCH
@@ -108,6 +111,51 @@ nlohmann::json scoresJson(const WorldModelScores& s) {
           {"location_accuracy", s.locationAccuracy}};
 }
 
+nlohmann::json dreamTraceJson(const std::string& model, const DreamTrace& trace) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const DreamTraceStep& s : trace.steps)
+    steps.push_back({{"step", s.step + 1},        {"rule", s.rule},
+                     {"location", s.action.location}, {"real_reward", s.realReward},
+                     {"dreamt_reward", s.dreamtReward}, {"one_step_reward", s.oneStepReward},
+                     {"real_valid_actions", s.realActions}, {"dreamt_valid_actions", s.dreamtActions},
+                     {"real_rules", s.realRules},   {"dreamt_rules", s.dreamtRules},
+                     {"mask_agreement", s.maskAgreement}, {"action_in_dream", s.actionInDream},
+                     {"real_done", s.realDone},     {"dreamt_done", s.dreamtDone}});
+  return {{"model", model},
+          {"initial_cost_ms", trace.initialCostMs},
+          {"final_cost_ms", trace.finalCostMs},
+          {"stop_reason", trace.stopReason},
+          {"real_env_steps", trace.realSteps},
+          {"real_return", trace.realReturn},
+          {"dreamt_return", trace.dreamtReturn},
+          {"one_step_return", trace.oneStepReturn},
+          {"first_departure", trace.firstDeparture < 0 ? nlohmann::json(nullptr) : nlohmann::json(trace.firstDeparture + 1)},
+          {"steps", steps}};
+}
+
+// --dream-trace: from each model's graph, argmax play in the real environment beside the world
+// model's dream of the same actions (the explorer's Dream view, as JSON).
+void writeDreamTraces(RlflowAgent& agent, const std::vector<NamedGraph>& models, const ActiveRules& rules, CostModel& cost,
+                      const WorldModelEvalOptions& options) {
+  if (options.dreamSteps < 1) throw Error("--dream-steps must be at least 1");
+  RewriteEnvironment environment(rules.list, cost, argmaxOptionsFor(agent.config()));
+  nlohmann::json traces = nlohmann::json::array();
+  for (const NamedGraph& model : models) {
+    DreamTraceOptions trace;
+    trace.maxSteps = options.dreamSteps;
+    trace.onStep = [&](const DreamTraceStep& s) {
+      reportProgress("dream trace " + model.name + ": step " + std::to_string(s.step + 1) + " " + s.rule + ", real reward " +
+                     std::to_string(s.realReward) + ", dreamt " + std::to_string(s.dreamtReward));
+    };
+    const DreamTrace result = traceDream(agent, environment, model.graph, trace);
+    std::printf("dream trace     %-24s %zu steps (%s): return real %.3f, dreamt %.3f, one-step %.3f; the dream's mask first left out the action at %s\n",
+                model.name.c_str(), result.steps.size(), result.stopReason.c_str(), result.realReturn, result.dreamtReturn, result.oneStepReturn,
+                result.firstDeparture < 0 ? "no step" : ("step " + std::to_string(result.firstDeparture + 1)).c_str());
+    traces.push_back(dreamTraceJson(model.name, result));
+  }
+  writeJsonReport({{"checkpoint", options.checkpoint}, {"cost", cost.spec()}, {"traces", traces}}, options.dreamTrace);
+}
+
 int runWorldModelEval(const WorldModelEvalOptions& options) {
   if (options.episodes < 1) throw Error("--episodes must be at least 1");
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
@@ -125,6 +173,7 @@ int runWorldModelEval(const WorldModelEvalOptions& options) {
   const std::vector<WorldModelEpisode> data =
       collectRandomEpisodes(episodes, options.episodes, agent.config().rules, 0.02, random, realSteps, reportProgress);
   const WorldModelScores s = agent.scoreWorldModel(data);
+  if (!options.dreamTrace.empty()) writeDreamTraces(agent, episodes.models(), rules, *cost, options);
   std::printf("world model     %s (trained on %zu models)\n", options.checkpoint.c_str(), agent.loadedFrom().models.size());
   std::printf("episodes        %d fresh random-agent episodes, seed %llu, %zu transitions, %zu real steps; models also trained on: %zu of %zu\n",
               options.episodes, static_cast<unsigned long long>(options.seed), s.transitions, realSteps, seen.size(), episodes.models().size());
@@ -312,6 +361,10 @@ void addWorldModelCommand(CLI::App* rl, CommandContext& context) {
   eval->add_option("--cost", options->cost, "Cost model of the rewards")->capture_default_str();
   eval->add_option("--rules", options->rules, "Rule file the agent was trained with, instead of the built-in pack");
   eval->add_option("--json", options->json, "Write the scores as JSON");
+  eval->add_option("--dream-trace", options->dreamTrace,
+                   "Also write, for each model, the agent's argmax play from its graph beside the world model's dream of the same "
+                   "actions (predicted and real reward and valid actions per step) as JSON");
+  eval->add_option("--dream-steps", options->dreamSteps, "Most steps of a dream trace")->capture_default_str();
   addModelShapeOptions(eval, options->shapes);
   eval->callback([options, &context] { context.exitCode = runWorldModelEval(*options); });
 }

@@ -10,7 +10,7 @@ namespace tessera::gui {
 
 const QStringList& viewNames() {
   static const QStringList names = {QStringLiteral("graph"), QStringLiteral("egraph"), QStringLiteral("mcts"),
-                                    QStringLiteral("compare"), QStringLiteral("training"), QStringLiteral("tuning"),
+                                    QStringLiteral("compare"), QStringLiteral("training"), QStringLiteral("dream"), QStringLiteral("tuning"),
                                     QStringLiteral("sip")};
   return names;
 }
@@ -24,7 +24,7 @@ CommandLine parseCommandLine(const QStringList& arguments) {
   parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("An ONNX model or a .tsession file"), QStringLiteral("[MODEL.onnx | SESSION.tsession]"));
   QCommandLineOption run(QStringLiteral("run"), QString::fromStdString("Start a search with STRATEGY (" + strategyListText() + ") once the model or session is open"), QStringLiteral("STRATEGY"));
   QCommandLineOption cost(QStringLiteral("cost"), QString::fromStdString("Cost model of the run and the views: " + costSpecHelp()), QStringLiteral("SPEC"));
-  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare, training, tuning or sip"), QStringLiteral("VIEW"), QStringLiteral("graph"));
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: graph, egraph, mcts, compare, training, dream, tuning or sip"), QStringLiteral("VIEW"), QStringLiteral("graph"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab the window to PNG (and PNG.json), then exit"), QStringLiteral("PNG"));
   QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Seconds to wait before the screenshot"), QStringLiteral("SECONDS"), QStringLiteral("3"));
   QCommandLineOption nodeLimit(QStringLiteral("node-limit"), QStringLiteral("E-node limit of the run (ops for taso and greedy); 0: the strategy's default"), QStringLiteral("N"));

@@ -17,6 +17,7 @@
 #include "TeachingSample.h"
 #include "ThemeController.h"
 #include "TrainingPage.h"
+#include "DreamPage.h"
 #include "SipPage.h"
 #include "tuning/SipListingModel.h"
 #include "TuningPage.h"
@@ -72,7 +73,7 @@ namespace tessera::gui {
 
 namespace {
 
-enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab, TuningTab, SipTab };
+enum Tab { GraphTab, CompareTab, EGraphTab, MctsTab, TrainingTab, DreamTab, TuningTab, SipTab };
 
 bool isModelFile(const QString& path) {
   QString suffix = QFileInfo(path).suffix().toLower();
@@ -99,6 +100,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   const QString shipped = shippedTrainingReportPath();
   training_ = new TrainingPage(shipped.isEmpty() ? QStringList() : QStringList{shipped}, tabs_);
   tabs_->insertTab(TrainingTab, training_, tr("Training"));
+  // RLFlow's imagination beside reality, from the graph the Graph view shows.
+  dream_ = new DreamPage(tabs_);
+  dream_->setGraphSource([this] { return graphView_->graphScene()->snapshot(); });
+  connect(graphView_->graphScene(), &views::GraphScene::layoutFinished, dream_, &DreamPage::graphShown);
+  tabs_->insertTab(DreamTab, dream_, tr("Dream"));
   setCentralWidget(tabs_);
   connect(training_, &TrainingPage::loaded, this, [this](const QStringList& errors) {
     for (const QString& error : errors) log(tr("training report not shown: %1").arg(error));
@@ -809,6 +815,7 @@ views::TrainingCurvesPanel* MainWindow::trainingPanel() const { return training_
 
 void MainWindow::showView(const QString& name) {
   if (name == QLatin1String("training")) tabs_->setCurrentIndex(TrainingTab);
+  else if (name == QLatin1String("dream")) tabs_->setCurrentIndex(DreamTab);
   else if (name == QLatin1String("tuning")) tabs_->setCurrentIndex(TuningTab);
   else if (name == QLatin1String("sip")) tabs_->setCurrentIndex(SipTab);
   else if (name == QLatin1String("compare")) tabs_->setCurrentIndex(CompareTab);
@@ -823,6 +830,7 @@ QString MainWindow::currentViewName() const {
   case EGraphTab: return QStringLiteral("egraph");
   case MctsTab: return QStringLiteral("mcts");
   case TrainingTab: return QStringLiteral("training");
+  case DreamTab: return QStringLiteral("dream");
   case TuningTab: return QStringLiteral("tuning");
   case SipTab: return QStringLiteral("sip");
   default: return QStringLiteral("graph");
@@ -839,7 +847,7 @@ QMap<QString, double> MainWindow::updatesPerSecond() const {
 }
 
 bool MainWindow::isBusy() const {
-  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() || training_->isLoading() || tuning_->isBusy() ||
+  return loading_ || runController_->isBusy() || sessionController_->isBusy() || candidatesController_->isBusy() || training_->isLoading() || dream_->isBusy() || tuning_->isBusy() ||
          graphView_->graphScene()->isLayingOut() ||
          compare_->beforeView()->graphScene()->isLayingOut() || compare_->afterView()->graphScene()->isLayingOut();
 }
@@ -854,6 +862,7 @@ QMap<QString, int> MainWindow::itemsShown() const {
   items[QStringLiteral("rules")] = rulePanel_->model()->rowCount();
   items[QStringLiteral("agent_decision")] = agentDecision_->model()->rowCount();
   items[QStringLiteral("training")] = training_->curvesShown();
+  items[QStringLiteral("dream")] = dream_->stepsShown();
   items[QStringLiteral("tuning")] = tuning_->recordsShown();
   items[QStringLiteral("sip")] = sip_->listing()->rowCount();
   return items;

@@ -42,6 +42,7 @@ class JobsPanel;
 class RecentFiles;
 class ThemeController;
 class TrainingPage;
+class DreamPage;
 class SipPage;
 class TuningPage;
 class ReplayDocks;
@@ -123,6 +124,7 @@ public:
   JobsPanel* jobsPanel() const { return jobs_; } // the shards of a launch (tessera-cli --launcher)
   views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
   views::TrainingCurvesPanel* trainingPanel() const; // nullptr until the Training tab is first chosen
+  DreamPage* dreamPage() const { return dream_; }
   TuningPage* tuningPage() const { return tuning_; } // its widgets are made when the Tuning tab is first chosen
   SipPage* sipPage() const { return sip_; }
   CandidatesPanel* candidatesPanel() const { return candidates_; }
@@ -217,6 +219,7 @@ private:
   bool agentDockRaised_ = false; // raised once per log that holds agent decisions
   std::vector<NodeId> agentOps_; // the graph view's marks when they are an agent's rewrite
   TrainingPage* training_ = nullptr;
+  DreamPage* dream_ = nullptr;
   TuningPage* tuning_ = nullptr;
   SipPage* sip_ = nullptr;
   QLabel* modelStatus_ = nullptr;

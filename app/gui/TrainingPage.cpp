@@ -1,36 +1,63 @@
 #include "TrainingPage.h"
 
+#include "live/RealStepCurvesPanel.h"
 #include "live/TrainingCurveChart.h"
 #include "live/TrainingCurvesPanel.h"
 
+#include <QDir>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace tessera::gui {
 
-TrainingPage::TrainingPage(QStringList reports, QWidget* parent) : QWidget(parent), reports_(std::move(reports)) {
+TrainingPage::TrainingPage(QStringList reports, QWidget* parent)
+    : QWidget(parent), reports_(std::move(reports)), realStepReports_(shippedSampleEfficiencyReports()) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  charts_ = new QTabWidget(this);
+  charts_->setDocumentMode(true);
+  charts_->setTabPosition(QTabWidget::South);
+  layout->addWidget(charts_);
+}
+
+QStringList TrainingPage::shippedSampleEfficiencyReports() {
+  const QDir dir(QStringLiteral(TESSERA_AGENTS_DIR "/sample-efficiency"));
+  QStringList paths;
+  for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) paths << dir.filePath(name);
+  return paths;
 }
 
 views::TrainingCurvesPanel* TrainingPage::panel() {
   if (panel_) return panel_;
-  panel_ = new views::TrainingCurvesPanel(this);
-  layout()->addWidget(panel_);
+  panel_ = new views::TrainingCurvesPanel(charts_);
+  realSteps_ = new views::RealStepCurvesPanel(charts_);
+  // The sample-efficiency chart first: what issue #33 asks the tab to show.
+  charts_->addTab(realSteps_, tr("Reward by real environment steps"));
+  charts_->addTab(panel_, tr("Reward per episode"));
   connect(panel_, &views::TrainingCurvesPanel::loaded, this, &TrainingPage::loaded);
   if (!reports_.isEmpty()) panel_->loadReports(reports_, /*replace=*/true);
+  if (!realStepReports_.isEmpty()) realSteps_->loadReports(realStepReports_, /*replace=*/true);
   reports_.clear();
+  realStepReports_.clear();
   return panel_;
+}
+
+views::RealStepCurvesPanel* TrainingPage::realStepsPanel() {
+  panel();
+  return realSteps_;
 }
 
 void TrainingPage::showReports(const QStringList& paths) {
   if (!panel_) {
     reports_ = paths;
+    realStepReports_ = paths;
     return;
   }
   panel_->loadReports(paths, /*replace=*/true);
+  realSteps_->loadReports(paths, /*replace=*/true);
 }
 
-bool TrainingPage::isLoading() const { return panel_ && panel_->isLoading(); }
+bool TrainingPage::isLoading() const { return panel_ && (panel_->isLoading() || realSteps_->isLoading()); }
 
 int TrainingPage::curvesShown() const { return panel_ ? panel_->chart()->seriesCount() : 0; }
 

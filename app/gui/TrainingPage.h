@@ -1,14 +1,20 @@
-// The Training tab's page: the training-curve panel (Qt Charts) is made, and its reports read, the
-// first time the tab is chosen. Made with the window, the chart and the shipped agent's curve were
-// a tenth of the UI thread's start-up (about 10 ms of CPU), for a tab most sessions never open.
+// The Training tab's page: two charts of RL training reports, each a sub-tab: the reward of each
+// episode (the shipped X-RLflow agent's report by default), and reward against real environment
+// steps (the sample-efficiency runs of X-RLflow and RLFlow, three seeds each, in
+// resources/agents/sample-efficiency). Both are made, and their reports read, the first time the tab
+// is chosen: made with the window, the chart and the shipped agent's curve were a tenth of the UI
+// thread's start-up (about 10 ms of CPU), for a tab most sessions never open.
 #pragma once
 
 #include <QStringList>
 #include <QWidget>
 
+class QTabWidget;
+
 namespace tessera::views {
+class RealStepCurvesPanel;
 class TrainingCurvesPanel;
-}
+} // namespace tessera::views
 
 namespace tessera::gui {
 
@@ -16,24 +22,31 @@ class TrainingPage : public QWidget {
   Q_OBJECT
 
 public:
-  // `reports`: what the panel shows when it is made (the shipped agent's report, or none).
+  // `reports`: what the per-episode chart shows when it is made (the shipped agent's report, or none).
   TrainingPage(QStringList reports, QWidget* parent = nullptr);
 
-  // Makes the panel (once) and starts reading the reports asked for so far.
+  // Makes the panels (once) and starts reading the reports asked for so far.
   views::TrainingCurvesPanel* panel();
+  views::RealStepCurvesPanel* realStepsPanel();
   bool isBuilt() const { return panel_ != nullptr; }
-  // These reports instead of the ones asked for before: read now if the panel is made, else when it is.
+  // These reports instead of the ones asked for before, in both charts: read now if the panels
+  // are made, else when they are.
   void showReports(const QStringList& paths);
   bool isLoading() const;
-  int curvesShown() const; // 0 until the panel is made
+  int curvesShown() const; // of the per-episode chart; 0 until the panels are made
+  // The sample-efficiency reports shipped with Tessera, the real-step chart's default.
+  static QStringList shippedSampleEfficiencyReports();
 
 signals:
-  // The panel read a showReports (or the first) batch; `errors` names each report it refused.
+  // The per-episode panel read a showReports (or the first) batch; `errors` names each report it refused.
   void loaded(const QStringList& errors);
 
 private:
+  QTabWidget* charts_;
   views::TrainingCurvesPanel* panel_ = nullptr;
-  QStringList reports_; // shown when the panel is made
+  views::RealStepCurvesPanel* realSteps_ = nullptr;
+  QStringList reports_;          // shown by the per-episode chart when it is made
+  QStringList realStepReports_;  // by the real-step chart
 };
 
 } // namespace tessera::gui

@@ -62,6 +62,7 @@ QString UserGuide::pageForView(const QString& viewName) {
   if (viewName == QLatin1String("mcts")) return QStringLiteral("mcts-view.md");
   if (viewName == QLatin1String("compare")) return QStringLiteral("guided-search.md");
   if (viewName == QLatin1String("training")) return QStringLiteral("rl-agents.md");
+  if (viewName == QLatin1String("dream")) return QStringLiteral("agents-rlflow.md");
   if (viewName == QLatin1String("tuning") || viewName == QLatin1String("sip")) return QStringLiteral("kernel-tuning.md");
   return contentsPage();
 }
