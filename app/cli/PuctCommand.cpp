@@ -26,32 +26,19 @@ namespace tessera::cli {
 
 namespace {
 
-double numberIn(const std::string& key, const std::string& value, double low, double high) {
-  size_t used = 0;
-  double number = 0;
-  try {
-    number = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || !(number >= low && number <= high))
-    throw Error("--param " + key + "=" + value + ": must be a number in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-  return number;
-}
-
 // --param KEY=VALUE of rl train --agent puct, each checked.
 void readParameters(const std::vector<std::string>& pairs, SelfPlayOptions& options) {
   for (const std::string& pair : pairs) {
     const size_t equals = pair.find('=');
     if (equals == std::string::npos) throw Error("--param " + pair + ": expected KEY=VALUE");
     const std::string key = pair.substr(0, equals), value = pair.substr(equals + 1);
-    if (key == "games_per_generation") options.gamesPerGeneration = static_cast<int>(numberIn(key, value, 1, 1e6));
-    else if (key == "max_steps") options.maxSteps = static_cast<int>(numberIn(key, value, 1, 1e6));
-    else if (key == "node_limit") options.nodeLimit = static_cast<size_t>(numberIn(key, value, 10, 1e8));
-    else if (key == "game_seconds") options.gameSeconds = numberIn(key, value, 0.1, 1e6);
-    else if (key == "value_mix") options.valueMix = numberIn(key, value, 0, 1);
-    else if (key == "updates") options.updatesPerGeneration = static_cast<int>(numberIn(key, value, 0, 1e6));
-    else if (key == "batch") options.batch = static_cast<int>(numberIn(key, value, 1, 1e5));
+    if (key == "games_per_generation") options.gamesPerGeneration = static_cast<int>(trainParameterNumber(key, value, 1, 1e6));
+    else if (key == "max_steps") options.maxSteps = static_cast<int>(trainParameterNumber(key, value, 1, 1e6));
+    else if (key == "node_limit") options.nodeLimit = static_cast<size_t>(trainParameterNumber(key, value, 10, 1e8));
+    else if (key == "game_seconds") options.gameSeconds = trainParameterNumber(key, value, 0.1, 1e6);
+    else if (key == "value_mix") options.valueMix = trainParameterNumber(key, value, 0, 1);
+    else if (key == "updates") options.updatesPerGeneration = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
+    else if (key == "batch") options.batch = static_cast<int>(trainParameterNumber(key, value, 1, 1e5));
     else
       throw Error("--param " + key + ": unknown (puct takes games_per_generation, max_steps, node_limit, game_seconds, value_mix, updates, "
                   "batch)");

@@ -49,6 +49,9 @@ struct RlTrainOptions {
 // models share a stem (samples/bert.onnx and samples/tensat/bert.onnx).
 std::string modelLabel(const std::string& path, const std::vector<std::string>& all);
 
+// The number an agent's `--param KEY=VALUE` gives, in [low, high]; throws tessera::Error naming the pair.
+double trainParameterNumber(const std::string& key, const std::string& value, double low, double high);
+
 // `rl train --agent rlflow`; throws tessera::Error in a build without libtorch.
 int runRlflowTrain(const RlTrainOptions& options);
 void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings);

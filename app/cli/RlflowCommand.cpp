@@ -23,6 +23,19 @@
 
 namespace tessera::cli {
 
+double trainParameterNumber(const std::string& key, const std::string& value, double low, double high) {
+  size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || !(number >= low && number <= high))
+    throw Error("--param " + key + "=" + value + ": must be a number in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+  return number;
+}
+
 namespace {
 
 struct WorldModelEvalOptions {
@@ -40,19 +53,6 @@ struct WorldModelEvalOptions {
 
 #if TESSERA_HAVE_TORCH
 
-double numberIn(const std::string& key, const std::string& value, double low, double high) {
-  size_t used = 0;
-  double number = 0;
-  try {
-    number = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || !(number >= low && number <= high))
-    throw Error("--param " + key + "=" + value + ": must be a number in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-  return number;
-}
-
 // --param KEY=VALUE of rl train --agent rlflow, each checked.
 struct RlflowParameters {
   DreamMode dream = DreamMode::Imagined;
@@ -69,10 +69,10 @@ RlflowParameters readParameters(const std::vector<std::string>& pairs) {
     if (equals == std::string::npos) throw Error("--param " + pair + ": expected KEY=VALUE");
     const std::string key = pair.substr(0, equals), value = pair.substr(equals + 1);
     if (key == "dream") parameters.dream = dreamModeNamed(value);
-    else if (key == "temperature") parameters.temperature = numberIn(key, value, 0.01, 100);
-    else if (key == "world_model_updates") parameters.worldModelUpdates = static_cast<int>(numberIn(key, value, 0, 1e6));
-    else if (key == "random_stop") parameters.randomStop = numberIn(key, value, 0, 1);
-    else if (key == "evaluate_every") parameters.evaluateEvery = static_cast<int>(numberIn(key, value, 0, 1e6));
+    else if (key == "temperature") parameters.temperature = trainParameterNumber(key, value, 0.01, 100);
+    else if (key == "world_model_updates") parameters.worldModelUpdates = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
+    else if (key == "random_stop") parameters.randomStop = trainParameterNumber(key, value, 0, 1);
+    else if (key == "evaluate_every") parameters.evaluateEvery = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
     else throw Error("--param " + key + ": unknown (rlflow takes dream, temperature, world_model_updates, random_stop, evaluate_every)");
   }
   return parameters;
