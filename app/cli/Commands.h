@@ -29,6 +29,11 @@ void addTuneCommand(CLI::App& app, CommandContext& context);
 void addRlCommand(CLI::App& app, CommandContext& context);
 // `sip`, in builds with LLVM: in the sip module (modules/).
 void addSipCommand(CLI::App& app, CommandContext& context);
+// What --help says of the commands that live in modules, also while their module is not loaded
+// (ModuleCommands.cpp).
+inline constexpr const char* kRlCommandDescription = "Reinforcement-learning agents that rewrite graphs (needs a build with libtorch)";
+inline constexpr const char* kSipCommandDescription =
+    "SIP: reorder a tuned CPU kernel's memory instructions by simulated annealing, every candidate tested (issue #34)";
 // `costs accuracy` and `costs calibrate` under `costs`, sharing its --cache and --json values.
 void addCostsAccuracyCommands(CLI::App& costs, CommandContext& context, const std::string& cache, const std::string& json);
 

@@ -26,13 +26,11 @@ struct ModuleCommand {
   const char* command;
   const char* module;
   const char* needs; // what the module brings, for its error
-  const char* description; // the stand-in's, as the module's command says it
+  const char* description; // the stand-in's: the module's command says the same (Commands.h)
 };
 
-[[maybe_unused]] constexpr ModuleCommand kAgentsCommand{"rl", "agents", "libtorch",
-                                                        "Reinforcement-learning agents that rewrite graphs (needs a build with libtorch)"};
-[[maybe_unused]] constexpr ModuleCommand kSipCommand{
-    "sip", "sip", "LLVM", "SIP: reorder a tuned CPU kernel's memory instructions by simulated annealing, every candidate tested (issue #34)"};
+[[maybe_unused]] constexpr ModuleCommand kAgentsCommand{"rl", "agents", "libtorch", kRlCommandDescription};
+[[maybe_unused]] constexpr ModuleCommand kSipCommand{"sip", "sip", "LLVM", kSipCommandDescription};
 
 // The sub-command the command line names: its first word that is not an option.
 std::string chosenCommand(int argc, char** argv) {

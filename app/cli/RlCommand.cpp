@@ -151,7 +151,7 @@ int runRlTrain(const RlTrainOptions&) {
 } // namespace
 
 void addRlCommand(CLI::App& app, CommandContext& context) {
-  CLI::App* rl = app.add_subcommand("rl", "Reinforcement-learning agents that rewrite graphs (needs a build with libtorch)");
+  CLI::App* rl = app.add_subcommand("rl", kRlCommandDescription);
   rl->require_subcommand(1);
   auto options = std::make_shared<RlTrainOptions>();
   CLI::App* train = rl->add_subcommand("train", "Train an agent by PPO on models and write its checkpoint");

@@ -190,8 +190,7 @@ int runSipCommand(SipCommandOptions options) {
 
 void addSipCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<SipCommandOptions>();
-  CLI::App* command = app.add_subcommand(
-      "sip", "SIP: reorder a tuned CPU kernel's memory instructions by simulated annealing, every candidate tested (issue #34)");
+  CLI::App* command = app.add_subcommand("sip", kSipCommandDescription);
   command
       ->add_option("workload", options->workload,
                    "A tuned workload (matmul:MxNxK, conv2d:..., as tune takes them) or MODEL.onnx (its most expensive signature)")
