@@ -10,6 +10,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 
 namespace tessera::launch {
 namespace {
@@ -56,6 +59,19 @@ TEST_F(CostsAccuracyOnLaunchersTest, LocalShardsGiveTheReportOfOneProcess) {
   EXPECT_NE(run.output.find("2 of 2 shard(s) done"), std::string::npos) << run.output;
   expectTheSamePairs(here, nlohmann::json::parse(readText(dir + "/local.json")));
   EXPECT_EQ(readShardBoard(dir + "/work").command, "costs-accuracy");
+}
+
+TEST_F(CostsAccuracyOnLaunchersTest, AShardReportThatIsNotOneIsAnErrorNamingIt) {
+  // A work directory whose first model's report is already there, but is not a report.
+  const std::string work = dir + "/work-bad";
+  std::filesystem::create_directories(work);
+  std::ofstream(work + "/accuracy-0.json") << "{\"pairs\": [{\"model\": 3}]}";
+  std::vector<std::string> args = accuracy(dir, "bad");
+  args.insert(args.end(), {"--launcher", "local", "--work-dir", work});
+  const CapturedRun run = runCli(args);
+  EXPECT_FALSE(run.exit.succeeded());
+  EXPECT_NE(run.output.find(work + "/accuracy-0.json"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("not a costs accuracy report"), std::string::npos) << run.output;
 }
 
 TEST_F(CostsAccuracyOnLaunchersTest, SlurmShardsGiveTheReportOfOneProcess) {
