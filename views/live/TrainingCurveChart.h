@@ -1,4 +1,4 @@
-// Training curves of RL agents (Qt Charts): the reward of each episode for one or more training
+// Training curves of RL agents (a SeriesChart): the reward of each episode for one or more training
 // reports — one line per report, named by its seed — as a trailing mean over a few episodes, since
 // single episodes on different models swing too far to read a trend from.
 #pragma once
@@ -11,11 +11,10 @@
 #include <vector>
 
 class QChart;
-class QChartView;
-class QLineSeries;
-class QValueAxis;
 
 namespace tessera::views {
+
+class SeriesChart;
 
 // What a report's line is called in the legend: "seed 1 · xrlflow-training.json".
 QString curveName(const TrainingCurve& curve);
@@ -37,16 +36,12 @@ public:
   int seriesCount() const;
   int pointCount(int series) const; // -1 for no such series
   QString seriesName(int series) const;
-  QChart* chart() const { return chart_; }
+  QChart* chart() const;
 
 private:
   void redraw();
 
-  QChart* chart_;
-  QChartView* view_;
-  QValueAxis* episodes_;
-  QValueAxis* reward_;
-  std::vector<QLineSeries*> lines_;
+  SeriesChart* lines_;
   std::vector<TrainingCurve> curves_;
   int smoothing_ = 10;
 };
