@@ -137,7 +137,6 @@ nlohmann::json dreamTraceJson(const std::string& model, const DreamTrace& trace)
 // model's dream of the same actions (the explorer's Dream view, as JSON).
 void writeDreamTraces(RlflowAgent& agent, const std::vector<NamedGraph>& models, const ActiveRules& rules, CostModel& cost,
                       const WorldModelEvalOptions& options) {
-  if (options.dreamSteps < 1) throw Error("--dream-steps must be at least 1");
   RewriteEnvironment environment(rules.list, cost, argmaxOptionsFor(agent.config()));
   nlohmann::json traces = nlohmann::json::array();
   for (const NamedGraph& model : models) {
@@ -158,6 +157,7 @@ void writeDreamTraces(RlflowAgent& agent, const std::vector<NamedGraph>& models,
 
 int runWorldModelEval(const WorldModelEvalOptions& options) {
   if (options.episodes < 1) throw Error("--episodes must be at least 1");
+  if (options.dreamSteps < 1) throw Error("--dream-steps must be at least 1");
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);
   RlflowAgent agent = RlflowAgent::load(options.checkpoint, rules.list, options.seed);
