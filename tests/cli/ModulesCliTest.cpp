@@ -68,6 +68,12 @@ TEST(CliModules, ModuleCommandsComeFromTheirModules) {
   const CliResult xrlflow = tessera::test::runCli("optimize " + kSamples + "/squeezenet.onnx --strategy xrlflow --param max_steps=2");
   EXPECT_EQ(xrlflow.exitCode, 0) << xrlflow.output;
 #endif
+#if TESSERA_AGENTS_PUCT
+  // MCTS is the program's; its learned prior loads the agents module.
+  const CliResult prior = tessera::test::runCli("optimize " + kSamples + "/squeezenet.onnx --strategy mcts --time-limit 3 --param prior=" +
+                                                TESSERA_SOURCE_DIR "/resources/agents/puct.ckpt");
+  EXPECT_EQ(prior.exitCode, 0) << prior.output;
+#endif
 #if TESSERA_SIP_MODULE
   const CliResult sip = tessera::test::runCli("sip --help");
   EXPECT_NE(sip.output.find("--legality"), std::string::npos) << sip.output;
