@@ -60,6 +60,7 @@ struct RlflowParameters {
   int worldModelUpdates = 200;
   double randomStop = 0.02;
   int evaluateEvery = 50; // controller updates between real argmax evaluations (counted); 0: none
+  int branchLength = 5;   // dream=branch: the most imagined steps from a real state
 };
 
 RlflowParameters readParameters(const std::vector<std::string>& pairs) {
@@ -73,7 +74,8 @@ RlflowParameters readParameters(const std::vector<std::string>& pairs) {
     else if (key == "world_model_updates") parameters.worldModelUpdates = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
     else if (key == "random_stop") parameters.randomStop = trainParameterNumber(key, value, 0, 1);
     else if (key == "evaluate_every") parameters.evaluateEvery = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
-    else throw Error("--param " + key + ": unknown (rlflow takes dream, temperature, world_model_updates, random_stop, evaluate_every)");
+    else if (key == "branch_length") parameters.branchLength = static_cast<int>(trainParameterNumber(key, value, 1, 1e4));
+    else throw Error("--param " + key + ": unknown (rlflow takes dream, temperature, world_model_updates, random_stop, evaluate_every, branch_length)");
   }
   return parameters;
 }
@@ -238,6 +240,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
   training.dreamEpisodes = options.rlflow.dreamEpisodes;
   training.temperature = parameters.temperature;
   training.dream = parameters.dream;
+  training.branchLength = parameters.branchLength;
   training.seed = options.seed;
   training.evaluateEvery = parameters.evaluateEvery;
   training.evaluate = [&](RlflowAgent& candidate) {
@@ -311,6 +314,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
                       {"world_model_updates", training.worldModelUpdates},
                       {"dream_episodes", report.dreams.size()},
                       {"temperature", training.temperature},
+                      {"branch_length", training.branchLength},
                       {"real_env_steps", realSteps},
                       {"curve", curve},
                       {"dream_curve", dreams},
@@ -339,8 +343,9 @@ void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings) {
   train->add_option("--dream-episodes", settings.dreamEpisodes, "rlflow: episodes the controller learns from in the world model's dreams")
       ->capture_default_str();
   train->add_option("--param", settings.parameters,
-                    "rlflow: KEY=VALUE, repeatable: dream=imagined|lockstep (lockstep: the real environment gives masks and done, as "
-                    "published), temperature=T, world_model_updates=N, random_stop=P, evaluate_every=N (controller updates between "
+                    "rlflow: KEY=VALUE, repeatable: dream=imagined|lockstep|branch (lockstep: the real environment gives masks and done, as "
+                    "published; branch: MBPO-style dreams of at most branch_length=N steps from real states of the world model's data), "
+                    "temperature=T, world_model_updates=N, random_stop=P, evaluate_every=N (controller updates between "
                     "real argmax evaluations, 0: none)");
   addLauncherOptions(train, settings.launcher);
   train->add_option("--episodes-per-shard", settings.episodesPerShard, "rlflow with --launcher: world-model episodes a shard collects")

@@ -44,10 +44,17 @@ size_t randomAction(const Observation& observation, int rules, double stopProbab
 DreamMode dreamModeNamed(const std::string& name) {
   if (name == "imagined") return DreamMode::Imagined;
   if (name == "lockstep") return DreamMode::Lockstep;
-  throw Error("unknown dream mode '" + name + "' (use imagined or lockstep)");
+  if (name == "branch") return DreamMode::Branch;
+  throw Error("unknown dream mode '" + name + "' (use imagined, lockstep or branch)");
 }
 
-const char* dreamModeName(DreamMode mode) { return mode == DreamMode::Lockstep ? "lockstep" : "imagined"; }
+const char* dreamModeName(DreamMode mode) {
+  switch (mode) {
+  case DreamMode::Lockstep: return "lockstep";
+  case DreamMode::Branch: return "branch";
+  default: return "imagined";
+  }
+}
 
 namespace {
 
@@ -187,15 +194,26 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
   };
   const bool evaluating = options.evaluateEvery > 0 && static_cast<bool>(options.evaluate);
   if (evaluating) evaluate(0);
-  const int horizon = options.dreamHorizon > 0 ? options.dreamHorizon : config.horizon;
-  const bool lockstep = options.dream == DreamMode::Lockstep;
+  const bool lockstep = options.dream == DreamMode::Lockstep, branching = options.dream == DreamMode::Branch;
+  int horizon = options.dreamHorizon > 0 ? options.dreamHorizon : config.horizon;
+  if (branching) horizon = std::min(horizon, std::max(1, options.branchLength));
+  // MBPO's branch points: every state of the world model's data with an action after it.
+  std::vector<std::pair<size_t, size_t>> branchPoints;
+  for (size_t e = 0; branching && e < data.size(); ++e)
+    for (size_t k = 0; k < data[e].actions.size(); ++k) branchPoints.emplace_back(e, k);
+  if (branching && branchPoints.empty()) throw Error("dream=branch needs world-model episodes with at least one step");
   for (int episode = 0; episode < options.dreamEpisodes; ++episode) {
     if (options.stopRequested && options.stopRequested()) break;
     const size_t model = static_cast<size_t>(episode) % firstStates.size();
     Environment* real = lockstep ? &models.begin(episode) : nullptr;
     Latent z = firstStates[model];
-    DreamMemory memory = agent.dreamStart();
     DreamEpisodeRecord record{episode, models.label(episode), 0, 0};
+    if (branching) {
+      const auto [e, k] = branchPoints[std::uniform_int_distribution<size_t>(0, branchPoints.size() - 1)(random)];
+      z = agent.encode(data[e].states[k]);
+      record.label = data[e].model;
+    }
+    DreamMemory memory = agent.dreamStart();
     double realReward = 0;
     int realStepsOfEpisode = 0;
     while (record.steps < horizon) {

@@ -6,7 +6,9 @@
 //     batches of `episodesPerUpdate`. The default dream never touches the real environment: the
 //     world model predicts the action mask, the reward, done and the next z. `lockstep` is the
 //     dream as published: the real environment takes the same actions to give the mask and done
-//     (each of its steps counted); rewards and z are still dreamt.
+//     (each of its steps counted); rewards and z are still dreamt. `branch` is MBPO's: each dream
+//     starts from a real state of the world model's data (drawn uniformly, so no new real step)
+//     and lasts at most `branchLength` steps, so the model's errors compound over few steps.
 // The controller may be evaluated by argmax play on the real models (counted too) after every few
 // updates; it keeps the weights that evaluated best.
 #pragma once
@@ -24,9 +26,9 @@
 
 namespace tessera {
 
-enum class DreamMode { Imagined, Lockstep };
+enum class DreamMode { Imagined, Lockstep, Branch };
 
-// "imagined" or "lockstep"; throws tessera::Error naming anything else.
+// "imagined", "lockstep" or "branch"; throws tessera::Error naming anything else.
 DreamMode dreamModeNamed(const std::string& name);
 const char* dreamModeName(DreamMode mode);
 
@@ -39,6 +41,7 @@ struct RlflowTrainingOptions {
   int dreamHorizon = 0;             // 0: the agent's horizon
   double temperature = 1.0;         // scales the mixture's logits in a dream
   DreamMode dream = DreamMode::Imagined;
+  int branchLength = 5;             // dream=branch: the most imagined steps from a real state
   uint64_t seed = 1;                // of the random agent
   int evaluateEvery = 0;            // controller updates between real argmax evaluations; 0: none
   std::function<double(RlflowAgent&)> evaluate; // higher is better; the caller counts its real steps

@@ -84,6 +84,19 @@ TEST_F(RlflowTrainingTest, TheLockstepDreamCountsARealStepPerDreamtStep) {
   EXPECT_EQ(realSteps, stepsOf(report, "world-model") + dreamt);
 }
 
+TEST_F(RlflowTrainingTest, TheBranchDreamStartsFromRealStatesTakesNoRealStepAndIsShort) {
+  RlflowAgent agent(config, 1);
+  size_t realSteps = 0;
+  RlflowTrainingOptions options = small(DreamMode::Branch);
+  options.branchLength = 2;
+  const RlflowTrainingReport report = trainRlflow(agent, models, options, realSteps);
+  ASSERT_EQ(report.dreams.size(), 20u);
+  EXPECT_EQ(realSteps, stepsOf(report, "world-model")) << "a branch starts from a state already paid for";
+  for (const DreamEpisodeRecord& dream : report.dreams) EXPECT_LE(dream.steps, 2);
+  EXPECT_EQ(dreamModeNamed("branch"), DreamMode::Branch);
+  EXPECT_STREQ(dreamModeName(DreamMode::Branch), "branch");
+}
+
 TEST_F(RlflowTrainingTest, EvaluationsCountTheirStepsAndKeepTheBest) {
   RlflowAgent agent(config, 2);
   size_t realSteps = 0;
