@@ -14,7 +14,6 @@
 #include "MeasuredLatencyBar.h"
 #include "PropertiesPanel.h"
 
-#include "onnx/OnnxExport.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -257,17 +256,9 @@ void CandidatesController::onCostModelChanged(const QString& spec) {
   }));
 }
 
-QString CandidatesController::exportCandidate(const QString& path) {
-  // The candidate selected in the dock, else the last run's best.
-  bool selected = shownCandidate_.graph && panel_->selectedCandidates().contains(shownCandidateId_);
-  std::shared_ptr<const Graph> graph = selected ? shownCandidate_.graph : best_.graph;
-  if (!graph) return tr("no candidate to export: select one in the Candidates dock or run a search");
-  try {
-    onnx_io::exportOnnxFile(*graph, path.toStdString());
-  } catch (const std::exception& error) {
-    return QString::fromUtf8(error.what());
-  }
-  return {};
+std::shared_ptr<const Graph> CandidatesController::exportedGraph() const {
+  const bool selected = shownCandidate_.graph && panel_->selectedCandidates().contains(shownCandidateId_);
+  return selected ? shownCandidate_.graph : best_.graph;
 }
 
 void CandidatesController::showProperties(const views::GraphSnapshot& snapshot, qint64 node) {

@@ -48,8 +48,9 @@ public:
   // Times the two graphs of the compare view end to end on a worker ("Time end to end"): the
   // device's medians and speedup appear beside the cost model's prediction.
   void timeCompared();
-  // Writes the candidate selected in the dock (else the run's best) as ONNX; empty on success, else why not.
-  QString exportCandidate(const QString& path);
+  // What File ▸ Export writes: the candidate selected in the dock, else the run's best; null when
+  // there is neither.
+  std::shared_ptr<const Graph> exportedGraph() const;
 
   const views::GraphSnapshot& original() const { return original_; }
   bool hasShownCandidate() const { return shownCandidate_.graph != nullptr; }

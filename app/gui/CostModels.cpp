@@ -5,20 +5,39 @@
 #endif
 
 #include "cost/DeviceProfile.h"
+#include "cost/MeasuredCostModel.h"
 #include "run/CostResolution.h"
 #include "run/SharedCostModels.h"
 #include "support/Error.h"
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
 
 namespace tessera::gui {
 
 namespace {
 
+std::mutex progressMutex;
+std::function<void(const std::string&)> progressSink;
+
+void reportMeasuring(const std::string& line) {
+  std::function<void(const std::string&)> sink;
+  {
+    std::lock_guard lock(progressMutex);
+    sink = progressSink;
+  }
+  if (sink) sink(line);
+}
+
 // Plugins load only when a measured spec asks for one (loading cuDNN takes seconds from a cold disk).
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
-  return [](const std::string& backend) { return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, {}); };
+  return [](const std::string& backend) {
+    std::unique_ptr<CostModel> model = plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, {});
+    if (auto* measured = dynamic_cast<MeasuredCostModel*>(model.get())) measured->setProgress(reportMeasuring);
+    return model;
+  };
 #else
   return {};
 #endif
@@ -45,6 +64,11 @@ std::vector<CostChoice> measuredCostChoices() {
   }
 #endif
   return choices;
+}
+
+void setMeasuringProgress(std::function<void(const std::string&)> progress) {
+  std::lock_guard lock(progressMutex);
+  progressSink = std::move(progress);
 }
 
 std::shared_ptr<SharedCostModels> sharedCostModels() {

@@ -7,6 +7,7 @@
 #include "cost/CostModel.h"
 #include "run/RunModel.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ std::vector<CostChoice> analyticCostChoices();
 // measured:<name> for every backend plugin found (usable or not). The first call loads the plugins
 // (cuDNN and cuBLAS take seconds from a cold disk): call it off the UI thread.
 std::vector<CostChoice> measuredCostChoices();
+
+// Where measured models say how a first measuring goes (a cold cost cache: seconds to minutes),
+// called from whichever thread is pricing; empty: nowhere. The window shows it in its status bar.
+void setMeasuringProgress(std::function<void(const std::string&)> progress);
 
 // The process's shared models, for core's runModel (RunBackends::costs).
 std::shared_ptr<SharedCostModels> sharedCostModels();

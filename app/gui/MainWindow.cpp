@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "BackgroundWork.h"
+#include "CandidateExport.h"
 #include "CandidatesController.h"
 #include "CandidatesPanel.h"
 #include "CostModels.h"
@@ -41,6 +42,7 @@
 #include "live/TrainingCurvesPanel.h"
 
 #include "rewrite/DefaultRules.h"
+#include "run/RulePack.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -53,12 +55,14 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFutureWatcher>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QTextBrowser>
 #include <QSettings>
 #include <QStatusBar>
@@ -68,6 +72,8 @@
 #include <QTime>
 #include <QTimer>
 #include <QToolBar>
+
+#include <set>
 
 namespace tessera::gui {
 
@@ -232,6 +238,12 @@ void MainWindow::connectControllers() {
   connect(candidatesController_, &CandidatesController::costsChanged, this, &MainWindow::updateStatus);
   connect(candidatesController_, &CandidatesController::logged, this, &MainWindow::log);
   connect(candidatesController_, &CandidatesController::statusMessage, statusBar(), &QStatusBar::showMessage);
+  // A measured cost model's first measuring on this machine (the default cost model) shows here.
+  setMeasuringProgress([bar = QPointer<QStatusBar>(statusBar())](const std::string& line) {
+    QMetaObject::invokeMethod(qApp, [bar, text = QString::fromStdString(line)] {
+      if (bar) bar->showMessage(text, 5000);
+    }, Qt::QueuedConnection);
+  });
   connect(candidatesController_, &CandidatesController::failed, this, &MainWindow::reportError);
 }
 
@@ -416,6 +428,12 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(newSessionAction_);
   file->addAction(saveSessionAsAction_);
+  file->addSeparator();
+  file->addAction(tr("Load &Rules…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load Rules"), QString(), tr("Rule files (*.rules);;All files (*)"));
+    if (!path.isEmpty()) loadRules(path);
+  });
+  file->addAction(tr("Use &Built-in Rules"), this, [this] { loadRules({}); });
   file->addSeparator();
   file->addAction(exportOnnxAction_);
   file->addAction(exportPngAction_);
@@ -724,21 +742,120 @@ void MainWindow::showProperties(const views::GraphSnapshot& snapshot, qint64 nod
   properties_->showNode(snapshot, node >= 0 ? std::optional<NodeId>(static_cast<NodeId>(node)) : std::nullopt);
 }
 
-QString MainWindow::exportCandidate(const QString& path) {
-  if (QString error = candidatesController_->exportCandidate(path); !error.isEmpty()) return error;
-  log(tr("wrote %1").arg(path));
+bool MainWindow::loadRules(const QString& path) {
+  if (runner_->isRunning()) {
+    log(tr("the rules change between runs: stop the run first"));
+    return false;
+  }
+  statusBar()->showMessage(path.isEmpty() ? tr("Loading the built-in rules…") : tr("Checking the rules of %1…").arg(path));
+  struct Loaded {
+    std::vector<views::RuleInfo> rules;
+    QString source, error;
+    QStringList notes; // rules left out, each with why
+  };
+  auto* watcher = new QFutureWatcher<Loaded>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+    watcher->deleteLater();
+    const Loaded loaded = watcher->result();
+    statusBar()->clearMessage();
+    if (!loaded.error.isEmpty()) {
+      reportError(tr("Cannot load rules"), loaded.error);
+      emit rulesFailed(loaded.error);
+      return;
+    }
+    for (const QString& note : loaded.notes) log(note);
+    runner_->setRuleFile(path.toStdString());
+    rulePanel_->setRules(loaded.rules);
+    log(tr("rules: %1 from %2 (pins and vetoes cleared)").arg(loaded.rules.size()).arg(loaded.source));
+    emit rulesLoaded(loaded.source, static_cast<int>(loaded.rules.size()));
+  });
+  watcher->setFuture(views::runInBackground([file = path.toStdString()] {
+    Loaded loaded;
+    try {
+      std::vector<std::string> notes;
+      const ActiveRules active = loadActiveRules({file, {}, {}}, [&](const std::string& line) { notes.push_back(line); });
+      // The dock lists the rules a run uses: those that passed the check.
+      std::set<QString> used;
+      for (const Rule* rule : active.list) used.insert(QString::fromStdString(rule->name()));
+      for (views::RuleInfo& info : views::ruleInfos(active.set))
+        if (used.count(info.name)) loaded.rules.push_back(std::move(info));
+      loaded.source = QString::fromStdString(active.source);
+      for (const std::string& note : notes) loaded.notes << QString::fromStdString(note);
+    } catch (const std::exception& error) {
+      loaded.error = QString::fromUtf8(error.what());
+    }
+    return loaded;
+  }));
+  return true;
+}
+
+CandidateExport MainWindow::candidateExport(const QString& path, const QString& runtime) const {
+  CandidateExport request;
+  request.original = candidatesController_->original().graph;
+  request.candidate = candidatesController_->exportedGraph();
+  request.costSpec = candidatesController_->original().costSpec;
+  request.modelPath = path_.toStdString();
+  request.path = path.toStdString();
+  request.runtime = runtime.toStdString();
+  return request;
+}
+
+QString MainWindow::exportCandidate(const QString& path, const QString& runtime) {
+  try {
+    log(QString::fromStdString(exportCandidateFor(candidateExport(path, runtime))));
+  } catch (const std::exception& error) {
+    return QString::fromUtf8(error.what());
+  }
   statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
   return {};
 }
+
 void MainWindow::exportCandidateDialog() {
-  if (!candidatesController_->hasShownCandidate() && !candidatesController_->hasBest()) return;
+  if (!candidatesController_->exportedGraph()) return;
   QFileInfo info(path_);
   QString name = candidatesController_->hasShownCandidate() ? QStringLiteral("_candidate%1").arg(candidatesController_->shownCandidateId()) : QStringLiteral("_optimized");
   QString suggestion = info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + name + QStringLiteral(".onnx");
   QString path = QFileDialog::getSaveFileName(this, tr("Export Candidate as ONNX"), suggestion, tr("ONNX models (*.onnx)"));
   if (path.isEmpty()) return;
-  QString error = exportCandidate(path);
-  if (!error.isEmpty()) reportError(tr("Export failed"), error);
+  // A file is for a runtime: the candidate is timed there and the original written unless it is faster.
+  QStringList runtimes;
+  for (const std::string& runtime : exportRuntimes()) runtimes << QString::fromStdString(runtime);
+  const QString notTimed = tr("none: write the candidate without timing it");
+  runtimes << notTimed;
+  bool chosen = false;
+  const QString runtime = QInputDialog::getItem(this, tr("Export for which runtime?"),
+                                                tr("The runtime that will run %1.\nThe candidate is timed against the original there, "
+                                                   "and the original is written unless the candidate is faster.")
+                                                    .arg(QFileInfo(path).fileName()),
+                                                runtimes, 0, false, &chosen);
+  if (!chosen) return;
+  const CandidateExport request = candidateExport(path, runtime == notTimed ? QString() : runtime);
+  statusBar()->showMessage(request.runtime.empty() ? tr("Writing %1…").arg(path)
+                                                   : tr("Timing the candidate against the original on %1, then writing %2…")
+                                                         .arg(runtime, path));
+  struct Written {
+    QString line, error;
+  };
+  auto* watcher = new QFutureWatcher<Written>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+    watcher->deleteLater();
+    const Written written = watcher->result();
+    if (!written.error.isEmpty()) {
+      reportError(tr("Export failed"), written.error);
+      return;
+    }
+    log(written.line);
+    statusBar()->showMessage(written.line, 10000);
+  });
+  watcher->setFuture(views::runInBackground([request] {
+    Written written;
+    try {
+      written.line = QString::fromStdString(exportCandidateFor(request));
+    } catch (const std::exception& error) {
+      written.error = QString::fromUtf8(error.what());
+    }
+    return written;
+  }));
 }
 
 void MainWindow::exportView(const QString& suffix) {

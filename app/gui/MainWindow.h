@@ -4,6 +4,7 @@
 // sessions and running searches off the UI thread, every run recorded in a session.
 #pragma once
 
+#include "CandidateExport.h"
 #include "GraphSnapshot.h"
 #include "ModelLoader.h"
 
@@ -75,8 +76,9 @@ public:
   // there is nothing to do (no path; no session to save).
   bool newSession(const QString& path);
   bool saveSessionAs(const QString& path);
-  // Writes the selected candidate (else the last run's best) as ONNX; empty on success, else why not.
-  QString exportCandidate(const QString& path);
+  // Writes the selected candidate (else the last run's best) as ONNX for `runtime` (empty: not
+  // timed; CandidateExport.h says what a runtime changes), here and now; empty on success, else why not.
+  QString exportCandidate(const QString& path, const QString& runtime = {});
   // Starts `strategy` on the open model (once its session is open, on a worker, the first time);
   // false (with a message in the log) when it cannot.
   bool startRun(const QString& strategy);
@@ -87,6 +89,10 @@ public:
   // The Training view shows these reports (tessera-cli rl train --json) instead of what it shows
   // (read when the view is first chosen).
   void showTrainingReports(const QStringList& paths);
+  // File ▸ Load Rules without its dialog: the next runs use the rules of `path` (empty: the built-in
+  // pack), checked numerically on a worker as the CLI's --rules checks them; the Rules dock lists
+  // them. rulesLoaded or rulesFailed follows. False (nothing starts) while a run is in flight.
+  bool loadRules(const QString& path);
   // The shipped X-RLflow agent's training report, the Training view's default; empty when absent.
   static QString shippedTrainingReportPath();
   QString currentViewName() const;
@@ -143,6 +149,8 @@ signals:
   void sessionFailed(const QString& message); // New Session, Save Session As or listing failed
   void runFinished();
   void runFailed(const QString& message);
+  void rulesLoaded(const QString& source, int rules);
+  void rulesFailed(const QString& message);
 
 protected:
   void closeEvent(QCloseEvent* event) override;
@@ -173,6 +181,8 @@ private:
   void replayNewestRun(int64_t modelId);
   void showTeachingGuideFor(const QString& path);
   void exportCandidateDialog();
+  // The open model, the graph Export writes, and where and for which runtime.
+  CandidateExport candidateExport(const QString& path, const QString& runtime) const;
   void newSessionDialog();
   void saveSessionAsDialog();
   void showProperties(const views::GraphSnapshot& snapshot, qint64 node);

@@ -5,6 +5,7 @@
 
 #include "ClearButton.h"
 
+#include "run/CostResolution.h"
 #include "support/Error.h"
 
 #include <QFileDialog>
@@ -184,6 +185,18 @@ RunSettings RunPanel::settings() const {
   return s;
 }
 
+namespace {
+
+// What "auto" resolves to among the listed backends, as core's resolveCostSpec would.
+std::string autoCostChoice(const std::vector<CostChoice>& choices) {
+  for (const std::string& backend : autoCostBackends())
+    for (const CostChoice& choice : choices)
+      if (choice.spec == kMeasuredPrefix + backend && choice.unavailable.empty()) return choice.spec;
+  return kPredictionCostSpec;
+}
+
+} // namespace
+
 void RunPanel::addCostChoices(const std::vector<CostChoice>& choices) {
   for (const CostChoice& choice : choices) {
     QString spec = QString::fromStdString(choice.spec);
@@ -197,6 +210,8 @@ void RunPanel::addCostChoices(const std::vector<CostChoice>& choices) {
     cost_->setItemData(row, tr("Unavailable: %1").arg(QString::fromStdString(choice.unavailable)), Qt::ToolTipRole);
     if (auto* items = qobject_cast<QStandardItemModel*>(cost_->model())) items->item(row)->setEnabled(false);
   }
+  // "auto" (core's default) is the machine's own measured backend: the first usable one listed.
+  if (wantedCost_ == QLatin1String(kAutoCostSpec)) wantedCost_ = QString::fromStdString(autoCostChoice(choices));
   // A saved measured choice is selected once its backend is listed.
   if (const int wanted = cost_->findData(wantedCost_); !wantedCost_.isEmpty() && wanted >= 0) {
     cost_->setCurrentIndex(wanted);

@@ -103,7 +103,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
   runBatches_ = 0;
 
   thread_ = QThread::create([this, model = std::move(model), settings = std::move(settings), recording = std::move(recording),
-                             pins = std::move(pins), vetoes = std::move(vetoes), control = control_, queue = queue_] {
+                             ruleFile = ruleFile_, pins = std::move(pins), vetoes = std::move(vetoes), control = control_, queue = queue_] {
     views::lowerThisThreadsPriority(); // the interpreter's threads started from here inherit it
     auto start = std::chrono::steady_clock::now();
     auto post = [this](auto&& call) { QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection); };
@@ -115,7 +115,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
 
     RunPlan plan;
     plan.request = settings;
-    plan.rules = {{}, pins, vetoes};
+    plan.rules = {ruleFile, pins, vetoes};
     plan.sessionPath = recording.sessionPath;
     plan.recordedModel = recording.model;
     plan.recordingRequired = false; // a session that cannot be written never stops the search
@@ -252,6 +252,12 @@ void SearchRunner::veto(const QString& rule) {
 void SearchRunner::unveto(const QString& rule) {
   vetoed_.erase(rule.toStdString());
   if (control_) control_->unveto(rule.toStdString());
+}
+
+void SearchRunner::setRuleFile(const std::string& path) {
+  ruleFile_ = path;
+  pinned_.clear();
+  vetoed_.clear();
 }
 
 bool SearchRunner::waitForWorker(int milliseconds) { return !thread_ || thread_->wait(QDeadlineTimer(milliseconds)); }

@@ -70,6 +70,13 @@ public slots:
   void veto(const QString& rule);
   void unveto(const QString& rule);
 
+public:
+  // The rules of the next runs: a rule file (its rules checked numerically by core, as the CLI's
+  // --rules), or the built-in pack when empty. Pins and vetoes of the rules before are dropped:
+  // their names may not exist in the new pack.
+  void setRuleFile(const std::string& path);
+  const std::string& ruleFile() const { return ruleFile_; }
+
 signals:
   void runningChanged(bool running);
   void pausedChanged(bool paused);
@@ -100,6 +107,7 @@ private:
   std::shared_ptr<Control> control_;
   std::shared_ptr<EventQueue> queue_;
   RunSettings settings_;
+  std::string ruleFile_;
   std::set<std::string> pinned_;
   std::set<std::string> vetoed_;
   qint64 startedMs_ = 0;

@@ -3,6 +3,7 @@
 // the model's session; a corrupt session is refused with its name and left untouched; a candidate
 // exported to ONNX re-imports and computes what the original computes; every SQLite operation on
 // the session runs off the UI thread, and New Session / Save Session As report a bad path.
+#include "CandidateExport.h"
 #include "CandidatesPanel.h"
 #include "MainWindow.h"
 #include "TestWindowOptions.h"
@@ -22,7 +23,9 @@
 #include "rewrite/DefaultRules.h"
 #include "search/mcts/RuleAction.h"
 #include "onnx/OnnxExport.h"
+#include "onnx/ModelMetadata.h"
 #include "onnx/OnnxImport.h"
+#include "support/ReadFile.h"
 #include "session/Session.h"
 
 #include <QAbstractItemModelTester>
@@ -376,4 +379,73 @@ TEST(SessionWindow, PinAndVetoFromTheRulePanelSteerTheRunAndAreRecorded) {
   }
   EXPECT_TRUE(vetoRecorded);
   EXPECT_TRUE(pinRecorded);
+}
+
+// File ▸ Load Rules: the rules of a file, checked as the CLI checks them, fill the Rules dock and
+// go with the next run, whose session names the file; a file that is not rules is refused by name.
+TEST(SessionWindow, ARuleFileLoadsIntoTheDockAndTheNextRun) {
+  QTemporaryDir dir;
+  const QString modelPath = writeModel(dir);
+  MainWindow window(quietOptions(dir.filePath("sessions")));
+  window.show();
+  const QString rules = QStringLiteral(TESSERA_SOURCE_DIR "/resources/rules/synth-real.rules");
+  QSignalSpy loaded(&window, &MainWindow::rulesLoaded);
+  ASSERT_TRUE(window.loadRules(rules));
+  ASSERT_TRUE(loaded.wait(60000));
+  EXPECT_EQ(loaded.at(0).at(0).toString(), rules);
+  const int count = loaded.at(0).at(1).toInt();
+  EXPECT_GT(count, 0);
+  EXPECT_LT(static_cast<size_t>(count), defaultRules().size()) << "the file's rules, not the built-in pack";
+
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded("eqsat");
+  window.openPath(modelPath);
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  EXPECT_EQ(window.rulePanel()->model()->rowCount(), count) << "the dock lists the loaded rules";
+  Session session = Session::open(window.session()->path().toStdString());
+  ASSERT_EQ(session.runs().size(), 1u);
+  EXPECT_EQ(session.runs()[0].info.parameters.at("rules"), rules.toStdString());
+
+  const QString notRules = dir.filePath("not.rules");
+  QFile file(notRules);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write("this is not a rule\n");
+  file.close();
+  QSignalSpy failed(&window, &MainWindow::rulesFailed);
+  ASSERT_TRUE(window.loadRules(notRules));
+  ASSERT_TRUE(failed.wait(30000));
+  EXPECT_TRUE(failed.at(0).at(0).toString().contains(notRules)) << failed.at(0).at(0).toString().toStdString();
+}
+
+// File ▸ Export for a runtime: the candidate is timed against the original there, and the file
+// names the runtime and what was measured, as `optimize --out F --deploy R` writes it.
+TEST(SessionWindow, AnExportForARuntimeIsTimedThereAndSaysSo) {
+  const std::vector<std::string> runtimes = exportRuntimes();
+  if (std::find(runtimes.begin(), runtimes.end(), "cpu") == runtimes.end())
+    GTEST_SKIP() << "no usable CPU backend in this build (oneDNN was not found at configure time)";
+  QTemporaryDir dir;
+  MainWindow window(quietOptions(dir.filePath("sessions")));
+  window.show();
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded("eqsat");
+  window.openPath(writeModel(dir));
+  ASSERT_TRUE(opened.wait(10000));
+  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+
+  const QString exported = dir.filePath("for_cpu.onnx");
+  ASSERT_EQ(window.exportCandidate(exported, QStringLiteral("cpu")), QString());
+  const std::map<std::string, std::string> metadata = onnx_io::readMetadata(readFileBytes(exported.toStdString(), 1 << 24));
+  EXPECT_EQ(metadata.at("tessera.deploy_runtime"), "cpu");
+  ASSERT_TRUE(metadata.count("tessera.kept_original")) << "the candidate was timed on the CPU";
+  EXPECT_EQ(metadata.at("tessera.deploy_device").rfind("cpu:", 0), 0u) << metadata.at("tessera.deploy_device");
+  const Graph written = onnx_io::importOnnxFile(exported.toStdString());
+  EXPECT_TRUE(verifyEquivalent(*window.original().graph, written, VerifyOptions{}).equivalent);
+  if (metadata.at("tessera.kept_original") == "1") {
+    EXPECT_EQ(written.opCount(), window.original().graph->opCount()) << "a candidate no faster there leaves the original in the file";
+  }
 }
