@@ -1,7 +1,10 @@
 // `tessera-cli plugins [--json F]`: the plugin search path and every plugin file found, with what
-// it offers or why it did not load (not a Qt plugin, another interface version, no device).
+// it offers or why it did not load (not a Qt plugin, another interface version, no device), and the
+// modules beside them.
 #include "CommandContext.h"
 #include "Commands.h"
+
+#include "support/Module.h"
 
 #ifdef TESSERA_HAVE_PLUGINS
 #include "PluginHost.h"
@@ -55,6 +58,15 @@ int runPlugins(const PluginsOptions& options) {
                                  {"problem", record.problem}});
   }
 #endif
+  // Not backends, but found beside them (support/Module.h): what a command that needs one would load.
+  report["modules"] = nlohmann::json::array();
+  std::printf("modules (loaded when a command needs one):\n");
+  const std::vector<Module::Found> modules = Module::available();
+  if (modules.empty()) std::printf("  (none found)\n");
+  for (const Module::Found& module : modules) {
+    std::printf("  %-8s %s\n", module.name.c_str(), module.file.c_str());
+    report["modules"].push_back({{"name", module.name}, {"file", module.file}});
+  }
   if (!options.json.empty()) writeJsonReport(report, options.json);
   return 0;
 }

@@ -73,6 +73,22 @@ std::string Module::find(const std::string& name) {
   return {};
 }
 
+std::vector<Module::Found> Module::available() {
+  const std::string prefix = "libtessera_", suffix = ".so";
+  std::map<std::string, std::string> found; // the first folder's file of a name wins, as in find()
+  for (const std::string& directory : searchPath()) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+      const std::string file = entry.path().filename().string();
+      if (file.size() <= prefix.size() + suffix.size() || file.rfind(prefix, 0) != 0 || !file.ends_with(suffix)) continue;
+      found.try_emplace(file.substr(prefix.size(), file.size() - prefix.size() - suffix.size()), entry.path().string());
+    }
+  }
+  std::vector<Found> modules;
+  for (const auto& [name, file] : found) modules.push_back({name, file});
+  return modules;
+}
+
 const Module& Module::load(const std::string& name) {
   std::lock_guard lock(modulesMutex);
   std::unique_ptr<Module>& module = loadedModules()[name];

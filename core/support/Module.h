@@ -22,6 +22,11 @@ public:
   // the build tree with no plugins beside it (a test program), the build's own.
   static std::vector<std::string> searchPath();
   static std::string fileName(const std::string& name); // libtessera_NAME.so
+  struct Found {
+    std::string name, file;
+  };
+  // Every module on the search path, by name, each the file load() would open (`tessera-cli plugins`).
+  static std::vector<Found> available();
 
   const std::string& name() const { return name_; }
   const std::string& file() const { return file_; }

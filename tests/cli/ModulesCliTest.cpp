@@ -78,6 +78,17 @@ TEST(CliModules, ModuleCommandsComeFromTheirModules) {
   const CliResult sip = tessera::test::runCli("sip --help");
   EXPECT_NE(sip.output.find("--legality"), std::string::npos) << sip.output;
 #endif
+#if TESSERA_AGENTS_MODULE
+  // `plugins` lists the modules it would load, by name and file.
+  const std::string dir = makeTempDir("modules-plugins");
+  ASSERT_EQ(tessera::test::runCli("plugins --json " + dir + "/plugins.json").exitCode, 0);
+  const nlohmann::json report = tessera::test::readJson(dir + "/plugins.json");
+  bool agents = false;
+  for (const auto& module : report["modules"])
+    agents = agents || (module["name"] == "agents" && fs::exists(module["file"].get<std::string>()));
+  EXPECT_TRUE(agents);
+  fs::remove_all(dir);
+#endif
 }
 
 // The program alone in a folder with an empty plugins folder beside it: no module to be found.
@@ -108,6 +119,9 @@ TEST_F(LonelyCli, AnAgentsCommandNamesTheMissingModuleAndWhereItLooked) {
 }
 
 TEST_F(LonelyCli, CommandsWithoutModulesStillRun) {
+  const CliResult plugins = run("plugins");
+  EXPECT_EQ(plugins.exitCode, 0) << plugins.output;
+  EXPECT_NE(plugins.output.find("modules (loaded when a command needs one):\n  (none found)"), std::string::npos) << plugins.output;
   const CliResult info = run("info " + kSamples + "/bert.onnx");
   EXPECT_EQ(info.exitCode, 0) << info.output;
   const CliResult help = run("--help");
