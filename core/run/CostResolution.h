@@ -39,7 +39,7 @@ using MeasuredCostFactory = std::function<std::unique_ptr<CostModel>(const std::
 
 struct ResolvedCost {
   std::unique_ptr<CostModel> model;
-  // "measured:cuda is unavailable: <why>; using analytic:h200 instead"; empty when the spec was honoured.
+  // "measured:cuda is unavailable: <why>; using analytic:h200, a prediction for ..."; empty when the spec was honoured.
   std::string fallbackNote;
 };
 
