@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CommandContext.h"
+#include "cost/CostModel.h"
 #include "LauncherOptions.h"
 #include "ModelShapeOptions.h"
 
@@ -33,7 +34,7 @@ struct RlTrainOptions {
   std::vector<std::string> models;
   int episodes = 1000;
   uint64_t seed = 1;
-  std::string cost = "analytic:h200";
+  std::string cost = kPredictionCostSpec; // rewards that do not move with the machine's load
   std::string out;
   std::string json;
   std::string rules; // empty: the built-in pack

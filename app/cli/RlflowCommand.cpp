@@ -43,7 +43,7 @@ struct WorldModelEvalOptions {
   std::vector<std::string> models;
   int episodes = 20;
   uint64_t seed = 1001; // not a training seed: episodes the world model has not seen
-  std::string cost = "analytic:h200";
+  std::string cost = kPredictionCostSpec; // rewards that do not move with the machine's load
   std::string json;
   std::string rules;
   ModelShapeOptions shapes;

@@ -1,6 +1,7 @@
 #include "DreamPage.h"
 
 #include "BackgroundWork.h"
+#include "cost/CostModel.h"
 #include "live/SeriesChart.h"
 
 #if TESSERA_HAVE_TORCH
@@ -50,7 +51,7 @@ DreamOutcome traceFrom(std::shared_ptr<const Graph> start, std::string checkpoin
   try {
     const ActiveRules rules = loadActiveRules(RuleChoice{});
     RlflowAgent agent = RlflowAgent::load(checkpoint, rules.list, 1);
-    const std::string spec = agent.loadedFrom().cost.empty() ? std::string("analytic:h200") : agent.loadedFrom().cost;
+    const std::string spec = agent.loadedFrom().cost.empty() ? std::string(kPredictionCostSpec) : agent.loadedFrom().cost;
     const std::shared_ptr<CostModel> cost = sharedCostModel(spec);
     RewriteEnvironment environment(rules.list, *cost, argmaxOptionsFor(agent.config()));
     DreamTraceOptions options;
