@@ -37,11 +37,12 @@ void readParameters(const std::vector<std::string>& pairs, SelfPlayOptions& opti
     else if (key == "node_limit") options.nodeLimit = static_cast<size_t>(trainParameterNumber(key, value, 10, 1e8));
     else if (key == "game_seconds") options.gameSeconds = trainParameterNumber(key, value, 0.1, 1e6);
     else if (key == "value_mix") options.valueMix = trainParameterNumber(key, value, 0, 1);
+    else if (key == "root_noise") options.rootNoise = trainParameterNumber(key, value, 0, 1);
     else if (key == "updates") options.updatesPerGeneration = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
     else if (key == "batch") options.batch = static_cast<int>(trainParameterNumber(key, value, 1, 1e5));
     else
-      throw Error("--param " + key + ": unknown (puct takes games_per_generation, max_steps, node_limit, game_seconds, value_mix, updates, "
-                  "batch)");
+      throw Error("--param " + key + ": unknown (puct takes games_per_generation, max_steps, node_limit, game_seconds, value_mix, root_noise, "
+                  "updates, batch)");
   }
 }
 
@@ -117,6 +118,7 @@ int runPuctTrain(const RlTrainOptions& options) {
                       {"node_limit", selfPlay.nodeLimit},
                       {"max_steps", selfPlay.maxSteps},
                       {"value_mix", selfPlay.valueMix},
+                      {"root_noise", selfPlay.rootNoise},
                       {"updates_per_generation", selfPlay.updatesPerGeneration},
                       {"batch", selfPlay.batch},
                       {"seed", options.seed},

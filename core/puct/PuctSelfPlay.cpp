@@ -22,11 +22,15 @@ std::string formatted(const char* pattern, double a, double b = 0, double c = 0)
   return buffer;
 }
 
-// The agent as MCTS's guide, keeping each planned root as a target.
+// The agent as MCTS's guide, keeping each planned root as a target, with noise in root priors.
 class RecordingGuide final : public mcts::PriorModel {
 public:
-  explicit RecordingGuide(PuctAgent& agent) : agent_(agent) {}
-  mcts::Guidance evaluate(const mcts::SearchState& state) override { return agent_.evaluate(state); }
+  RecordingGuide(PuctAgent& agent, double rootNoise, uint64_t seed) : agent_(agent), rootNoise_(rootNoise), random_(seed) {}
+  mcts::Guidance evaluate(const mcts::SearchState& state) override {
+    mcts::Guidance guidance = agent_.evaluate(state);
+    if (state.root && rootNoise_ > 0) addNoise(guidance.prior);
+    return guidance;
+  }
   void planned(const mcts::SearchState& state, std::span<const uint32_t> visits) override {
     const double total = std::accumulate(visits.begin(), visits.end(), 0.0);
     if (total <= 0) return;
@@ -38,7 +42,20 @@ public:
   std::vector<PuctSample> samples;
 
 private:
+  void addNoise(std::vector<float>& prior) {
+    std::gamma_distribution<double> gamma(0.3, 1.0);
+    std::vector<double> noise(prior.size(), 0.0);
+    double total = 0;
+    for (size_t r = 0; r < prior.size(); ++r)
+      if (prior[r] > 0) total += noise[r] = gamma(random_);
+    if (total <= 0) return;
+    for (size_t r = 0; r < prior.size(); ++r)
+      prior[r] = static_cast<float>((1 - rootNoise_) * prior[r] + rootNoise_ * noise[r] / total);
+  }
+
   PuctAgent& agent_;
+  double rootNoise_;
+  std::mt19937_64 random_;
 };
 
 struct GameOutcome {
@@ -47,9 +64,9 @@ struct GameOutcome {
 };
 
 GameOutcome playGame(PuctAgent& agent, const NamedGraph& model, std::span<const Rule* const> rules, CostModel& cost,
-                     const SelfPlayOptions& options, uint64_t seed) {
+                     const SelfPlayOptions& options, uint64_t seed, double rootNoise) {
   const auto start = Clock::now();
-  auto guide = std::make_shared<RecordingGuide>(agent);
+  auto guide = std::make_shared<RecordingGuide>(agent, rootNoise, seed);
   std::unique_ptr<Strategy> strategy = makeMctsStrategy(guide);
   Control control;
   EventStream events;
@@ -99,7 +116,7 @@ SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> mod
     int played = 0;
     for (; played < options.gamesPerGeneration && game < options.games; ++played, ++game) {
       const NamedGraph& model = models[static_cast<size_t>(game) % models.size()];
-      GameOutcome outcome = playGame(agent, model, rules, cost, options, options.seed * 1000003 + static_cast<uint64_t>(game));
+      GameOutcome outcome = playGame(agent, model, rules, cost, options, options.seed * 1000003 + static_cast<uint64_t>(game), options.rootNoise);
       outcome.game.generation = generation;
       speedups += outcome.game.speedupPct;
       for (PuctSample& sample : outcome.samples) buffer.push_back(std::move(sample));
@@ -136,7 +153,7 @@ SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> mod
 
   double finalSpeedups = 0;
   for (size_t m = 0; m < models.size(); ++m) {
-    GameOutcome outcome = playGame(agent, models[m], rules, cost, options, options.seed * 1000003 + static_cast<uint64_t>(options.games + m));
+    GameOutcome outcome = playGame(agent, models[m], rules, cost, options, options.seed * 1000003 + static_cast<uint64_t>(options.games + m), 0.0);
     outcome.game.generation = -1;
     finalSpeedups += outcome.game.speedupPct;
     say("final network, " + models[m].name + formatted(": speedup %.2f %%", outcome.game.speedupPct) +

@@ -2,7 +2,8 @@
 // MCTS games guided by the current network, whose root visit distributions (policy targets) and
 // final verified speedups (value targets, as the gain still reached below each root) fill a replay
 // buffer; after each generation, minibatch steps on the buffer. Each generation's strength is the
-// mean verified speedup of its games; a last round plays every model once with the final network.
+// mean verified speedup of its games; a last round plays every model once with the final network
+// (without root noise).
 #pragma once
 
 #include "cost/CostModel.h"
@@ -24,6 +25,9 @@ struct SelfPlayOptions {
   int maxSteps = 20;            // committed MCTS steps per game
   double gameSeconds = 60;      // each game's time limit
   double valueMix = 0.5;        // lambda while playing (mcts/MctsParameters.h)
+  // AlphaZero's exploration: this share of each root prior is Dirichlet(0.3) noise over the rules
+  // that can act (AlphaZero: 0.25). 0 plays the network's priors as they are.
+  double rootNoise = 0;
   int updatesPerGeneration = 40;
   int batch = 32;
   size_t replayCapacity = 4000; // samples kept, the oldest dropped first

@@ -28,16 +28,19 @@ public:
   explicit OneRuleGuide(std::string rule) : rule_(std::move(rule)) {}
   Guidance evaluate(const SearchState& state) override {
     ++evaluations;
+    roots += state.root ? 1 : 0;
     Guidance guidance;
     guidance.prior.assign(state.space.rules.size(), 0.0f);
     for (size_t r = 0; r < state.space.rules.size(); ++r)
       if (state.space.rules[r]->name() == rule_) guidance.prior[r] = 1.0f;
     return guidance;
   }
-  void planned(const SearchState&, std::span<const uint32_t> visits) override {
+  void planned(const SearchState& state, std::span<const uint32_t> visits) override {
+    EXPECT_TRUE(state.root);
     plannedVisits.push_back(std::accumulate(visits.begin(), visits.end(), 0u));
   }
   int evaluations = 0;
+  int roots = 0;
   std::vector<uint32_t> plannedVisits;
 
 private:
@@ -115,6 +118,10 @@ TEST(PuctSearch, TheGuideSeesEveryPlannedRootAndItsPriorLeadsExpansion) {
   SearchResult result = search.run(sample("nasrnn.onnx"), guide);
   ASSERT_GT(result.steps, 0);
   EXPECT_GT(guide->evaluations, result.steps) << "the guide reads the roots and the expanded nodes";
+  // Every planned root was read as a root first; a rebase is a step without one, and the search may end
+  // on a root where nothing is left to do.
+  EXPECT_GE(guide->roots, static_cast<int>(guide->plannedVisits.size()));
+  EXPECT_LE(guide->roots, result.steps + 1);
   ASSERT_FALSE(guide->plannedVisits.empty());
   for (uint32_t visits : guide->plannedVisits) EXPECT_LE(visits, 8u);
   // The first node expanded below the first root is the rule the guide puts its prior on.

@@ -119,7 +119,7 @@ SearchState MctsRun::guideState(int step, const ActionPath& path) {
   guideTimes_ = timesApplied_;
   for (uint16_t action : path) ++guideTimes_[action];
   return SearchState{egraph_, seed_, actions(), coster_.enodeCoster(), input_.cost, guideTimes_,
-                     step, params_.maxSteps, params_.nodeLimit, result_.originalCostMs};
+                     step, params_.maxSteps, params_.nodeLimit, result_.originalCostMs, path.empty()};
 }
 
 void MctsRun::askGuide(uint32_t id, const ActionPath& path) {

@@ -28,6 +28,7 @@ struct SearchState {
   int maxSteps = 1;
   size_t nodeLimit = 1;
   double originalCostMs = 0;
+  bool root = false;                 // the committed state a step plans from (self-play adds noise there)
 };
 
 struct Guidance {
