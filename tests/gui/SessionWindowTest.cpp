@@ -79,6 +79,18 @@ QString writeModel(const QTemporaryDir& dir) {
   return path;
 }
 
+
+// Opens `path` with `strategy` started once it is open, and waits until the run has finished and
+// its session listing has arrived; false when any of it timed out.
+bool openAndRun(MainWindow& window, const QString& path, const QString& strategy) {
+  QSignalSpy opened(&window, &MainWindow::modelOpened);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  window.runWhenLoaded(strategy);
+  window.openPath(path);
+  return (opened.count() > 0 || opened.wait(10000)) && (finished.count() > 0 || finished.wait(60000)) &&
+         waitUntil([&] { return !window.isBusy(); }, 30000);
+}
+
 } // namespace
 
 TEST(CandidateTableModel, PagesRowsAndPassesTheModelTester) {
@@ -397,13 +409,7 @@ TEST(SessionWindow, ARuleFileLoadsIntoTheDockAndTheNextRun) {
   EXPECT_GT(count, 0);
   EXPECT_LT(static_cast<size_t>(count), defaultRules().size()) << "the file's rules, not the built-in pack";
 
-  QSignalSpy opened(&window, &MainWindow::modelOpened);
-  QSignalSpy finished(&window, &MainWindow::runFinished);
-  window.runWhenLoaded("eqsat");
-  window.openPath(modelPath);
-  ASSERT_TRUE(opened.wait(10000));
-  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
-  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  ASSERT_TRUE(openAndRun(window, modelPath, "eqsat"));
   EXPECT_EQ(window.rulePanel()->model()->rowCount(), count) << "the dock lists the loaded rules";
   Session session = Session::open(window.session()->path().toStdString());
   ASSERT_EQ(session.runs().size(), 1u);
@@ -429,13 +435,7 @@ TEST(SessionWindow, AnExportForARuntimeIsTimedThereAndSaysSo) {
   QTemporaryDir dir;
   MainWindow window(quietOptions(dir.filePath("sessions")));
   window.show();
-  QSignalSpy opened(&window, &MainWindow::modelOpened);
-  QSignalSpy finished(&window, &MainWindow::runFinished);
-  window.runWhenLoaded("eqsat");
-  window.openPath(writeModel(dir));
-  ASSERT_TRUE(opened.wait(10000));
-  ASSERT_TRUE(finished.count() > 0 || finished.wait(60000));
-  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 30000));
+  ASSERT_TRUE(openAndRun(window, writeModel(dir), "eqsat"));
 
   const QString exported = dir.filePath("for_cpu.onnx");
   ASSERT_EQ(window.exportCandidate(exported, QStringLiteral("cpu")), QString());
