@@ -23,6 +23,7 @@ struct RealStepPoint {
 struct RealStepCurve {
   std::string path;
   std::string agent; // "xrlflow", "rlflow"
+  std::string variant; // how the agent trained when it matters to the curve: rlflow's dream mode ("branch"); else empty
   std::optional<uint64_t> seed;
   std::vector<std::string> models;
   std::string measure; // what a point's reward is, in a few words

@@ -44,6 +44,9 @@ TEST(RealStepCurve, RlflowPlotsItsEvaluationsAtTheirCountedSteps) {
   EXPECT_DOUBLE_EQ(curve.points[0].realSteps, 700);
   EXPECT_DOUBLE_EQ(curve.points[1].reward, 31);
   EXPECT_NE(curve.measure.find("argmax"), std::string::npos);
+  EXPECT_EQ(curve.variant, "") << "the default dream goes unsaid";
+  const std::string branch = reportFile("b.json", R"({"agent":"rlflow","dream":"branch","evaluations":[{"real_env_steps":5,"mean_reward":1}]})");
+  EXPECT_EQ(readRealStepCurve(branch).variant, "branch");
 }
 
 TEST(RealStepCurve, TheShippedSampleEfficiencyRunsAreThreeSeedsOfEachAgent) {

@@ -37,7 +37,7 @@ LoadedCurves readCurves(const QStringList& paths) {
 
 ChartSeries seriesOf(const RealStepCurve& curve) {
   ChartSeries series;
-  series.group = QString::fromStdString(curve.agent);
+  series.group = QString::fromStdString(curve.variant.empty() ? curve.agent : curve.agent + " " + curve.variant);
   series.label = curve.seed ? QObject::tr("%1 · seed %2").arg(series.group).arg(*curve.seed)
                             : QObject::tr("%1 · %2").arg(series.group, QFileInfo(QString::fromStdString(curve.path)).fileName());
   series.markers = curve.points.size() <= 12; // evaluations, far apart; a point per episode would hide the line
