@@ -34,7 +34,7 @@ void reportMeasuring(const std::string& line) {
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
   return [](const std::string& backend) {
-    std::unique_ptr<CostModel> model = plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, {});
+    std::unique_ptr<CostModel> model = plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, reportMeasuring);
     if (auto* measured = dynamic_cast<MeasuredCostModel*>(model.get())) measured->setProgress(reportMeasuring);
     return model;
   };

@@ -2,6 +2,7 @@
 #include "interp/KernelSupport.h"
 
 #include "support/Error.h"
+#include "support/HostLoad.h"
 
 #include <atomic>
 #include <cassert>
@@ -36,8 +37,7 @@ int parallelThreads() {
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
   if (now >= nextCheck.load(std::memory_order_relaxed)) {
     nextCheck.store(now + 250, std::memory_order_relaxed);
-    double load = 0;
-    if (getloadavg(&load, 1) == 1) oversubscribed.store(load > omp_get_num_procs() + 1.0, std::memory_order_relaxed);
+    if (const std::optional<HostLoad> load = hostLoad()) oversubscribed.store(load->busy(), std::memory_order_relaxed);
   }
   if (oversubscribed.load(std::memory_order_relaxed)) return 1;
 #endif

@@ -4,6 +4,7 @@
 #include "cost/CostCache.h"
 #include "cost/MeasuredCostModel.h"
 #include "support/Error.h"
+#include "support/HostLoad.h"
 
 #include <optional>
 
@@ -41,6 +42,9 @@ std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::st
   } catch (const Error& e) {
     if (warn) warn(std::string("no cost cache (") + e.what() + "); every signature is measured again in each run");
   }
+  // The CPU's backends time ops on the host's processors, which other work may be holding.
+  if (backendName != "cuda" && warn)
+    if (const std::optional<HostLoad> load = hostLoad(); load && load->busy()) warn(busyHostNote(*load));
   try {
     return std::make_unique<MeasuredCostModel>("measured:" + backendName, backend.makeProfiler(), cache,
                                                std::make_unique<LazyRoofline>(backend), warn);

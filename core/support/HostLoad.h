@@ -1,0 +1,26 @@
+// How busy the host is, for the programs that time ops on its CPU: with more runnable threads than
+// processors, a timed op waits for the scheduler, and OpenMP's threads spin against each other, so
+// a timing can come out a thousand times too long (a 1×1024 × 1024×512 MatMul measured at 31 ms on
+// a 2-core machine at load 9). The interpreter drops to one thread then; a measured cost model says so.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace tessera {
+
+struct HostLoad {
+  double loadAverage = 0; // runnable threads, averaged over the last minute
+  int processors = 1;
+  // More runnable threads than processors, with one to spare for the program itself.
+  bool busy() const { return loadAverage > processors + 1.0; }
+};
+
+// The host's 1-minute load average and processor count; nullopt where the system does not say.
+std::optional<HostLoad> hostLoad();
+
+// "the machine is busy (load 9.3 on 2 processors): CPU timings taken now are unreliable ..." for a
+// busy host; empty otherwise.
+std::string busyHostNote(const HostLoad& load);
+
+} // namespace tessera
