@@ -231,8 +231,12 @@ int runBench(BenchOptions options, const std::string& commandLine) {
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(settings.session + suffix);
   const RunBackends backends = cliRunBackends();
   std::shared_ptr<CostModel> cost = backends.costs->model(settings.cost); // the one every cell prices with
-  if (std::string note = backends.costs->fallbackNote(settings.cost); !note.empty()) backends.warn(note);
-  if (settings.cost == kAutoCostSpec) settings.cost = cost->spec(); // shards and the session name what it resolved to
+  // Shards and sessions name what "auto" resolved to. Its fallback note is said here, once: the cells
+  // then ask for that spec, which needs none (a named spec's note comes with each cell's run).
+  if (settings.cost == kAutoCostSpec) {
+    if (std::string note = backends.costs->fallbackNote(settings.cost); !note.empty()) backends.warn(note);
+    settings.cost = cost->spec();
+  }
   std::string e2eBackend;
   if (settings.endToEnd) e2eBackend = requireMeasuredBackend(settings.cost, "--e2e");
   if (options.suite == "real" && !(options.shapes.inputShapes.empty() && options.shapes.dims.empty()))

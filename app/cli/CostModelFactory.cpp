@@ -24,9 +24,7 @@ void warn(const std::string& line) { std::fprintf(stderr, "tessera-cli: %s\n", l
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
   return [](const std::string& backend) {
-    std::unique_ptr<CostModel> model = plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, warn);
-    if (auto* measured = dynamic_cast<MeasuredCostModel*>(model.get())) measured->setProgress(reportProgress);
-    return model;
+    return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, warn, reportProgress);
   };
 #else
   return {};

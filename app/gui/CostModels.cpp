@@ -5,7 +5,6 @@
 #endif
 
 #include "cost/DeviceProfile.h"
-#include "cost/MeasuredCostModel.h"
 #include "run/CostResolution.h"
 #include "run/SharedCostModels.h"
 #include "support/Error.h"
@@ -34,9 +33,7 @@ void reportMeasuring(const std::string& line) {
 MeasuredCostFactory measuredCostFactory() {
 #ifdef TESSERA_HAVE_PLUGINS
   return [](const std::string& backend) {
-    std::unique_ptr<CostModel> model = plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, reportMeasuring);
-    if (auto* measured = dynamic_cast<MeasuredCostModel*>(model.get())) measured->setProgress(reportMeasuring);
-    return model;
+    return plugins::makeMeasuredCostModel(plugins::PluginHost::global(), backend, reportMeasuring, reportMeasuring);
   };
 #else
   return {};

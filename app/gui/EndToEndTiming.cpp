@@ -3,7 +3,7 @@
 #include "CostModels.h"
 
 #include "run/CostResolution.h"
-#include "search/DoNoHarm.h"
+#include "run/DeployCheck.h"
 #include "support/Error.h"
 
 namespace tessera::gui {
@@ -14,12 +14,12 @@ TimingBackend timingBackendFor(const std::string& costSpec) {
 }
 
 EndToEndComparison timeEndToEnd(const std::string& backend, const Graph& original, const Graph& candidate) {
-  ExecutorFactory executors = backendExecutors();
-  if (!executors) throw Error("no " + backend + " executor: " + kNoPluginSupport);
-  std::unique_ptr<GraphExecutor> executor = executors(backend);
   SearchResult asFound;
   asFound.best = candidate;
-  const DoNoHarmOutcome outcome = keepOriginalUnlessFaster(original, asFound, *executor, defaultEndToEndOptions(backend));
+  // Do no harm's own check with the backend's default protocol, as a run's (run/DeployCheck.h).
+  const DeployCheck check = checkOnRuntime(original, asFound, backend, backendExecutors(), EndToEndSettings{}, {}, {});
+  if (!check.outcome) throw Error(check.skipped);
+  const DoNoHarmOutcome& outcome = *check.outcome;
   if (!outcome.executorMismatch.empty()) throw Error(outcome.executorMismatch);
   if (!outcome.comparison) throw Error("the two graphs are the same graph: there is nothing to time");
   return *outcome.comparison;

@@ -33,7 +33,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::string& backendName, const CostWarning& warn) {
+std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::string& backendName, const CostWarning& warn,
+                                                 const CostWarning& progress) {
   if (std::string why = host.whyUnusable(backendName); !why.empty()) throw Error(why);
   Backend& backend = *host.backend(backendName);
   std::shared_ptr<CostCache> cache;
@@ -46,8 +47,10 @@ std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::st
   if (backendName != "cuda" && warn)
     if (const std::optional<HostLoad> load = hostLoad(); load && load->busy()) warn(busyHostNote(*load));
   try {
-    return std::make_unique<MeasuredCostModel>("measured:" + backendName, backend.makeProfiler(), cache,
-                                               std::make_unique<LazyRoofline>(backend), warn);
+    auto model = std::make_unique<MeasuredCostModel>("measured:" + backendName, backend.makeProfiler(), cache,
+                                                     std::make_unique<LazyRoofline>(backend), warn);
+    model->setProgress(progress);
+    return model;
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

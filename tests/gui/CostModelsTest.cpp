@@ -2,9 +2,11 @@
 // model is one shared instance that answers with the device's figures, and a backend that cannot
 // be used falls back to the analytic model and says why.
 #include "CostModels.h"
+#include "EndToEndTiming.h"
 #include "RunPanel.h"
 
 #include "cost/OpSignature.h"
+#include "ir/Graph.h"
 #include "support/Error.h"
 
 #include <QComboBox>
@@ -84,4 +86,39 @@ TEST(CostModels, TheRunPanelListsTheMeasuredBackendOnceThePluginsHaveLoaded) {
     EXPECT_TRUE(items->item(row)->isEnabled());
   }
   EXPECT_TRUE(listed);
+}
+
+namespace {
+
+Graph reluChain(int relus) {
+  Graph g;
+  ValueRef value{g.addInput("x", TensorType{DType::Float32, {64, 256}})};
+  for (int i = 0; i < relus; ++i) value = {g.addNode(OpKind::Relu, {value})};
+  g.addOutput(value, "y");
+  return g;
+}
+
+} // namespace
+
+// "Time end to end" in the compare view: do no harm's checked comparison on the backend, its
+// failures as errors that say why.
+TEST(EndToEndTiming, TimesTwoGraphsOnTheBackendAndSaysWhyItCannot) {
+  SKIP_WITHOUT_CPU_PLUGIN();
+  const EndToEndComparison timed = timeEndToEnd("cpu", reluChain(3), reluChain(1));
+  EXPECT_EQ(timed.device.rfind("cpu:", 0), 0u) << timed.device;
+  EXPECT_GT(timed.originalMs, 0.0);
+  EXPECT_GT(timed.candidateMs, 0.0);
+
+  try {
+    timeEndToEnd("cpu", reluChain(2), reluChain(2));
+    ADD_FAILURE() << "the same graph twice has nothing to time";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing to time"), std::string::npos) << e.what();
+  }
+  try {
+    timeEndToEnd("no-such-backend", reluChain(2), reluChain(1));
+    ADD_FAILURE() << "an unknown backend is an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no-such-backend"), std::string::npos) << e.what();
+  }
 }
