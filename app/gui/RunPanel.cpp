@@ -222,8 +222,13 @@ void RunPanel::addCostChoices(const std::vector<CostChoice>& choices) {
 void RunPanel::setSettings(const RunSettings& s) {
   selectStrategy(s.strategy);
   int cost = cost_->findData(QString::fromStdString(s.costSpec));
-  if (cost >= 0) cost_->setCurrentIndex(cost);
-  else wantedCost_ = QString::fromStdString(s.costSpec); // a backend not discovered yet
+  // A spec listed now replaces one still awaited (the default "auto", a saved backend).
+  if (cost >= 0) {
+    cost_->setCurrentIndex(cost);
+    wantedCost_.clear();
+  } else {
+    wantedCost_ = QString::fromStdString(s.costSpec); // a backend not discovered yet
+  }
   nodeLimit_->setValue(static_cast<int>(std::min<size_t>(s.search.nodeLimit, 5'000'000)));
   iterationLimit_->setValue(s.search.iterationLimit);
   multiIterations_->setValue(s.search.multiIterations);

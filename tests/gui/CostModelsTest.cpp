@@ -88,6 +88,27 @@ TEST(CostModels, TheRunPanelListsTheMeasuredBackendOnceThePluginsHaveLoaded) {
   EXPECT_TRUE(listed);
 }
 
+// The panel starts from core's default, "auto": the first usable measured backend once the plugins
+// are known, unless a listed spec was chosen meanwhile (the command line's --cost), which stays.
+TEST(CostModels, TheRunPanelResolvesAutoUnlessAnotherSpecWasChosen) {
+  SKIP_WITHOUT_CPU_PLUGIN();
+  RunPanel automatic;
+  automatic.setSettings(RunSettings{.costSpec = "auto"});
+  QSignalSpy autoLoaded(&automatic, &RunPanel::costChoicesLoaded);
+  automatic.discoverMeasuredBackends();
+  ASSERT_TRUE(autoLoaded.wait(30000));
+  EXPECT_TRUE(automatic.costSpec() == "measured:cpu" || automatic.costSpec() == "measured:cuda") << automatic.costSpec();
+
+  RunPanel chosen;
+  chosen.setSettings(RunSettings{.costSpec = "auto"});
+  chosen.setSettings(RunSettings{.costSpec = "analytic:a100"});
+  QSignalSpy chosenLoaded(&chosen, &RunPanel::costChoicesLoaded);
+  chosen.discoverMeasuredBackends();
+  ASSERT_TRUE(chosenLoaded.wait(30000));
+  EXPECT_EQ(chosen.costSpec(), "analytic:a100");
+  EXPECT_EQ(chosen.settings().costSpec, "analytic:a100");
+}
+
 namespace {
 
 Graph reluChain(int relus) {
