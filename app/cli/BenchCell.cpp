@@ -82,8 +82,8 @@ BenchRow runBenchCell(const BenchSettings& settings, const BenchModel& model, co
     row.verificationRun = result.verificationRun;
     row.verified = result.verified;
     row.noiseToSignal = result.noiseToSignal;
-    if (!run.doNoHarmSkipped.empty()) row.e2eMismatch = run.doNoHarmSkipped;
-    if (const std::optional<DoNoHarmOutcome>& outcome = run.doNoHarm) {
+    if (run.deployCheck) row.e2eMismatch = run.deployCheck->skipped;
+    if (const std::optional<DoNoHarmOutcome>& outcome = run.deployCheck ? run.deployCheck->outcome : std::nullopt) {
       row.keptOriginal = outcome->keptOriginal;
       row.e2eMismatch = outcome->executorMismatch;
       if (!row.e2eMismatch.empty()) reportProgress("  " + model.name + " " + strategy + ": not timed, " + row.e2eMismatch);

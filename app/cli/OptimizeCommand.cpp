@@ -34,13 +34,14 @@ struct OptimizeCommandOptions {
   ModelShapeOptions shapes;
 };
 
-void printEndToEnd(const RunOutcome& run) {
-  if (!run.doNoHarmSkipped.empty()) {
-    std::printf("end to end      not checked: %s\n", run.doNoHarmSkipped.c_str());
+void printEndToEnd(const std::optional<DeployCheck>& check) {
+  if (!check) return;
+  if (!check->skipped.empty()) {
+    std::printf("end to end      not checked: %s\n", check->skipped.c_str());
     return;
   }
-  if (!run.doNoHarm) return;
-  const DoNoHarmOutcome& outcome = *run.doNoHarm;
+  if (!check->outcome) return;
+  const DoNoHarmOutcome& outcome = *check->outcome;
   if (!outcome.executorMismatch.empty()) {
     std::printf("end to end      not timed: %s; returning the ORIGINAL model\n", outcome.executorMismatch.c_str());
     return;
@@ -73,13 +74,13 @@ void printSummary(const RunPlan& plan, const RunOutcome& run) {
   std::printf("\n");
   std::printf("search          %d steps, %zu e-nodes, %zu e-classes, stopped: %s\n", result.steps, result.enodes,
               result.eclasses, result.stopReason.c_str());
-  printEndToEnd(run);
+  printEndToEnd(run.deployCheck);
   const std::string what = plan.exportPath.empty() ? "" : " (" + plan.exportPath + " read back)";
   std::printf("verified        %s\n", !result.verificationRun ? "skipped (--no-verify)"
                                       : result.verified     ? ("yes" + what).c_str()
                                                             : ("NO" + what + ": " + result.verifyProblem).c_str());
   // A kept original applies none of them: they are what the rejected candidate applied.
-  if (run.doNoHarm && run.doNoHarm->keptOriginal && !result.rulesApplied.empty())
+  if (run.deployCheck && run.deployCheck->keptOriginal() && !result.rulesApplied.empty())
     std::printf("rules of the candidate not returned:\n");
   for (const auto& [name, count] : result.rulesApplied) std::printf("  %-28s %zu\n", name.c_str(), count);
 }
@@ -120,9 +121,10 @@ nlohmann::json jsonReport(const RunPlan& plan, const RunOutcome& run, const Grap
   if (result.verificationRun && !plan.exportPath.empty()) report["verified_file"] = plan.exportPath;
   if (run.runId) report["session_run"] = run.runId;
   if (!run.costFallbackNote.empty()) report["cost_fallback"] = run.costFallbackNote;
-  if (!run.doNoHarmSkipped.empty()) report["e2e_skipped"] = run.doNoHarmSkipped;
-  if (!run.doNoHarm) return report;
-  const DoNoHarmOutcome& e2e = *run.doNoHarm;
+  if (!run.deployCheck) return report;
+  if (!run.deployCheck->skipped.empty()) report["e2e_skipped"] = run.deployCheck->skipped;
+  if (!run.deployCheck->outcome) return report;
+  const DoNoHarmOutcome& e2e = *run.deployCheck->outcome;
   report["kept_original"] = e2e.keptOriginal;
   if (!e2e.executorMismatch.empty()) report["e2e_mismatch"] = e2e.executorMismatch;
   report["candidate_cost_ms"] = e2e.candidateCostMs;

@@ -213,10 +213,11 @@ namespace {
 QString endToEndLine(const SearchOutcome& outcome) {
   QString line;
   if (!outcome.costFallbackNote.empty()) line += QStringLiteral("%1<br>").arg(QString::fromStdString(outcome.costFallbackNote).toHtmlEscaped());
-  if (!outcome.doNoHarmSkipped.empty())
-    return line + QObject::tr("end to end not checked: %1<br>").arg(QString::fromStdString(outcome.doNoHarmSkipped).toHtmlEscaped());
-  if (!outcome.doNoHarm) return line;
-  const DoNoHarmOutcome& check = *outcome.doNoHarm;
+  if (!outcome.deployCheck) return line;
+  if (!outcome.deployCheck->skipped.empty())
+    return line + QObject::tr("end to end not checked: %1<br>").arg(QString::fromStdString(outcome.deployCheck->skipped).toHtmlEscaped());
+  if (!outcome.deployCheck->outcome) return line;
+  const DoNoHarmOutcome& check = *outcome.deployCheck->outcome;
   if (!check.executorMismatch.empty())
     return line + QObject::tr("<b>kept the original</b>: %1<br>").arg(QString::fromStdString(check.executorMismatch).toHtmlEscaped());
   if (!check.comparison) return line;
@@ -235,7 +236,7 @@ void RunController::showOutcome(const SearchOutcome& outcome) {
   std::vector<NodeOrigin> origins;
   if (result.bestCandidate >= 0) origins = result.candidates[result.bestCandidate].origins;
   // A kept original applies no rule: the compare view's rules are those of what is returned.
-  const bool keptOriginal = outcome.doNoHarm && outcome.doNoHarm->keptOriginal;
+  const bool keptOriginal = outcome.deployCheck && outcome.deployCheck->keptOriginal();
   candidates_->showBest(outcome.best, keptOriginal ? std::map<std::string, size_t>{} : result.rulesApplied,
                         std::move(origins)); // priced on the search's worker
   const QString verified = !result.verificationRun ? tr("not verified")

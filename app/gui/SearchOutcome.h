@@ -6,7 +6,7 @@
 #include "GraphSnapshot.h"
 
 #include "ir/Graph.h"
-#include "search/DoNoHarm.h"
+#include "run/DeployCheck.h"
 #include "search/Strategy.h"
 
 #include <cstdint>
@@ -33,9 +33,8 @@ struct SearchOutcome {
   std::vector<int64_t> candidateIds; // the session's id of each of result.candidates
   std::string recordingError;   // why the session could not record the run (the run itself is fine)
   std::string costFallbackNote; // why the cost model asked for was not used; empty when it was
-  // Do no harm with a measured cost model (run/RunModel.h): what the device said, or why it was not asked.
-  std::optional<DoNoHarmOutcome> doNoHarm;
-  std::string doNoHarmSkipped;
+  // Do no harm with a measured cost model (RunOutcome::deployCheck): what the device said, or why it was not asked.
+  std::optional<DeployCheck> deployCheck;
   std::thread::id workerThread; // where it ran: never the UI thread
 };
 

@@ -52,8 +52,8 @@ namespace {
 
 // The title of what the run returns, as the compare view shows it above the optimised graph.
 std::string returnedTitle(const RunOutcome& run, const std::string& strategy) {
-  if (!run.doNoHarm || !run.doNoHarm->keptOriginal) return "best (" + strategy + ")";
-  const DoNoHarmOutcome& check = *run.doNoHarm;
+  if (!run.deployCheck || !run.deployCheck->keptOriginal()) return "best (" + strategy + ")";
+  const DoNoHarmOutcome& check = *run.deployCheck->outcome;
   if (!check.executorMismatch.empty()) return "kept the original (" + strategy + "'s candidate computes differently on the device)";
   const std::string measured = check.comparison ? check.comparison->describeSpeedup() + " on " + check.comparison->device : "not timed";
   return "kept the original (" + strategy + "'s candidate is not faster: " + measured + ")";
@@ -136,8 +136,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
       outcome->runId = run.runId;
       outcome->recordingError = run.recordingError;
       outcome->costFallbackNote = run.costFallbackNote;
-      outcome->doNoHarm = run.doNoHarm;
-      outcome->doNoHarmSkipped = run.doNoHarmSkipped;
+      outcome->deployCheck = run.deployCheck;
       outcome->optimized = std::make_shared<const Graph>(std::move(run.result.best));
       outcome->best = views::GraphSnapshot::make(outcome->optimized, *run.cost, returnedTitle(run, settings.strategy));
       outcome->result = std::move(run.result);

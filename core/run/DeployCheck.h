@@ -26,6 +26,8 @@ struct DeployCheck {
   std::string runtime;                    // where the graphs were timed (or would have been)
   std::optional<DoNoHarmOutcome> outcome; // the comparison; empty when it could not run
   std::string skipped;                    // why it did not run; empty when it ran
+  // The original was returned because the candidate was not faster there (or computed differently).
+  bool keptOriginal() const { return outcome && outcome->keptOriginal; }
 };
 
 // Times result.best against `original` on `runtime` and puts the original back in result.best

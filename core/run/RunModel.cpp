@@ -98,7 +98,7 @@ RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackend
   outcome.cost = resolveCost(plan.request.costSpec, backends, outcome.costFallbackNote);
   if (!outcome.costFallbackNote.empty() && backends.warn) backends.warn(outcome.costFallbackNote);
   CostModel& cost = *outcome.cost;
-  if (plan.endToEnd.enabled) outcome.endToEndBackend = endToEndBackendOf(plan, cost.spec());
+  const std::string endToEndBackend = plan.endToEnd.enabled ? endToEndBackendOf(plan, cost.spec()) : std::string();
 
   Recording recording(plan, original, outcome.recordingError);
   recording.begin(runInfoFor(plan, cost.spec(), rules, 0));
@@ -120,15 +120,11 @@ RunOutcome runModel(const Graph& original, const RunPlan& plan, const RunBackend
       say("verifying against the original");
       verifySearchResult(original, result, plan.verifyTrials, search.seed);
     }
-    std::optional<DeployCheck> deployed;
-    if (!outcome.endToEndBackend.empty()) {
-      deployed = checkOnRuntime(original, result, outcome.endToEndBackend, backends.executor, plan.endToEnd, say, backends.warn);
-      outcome.doNoHarm = deployed->outcome;
-      outcome.doNoHarmSkipped = deployed->skipped;
-    }
+    if (!endToEndBackend.empty())
+      outcome.deployCheck = checkOnRuntime(original, result, endToEndBackend, backends.executor, plan.endToEnd, say, backends.warn);
     if (!plan.exportPath.empty()) {
       ResultExport file{plan.exportPath, plan.modelPath, verify, plan.verifyTrials, search.seed,
-                        deployMetadata(cost.spec(), deployed ? &*deployed : nullptr)};
+                        deployMetadata(cost.spec(), outcome.deployCheck ? &*outcome.deployCheck : nullptr)};
       outcome.freeDims = exportResult(original, result, file, say);
     }
     if (result.verificationRun) say(std::string(result.verified ? "verified" : "VERIFICATION FAILED") + " against the original");

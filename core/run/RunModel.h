@@ -53,9 +53,10 @@ struct RunOutcome {
   SearchResult result; // what the run returns: after do no harm, verified as written when exported
   std::shared_ptr<CostModel> cost;
   std::string costFallbackNote; // why the cost spec asked for was not used; empty when it was
-  std::optional<DoNoHarmOutcome> doNoHarm;
-  std::string doNoHarmSkipped; // why there was no end-to-end check where one applies; empty otherwise
-  std::string endToEndBackend; // where do no harm timed (or would have); empty when it does not apply
+  // Do no harm on the runtime the result is for: where it timed (or would have), what it found, or
+  // why it did not run. Empty when no check applies (no measured backend and no deploy runtime, or
+  // the check turned off).
+  std::optional<DeployCheck> deployCheck;
   std::vector<FreeDimensionOutcome> freeDims; // the export's, per free dimension of the model
   size_t rulesUsed = 0;
   std::string rulesHash;

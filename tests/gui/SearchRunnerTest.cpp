@@ -440,8 +440,10 @@ TEST(SearchRunner, AMeasuredRunDoesNoHarmAndSaysWhenItKeptTheOriginal) {
   ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 300000));
   ASSERT_TRUE(recorder.outcome) << recorder.failure.toStdString();
   const SearchOutcome& outcome = *recorder.outcome;
-  ASSERT_TRUE(outcome.doNoHarm) << outcome.doNoHarmSkipped;
-  const bool kept = outcome.doNoHarm->keptOriginal;
+  ASSERT_TRUE(outcome.deployCheck);
+  EXPECT_EQ(outcome.deployCheck->runtime, "cpu") << "do no harm times on the measured backend";
+  ASSERT_TRUE(outcome.deployCheck->outcome) << outcome.deployCheck->skipped;
+  const bool kept = outcome.deployCheck->keptOriginal();
   EXPECT_EQ(kept, structurallyEqual(*outcome.optimized, *outcome.original));
   EXPECT_EQ(outcome.best.title.rfind("kept the original", 0) == 0, kept) << outcome.best.title;
   if (kept) {

@@ -134,13 +134,16 @@ TEST(RunModel, TheSessionHoldsEveryFieldOfThePlan) {
   EXPECT_EQ(outcome.rulesUsed, 3u);
   EXPECT_TRUE(std::filesystem::exists(plan.exportPath));
   // The file says which runtime it was checked for and what was measured there.
-  ASSERT_TRUE(outcome.doNoHarm && outcome.doNoHarm->comparison);
+  ASSERT_TRUE(outcome.deployCheck && outcome.deployCheck->outcome && outcome.deployCheck->outcome->comparison);
+  EXPECT_EQ(outcome.deployCheck->runtime, "scripted");
+  EXPECT_TRUE(outcome.deployCheck->skipped.empty()) << outcome.deployCheck->skipped;
+  const DoNoHarmOutcome& timed = *outcome.deployCheck->outcome;
   const std::map<std::string, std::string> metadata = onnx_io::readMetadata(readFileBytes(plan.exportPath, 1 << 20));
   EXPECT_EQ(metadata.at("tessera.deploy_runtime"), "scripted");
   EXPECT_EQ(metadata.at("tessera.deploy_device"), "scripted");
   EXPECT_EQ(metadata.at("tessera.kept_original"), "0");
-  EXPECT_GT(outcome.doNoHarm->returnedSpeedupPct(), 0);
-  EXPECT_EQ(metadata.at("tessera.deploy_speedup_pct"), std::to_string(outcome.doNoHarm->returnedSpeedupPct()));
+  EXPECT_GT(timed.returnedSpeedupPct(), 0);
+  EXPECT_EQ(metadata.at("tessera.deploy_speedup_pct"), std::to_string(timed.returnedSpeedupPct()));
   EXPECT_EQ(metadata.at("tessera.cost"), "analytic:a100");
   EXPECT_TRUE(outcome.result.verified) << outcome.result.verifyProblem;
   ASSERT_TRUE(run.summary);
@@ -162,10 +165,10 @@ TEST(RunModel, TheOriginalIsKeptAndRecordedWhenTheCandidateIsNotFasterOnTheDevic
   plan.recordedModel = recordedModelOf("conv_relu.onnx");
   Control control;
   RunOutcome slower = runModel(convRelu(), plan, scriptedBackends(false), control, nullptr);
-  ASSERT_TRUE(slower.doNoHarm);
-  ASSERT_TRUE(slower.doNoHarm->comparison) << "the search found a candidate to time";
-  EXPECT_GT(slower.doNoHarm->candidateSpeedupPct, 0) << "the cost model predicted it faster";
-  EXPECT_TRUE(slower.doNoHarm->keptOriginal);
+  ASSERT_TRUE(slower.deployCheck && slower.deployCheck->outcome);
+  ASSERT_TRUE(slower.deployCheck->outcome->comparison) << "the search found a candidate to time";
+  EXPECT_GT(slower.deployCheck->outcome->candidateSpeedupPct, 0) << "the cost model predicted it faster";
+  EXPECT_TRUE(slower.deployCheck->keptOriginal());
   EXPECT_TRUE(structurallyEqual(slower.result.best, convRelu()));
   EXPECT_EQ(slower.result.speedupPct, 0);
   const RunRecord run = onlyRun(plan.sessionPath);
@@ -175,8 +178,8 @@ TEST(RunModel, TheOriginalIsKeptAndRecordedWhenTheCandidateIsNotFasterOnTheDevic
   plan.sessionPath.clear();
   Control again;
   RunOutcome faster = runModel(convRelu(), plan, scriptedBackends(true), again, nullptr);
-  ASSERT_TRUE(faster.doNoHarm);
-  EXPECT_FALSE(faster.doNoHarm->keptOriginal);
+  ASSERT_TRUE(faster.deployCheck && faster.deployCheck->outcome);
+  EXPECT_FALSE(faster.deployCheck->keptOriginal());
   EXPECT_LT(faster.result.best.opCount(), convRelu().opCount());
   EXPECT_GT(faster.result.speedupPct, 0);
   std::filesystem::remove_all(dir);
@@ -187,15 +190,17 @@ TEST(RunModel, WithoutAnExecutorDoNoHarmIsSkippedAndSaysWhy) {
   plan.deploy = "cpu";
   Control control;
   RunOutcome outcome = runModel(convRelu(), plan, RunBackends{}, control, nullptr);
-  EXPECT_FALSE(outcome.doNoHarm);
-  EXPECT_NE(outcome.doNoHarmSkipped.find(kNoPluginSupport), std::string::npos) << outcome.doNoHarmSkipped;
+  ASSERT_TRUE(outcome.deployCheck) << "a check was asked for: the outcome says where and why it did not run";
+  EXPECT_EQ(outcome.deployCheck->runtime, "cpu");
+  EXPECT_FALSE(outcome.deployCheck->outcome);
+  EXPECT_FALSE(outcome.deployCheck->keptOriginal());
+  EXPECT_NE(outcome.deployCheck->skipped.find(kNoPluginSupport), std::string::npos) << outcome.deployCheck->skipped;
   EXPECT_LT(outcome.result.best.opCount(), convRelu().opCount()) << "the candidate stays as the search returned it";
 
   plan.endToEnd.enabled = false;
   Control again;
   RunOutcome unchecked = runModel(convRelu(), plan, RunBackends{}, again, nullptr);
-  EXPECT_TRUE(unchecked.doNoHarmSkipped.empty()) << "no check was asked for";
-  EXPECT_TRUE(unchecked.endToEndBackend.empty());
+  EXPECT_FALSE(unchecked.deployCheck) << "no check was asked for";
 }
 
 TEST(RunModel, AFailureAfterTheRunBeganIsRecordedAsFailed) {
