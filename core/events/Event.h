@@ -5,6 +5,7 @@
 #include "egraph/ENode.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -42,6 +43,9 @@ struct MctsNodeCreated {
   std::string action;
   int depth = 0;
   size_t enodes = 0; // e-graph size in the node's state
+  // PUCT: the learned guide's prior of `action` at the parent, so a view can show where the search
+  // overruled the network. Absent for plain MCTS, roots and rebases (and in logs older than it).
+  std::optional<double> prior;
 };
 
 struct MctsNodeVisited {

@@ -22,14 +22,15 @@ MirrorMctsNode* MctsTreeMirror::ensure(uint32_t id, uint64_t sequence) {
   return &node;
 }
 
-void MctsTreeMirror::created(uint32_t id, uint32_t parent, const std::string& action, int depth, size_t enodes,
-                             uint64_t sequence) {
+void MctsTreeMirror::created(const MctsNodeCreated& event, uint64_t sequence) {
+  const uint32_t id = event.id, parent = event.parent;
   const bool known = has(id);
   MirrorMctsNode* node = ensure(id, sequence);
   if (!node) return;
-  node->action = action;
-  node->depth = depth;
-  node->enodes = enodes;
+  node->action = event.action;
+  node->depth = event.depth;
+  node->enodes = event.enodes;
+  node->prior = event.prior;
   if (parent == id || parent >= kMaxNodes) {
     node->parent = id;
     if (!hasRoot_) {
@@ -67,6 +68,23 @@ void MctsTreeMirror::committed(uint32_t id, int step, uint64_t sequence) {
   node.committedStep = step;
   node.lastTouched = sequence;
   path_.push_back(id);
+}
+
+std::optional<SiblingRanks> MctsTreeMirror::siblingRanks(uint32_t id) const {
+  const MirrorMctsNode* node = this->node(id);
+  if (!node || !node->prior || node->isRoot()) return std::nullopt;
+  const MirrorMctsNode* parent = this->node(node->parent);
+  if (!parent) return SiblingRanks{};
+  SiblingRanks ranks{1, 1, 0, node->visits > 0};
+  for (uint32_t sibling : parent->children) {
+    const MirrorMctsNode* other = this->node(sibling);
+    if (!other || !other->prior) continue;
+    ++ranks.siblings;
+    if (*other->prior > *node->prior) ++ranks.byPrior;
+    if (other->visits > node->visits) ++ranks.byVisits;
+    if (sibling != id && other->visits >= node->visits) ranks.mostVisitedAlone = false;
+  }
+  return ranks;
 }
 
 } // namespace tessera

@@ -2,7 +2,10 @@
 // value and last reward, and the path of actions the search committed to.
 #pragma once
 
+#include "events/Event.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,7 @@ struct MirrorMctsNode {
   std::string action;       // the rule from the parent; empty for a root
   int depth = 0;
   size_t enodes = 0;        // e-graph size in the node's state
+  std::optional<double> prior; // PUCT's prior of `action` at the parent; absent for plain MCTS
   uint32_t visits = 0;
   double totalValue = 0;
   double lastReward = 0;
@@ -26,12 +30,23 @@ struct MirrorMctsNode {
   bool isRoot() const { return parent == id; }
 };
 
+// PUCT: where a node stands among its siblings by the guide's prior and by visits (1 is first; ties
+// share a place), so a view can tell where the search overruled the network.
+struct SiblingRanks {
+  size_t byPrior = 1;
+  size_t byVisits = 1;
+  size_t siblings = 1;      // the node included
+  bool mostVisitedAlone = false; // no sibling has as many visits
+  // The search visited this node most although the network preferred another sibling.
+  bool overruled() const { return mostVisitedAlone && byPrior != 1; }
+};
+
 class MctsTreeMirror {
 public:
   // Ids beyond this are treated as damage and ignored, so a corrupt log cannot exhaust memory.
   static constexpr uint32_t kMaxNodes = 1u << 22;
 
-  void created(uint32_t id, uint32_t parent, const std::string& action, int depth, size_t enodes, uint64_t sequence);
+  void created(const MctsNodeCreated& event, uint64_t sequence);
   void visited(uint32_t id, uint64_t sequence);
   void backedUp(uint32_t id, uint32_t visits, double totalValue, double reward, uint64_t sequence);
   void committed(uint32_t id, int step, uint64_t sequence);
@@ -44,6 +59,8 @@ public:
   // Committed nodes from the root down, in step order.
   const std::vector<uint32_t>& committedPath() const { return path_; }
   uint32_t maxVisits() const { return maxVisits_; }
+  // Among the siblings that carry a prior; nullopt when the node carries none.
+  std::optional<SiblingRanks> siblingRanks(uint32_t id) const;
 
 private:
   static constexpr uint64_t kUnseen = ~uint64_t{0};

@@ -34,7 +34,7 @@ void ReplayState::apply(const Event& event) {
                    stats.newNodes += e.newNodes;
                    stats.lastStep = e.step;
                  },
-                 [&](const MctsNodeCreated& e) { tree.created(e.id, e.parent, e.action, e.depth, e.enodes, sequence); },
+                 [&](const MctsNodeCreated& e) { tree.created(e, sequence); },
                  [&](const MctsNodeVisited& e) { tree.visited(e.id, sequence); },
                  [&](const MctsBackedUp& e) { tree.backedUp(e.id, e.visits, e.totalValue, e.reward, sequence); },
                  [&](const StepCommitted& e) {

@@ -44,7 +44,9 @@ json encode(const RuleApplied& e) {
   return {{"r", e.rule}, {"s", e.step}, {"m", e.matched}, {"res", e.results}, {"n", e.newNodes}};
 }
 json encode(const MctsNodeCreated& e) {
-  return {{"id", e.id}, {"par", e.parent}, {"act", e.action}, {"d", e.depth}, {"en", e.enodes}};
+  json j = {{"id", e.id}, {"par", e.parent}, {"act", e.action}, {"d", e.depth}, {"en", e.enodes}};
+  if (e.prior) j["pr"] = encodeDouble(*e.prior); // only PUCT's nodes carry one
+  return j;
 }
 json encode(const MctsNodeVisited& e) { return {{"id", e.id}}; }
 json encode(const MctsBackedUp& e) {
@@ -109,9 +111,12 @@ EventPayload decode(EventKind kind, const json& j) {
   case EventKind::RuleApplied:
     return RuleApplied{field<std::string>(j, "r"), field<int>(j, "s"), field<std::vector<EClassId>>(j, "m"),
                        field<std::vector<EClassId>>(j, "res"), field<uint32_t>(j, "n")};
-  case EventKind::MctsNodeCreated:
-    return MctsNodeCreated{field<uint32_t>(j, "id"), field<uint32_t>(j, "par"), field<std::string>(j, "act"), field<int>(j, "d"),
-                           field<size_t>(j, "en")};
+  case EventKind::MctsNodeCreated: {
+    MctsNodeCreated e{field<uint32_t>(j, "id"), field<uint32_t>(j, "par"), field<std::string>(j, "act"), field<int>(j, "d"),
+                      field<size_t>(j, "en")};
+    if (auto prior = j.find("pr"); prior != j.end()) e.prior = decodeDouble(*prior); // absent before PUCT
+    return e;
+  }
   case EventKind::MctsNodeVisited: return MctsNodeVisited{field<uint32_t>(j, "id")};
   case EventKind::MctsBackedUp:
     return MctsBackedUp{field<uint32_t>(j, "id"), field<uint32_t>(j, "v"), decodeDouble(j.at("q")), decodeDouble(j.at("rw"))};

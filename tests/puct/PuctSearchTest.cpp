@@ -1,16 +1,14 @@
 // PUCT in the MCTS planner without a network (core/search/mcts): the selection formula, a guide's
 // prior steering expansion, the guide seeing every planned root, bad prior= parameters, and plain
 // MCTS unchanged by the guide's code paths.
-#include "onnx/OnnxImport.h"
-#include "rewrite/DefaultRules.h"
-#include "search/MctsStrategy.h"
+#include "PuctTestSearch.h"
+
 #include "search/mcts/MctsParameters.h"
 #include "search/mcts/MctsTree.h"
 #include "search/mcts/PriorModel.h"
 #include "support/Error.h"
 
 #include "../rl/RlTestFiles.h"
-#include "../rl/RlTestGraphs.h"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +16,8 @@
 
 using namespace tessera;
 using tessera::test::errorOf;
+using tessera::test::PuctSearchRun;
+using tessera::test::sample;
 using namespace tessera::mcts;
 
 namespace {
@@ -46,20 +46,6 @@ public:
 private:
   std::string rule_;
 };
-
-struct Search {
-  test::RulePack pack;
-  std::vector<const Rule*>& rules = pack.list;
-  std::unique_ptr<CostModel> cost = makeCostModel("analytic:h200");
-  Control control;
-  EventStream events;
-  SearchOptions options;
-  SearchResult run(const Graph& model, std::shared_ptr<PriorModel> guide = {}) {
-    return makeMctsStrategy(std::move(guide))->run(SearchInput{model, rules, *cost, control, events, options});
-  }
-};
-
-Graph sample(const char* name) { return onnx_io::importOnnxFile(std::string(TESSERA_SOURCE_DIR) + "/samples/" + name); }
 
 } // namespace
 
@@ -108,7 +94,7 @@ TEST(PuctParameters, AMissingPriorFileIsAClearError) {
 }
 
 TEST(PuctSearch, TheGuideSeesEveryPlannedRootAndItsPriorLeadsExpansion) {
-  Search search;
+  PuctSearchRun search;
   search.options.seed = 5;
   search.options.nodeLimit = 2000;
   search.options.parameters = {{"simulations", "8"}, {"max_steps", "4"}, {"value_mix", "1"}};
@@ -135,7 +121,7 @@ TEST(PuctSearch, TheGuideSeesEveryPlannedRootAndItsPriorLeadsExpansion) {
 // Recorded with `tessera-cli optimize samples/squeezenet.onnx --strategy mcts --node-limit 2000
 // --seed 3` at commit e810011, before PUCT existed: plain MCTS must give the same graph.
 TEST(PuctSearch, WithoutAPriorMctsIsUnchanged) {
-  Search search;
+  PuctSearchRun search;
   search.options.seed = 3;
   search.options.nodeLimit = 2000;
   SearchResult result = search.run(sample("squeezenet.onnx"));
@@ -149,7 +135,7 @@ TEST(PuctSearch, WithoutAPriorMctsIsUnchanged) {
 
 TEST(PuctSearch, APriorWithoutTheAgentInTheBuildIsAClearError) {
   // This binary links no PUCT agent, so no loader is registered.
-  Search search;
+  PuctSearchRun search;
   const std::string path = std::string(TESSERA_SOURCE_DIR) + "/samples/nasrnn.onnx"; // exists, so the parameter check passes
   search.options.parameters = {{"prior", path}};
   const std::string error = errorOf([&] { search.run(sample("nasrnn.onnx")); });

@@ -21,7 +21,7 @@ void MctsTreeItem::setTree(const MctsTreeMirror* tree, const MctsTreeLayout* lay
     for (uint32_t id : layout_->shown) {
       const MirrorMctsNode* node = tree_->node(id);
       const QPointF p = layout_->position.at(id);
-      bounds_ = bounds_.united(QRectF(p - QPointF(60, 30), QSizeF(120, 70)));
+      bounds_ = bounds_.united(QRectF(p - QPointF(60, 30), QSizeF(120, node->prior ? 84 : 70)));
       if (!node->visits) continue;
       minMean_ = first ? node->meanValue() : std::min(minMean_, node->meanValue());
       maxMean_ = first ? node->meanValue() : std::max(maxMean_, node->meanValue());
@@ -100,12 +100,32 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
       painter->setPen(textColorOn(fill));
       painter->drawText(QRectF(p.x() - r, p.y() - 8, 2 * r, 16), Qt::AlignCenter, QString::number(node->visits));
     }
+    double below = p.y() + r + 1;
+    if (lod > 0.4 && node->prior) {
+      paintPrior(painter, id, QPointF(p.x(), below));
+      below += 14;
+    }
     auto hidden = layout_->hiddenUnder.find(id);
     if (hidden != layout_->hiddenUnder.end()) {
       painter->setPen(theme_.removed);
-      painter->drawText(QRectF(p.x() - 40, p.y() + r + 1, 80, 14), Qt::AlignCenter, QStringLiteral("+%1 more").arg(hidden->second));
+      painter->drawText(QRectF(p.x() - 40, below, 80, 14), Qt::AlignCenter, QStringLiteral("+%1 more").arg(hidden->second));
     }
   }
+}
+
+QString MctsTreeItem::priorPercent(double prior) { return QStringLiteral("%1%").arg(100.0 * prior, 0, 'f', prior < 0.1 ? 1 : 0); }
+
+void MctsTreeItem::paintPrior(QPainter* painter, uint32_t id, QPointF top) const {
+  // The network's first choice among its siblings in bold; the search's favourite where the
+  // network preferred another sibling in the overruled colour.
+  const std::optional<SiblingRanks> ranks = tree_->siblingRanks(id);
+  QFont font = font_;
+  font.setBold(ranks && ranks->byPrior == 1);
+  painter->save();
+  painter->setFont(font);
+  painter->setPen(ranks && ranks->overruled() ? overruledColor() : theme_.text);
+  painter->drawText(QRectF(top.x() - 40, top.y(), 80, 14), Qt::AlignCenter, QStringLiteral("P ") + priorPercent(*tree_->node(id)->prior));
+  painter->restore();
 }
 
 } // namespace tessera::views

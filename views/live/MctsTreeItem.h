@@ -28,10 +28,16 @@ public:
   // Mean value mapped to a colour between the smallest and largest mean on screen.
   QColor valueColor(double mean) const;
 
+  // PUCT's prior as written under a node ("P 23%") and in the details ("23%").
+  static QString priorPercent(double prior);
+  QColor overruledColor() const { return theme_.changed; }
+
   QRectF boundingRect() const override { return bounds_; }
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+  void paintPrior(QPainter* painter, uint32_t id, QPointF top) const;
+
   const MctsTreeMirror* tree_ = nullptr;
   const MctsTreeLayout* layout_ = nullptr;
   std::optional<uint32_t> selected_;

@@ -3,11 +3,13 @@
 #include "MctsTreeItem.h"
 
 #include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -88,6 +90,11 @@ void MctsTreeView::relayout() {
                      .arg(layout_.shown.size())
                      .arg(layout_.total)
                      .arg(state_->tree.committedPath().size());
+  if (hasPriors())
+    text += QStringLiteral("; ") +
+            tr("P = the network's prior (bold: its first choice among siblings; <span style='color:%1'>coloured</span>: "
+               "the search visited it most although the network preferred a sibling)")
+                .arg(item_->overruledColor().name());
   if (layout_.hidden())
     text += QStringLiteral(" — ") + tr("%1 more not shown (less visited, counted as +N under their parent)").arg(layout_.hidden());
   banner_->setText(text);
@@ -131,7 +138,12 @@ void MctsTreeView::updateDetails() {
     details_->setText(tr("Select a node to see its statistics"));
     return;
   }
-  const MirrorMctsNode* node = state_->tree.node(*selected_);
+  details_->setText(describeNode(*selected_));
+}
+
+QString MctsTreeView::describeNode(uint32_t id) const {
+  const MirrorMctsNode* node = state_ ? state_->tree.node(id) : nullptr;
+  if (!node) return {};
   QString text = tr("<b>node %1</b> depth %2 · rule <b>%3</b> · visits %4 · Q %5 · mean %6 · last reward %7 · e-graph %8 e-nodes")
                      .arg(node->id)
                      .arg(node->depth)
@@ -141,8 +153,23 @@ void MctsTreeView::updateDetails() {
                      .arg(node->meanValue(), 0, 'g', 4)
                      .arg(node->lastReward, 0, 'g', 4)
                      .arg(node->enodes);
+  if (const std::optional<SiblingRanks> ranks = state_->tree.siblingRanks(id)) {
+    text += tr(" · prior %1 (%2 of %3 siblings by prior, %4 by visits)")
+                .arg(MctsTreeItem::priorPercent(*node->prior))
+                .arg(ranks->byPrior)
+                .arg(ranks->siblings)
+                .arg(ranks->byVisits);
+    if (ranks->overruled()) text += tr(" · <b>the search overruled the network here</b>");
+  }
   if (node->committed()) text += tr(" · <b>committed at step %1</b>").arg(node->committedStep);
-  details_->setText(text);
+  return text;
+}
+
+bool MctsTreeView::hasPriors() const {
+  if (!state_) return false;
+  for (uint32_t id : layout_.shown)
+    if (state_->tree.node(id)->prior) return true;
+  return false;
 }
 
 void MctsTreeView::setFitted(bool fitted) {
@@ -176,6 +203,14 @@ bool MctsTreeView::eventFilter(QObject* watched, QEvent* event) {
     const double factor = std::pow(1.0015, static_cast<QWheelEvent*>(event)->angleDelta().y());
     const double scale = view_->transform().m11() * factor;
     if (scale > 0.02 && scale < 6) view_->scale(factor, factor);
+    return true;
+  }
+  if (event->type() == QEvent::ToolTip && state_) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    if (auto id = item_->nodeAt(view_->mapToScene(help->pos())))
+      QToolTip::showText(help->globalPos(), describeNode(*id), view_->viewport());
+    else
+      QToolTip::hideText();
     return true;
   }
   if (event->type() == QEvent::MouseButtonPress) {

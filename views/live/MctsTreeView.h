@@ -1,7 +1,8 @@
 // The live MCTS tree: node area grows with visits, colour with mean value (blue low, green high),
 // the committed path drawn bold, each edge labelled with its rule (when zoomed in enough to read).
-// Selecting a node shows its visits, Q, mean value, last reward, rule and e-graph size. Nodes over
-// the budget are counted under their shown parent ("+N") and in the banner.
+// Selecting a node (or hovering it) shows its visits, Q, mean value, last reward, rule and e-graph
+// size, and for PUCT the network's prior, also written under each node. Nodes over the budget are
+// counted under their shown parent ("+N") and in the banner.
 #pragma once
 
 #include "MctsTreeLayout.h"
@@ -30,6 +31,8 @@ public:
   size_t notShownMarkers() const; // "+N" marks under nodes, plus the banner when anything is hidden
   QString bannerText() const;
   QString detailsText() const;
+  QString describeNode(uint32_t id) const; // the details line (rich text) of a node; empty when unknown
+  bool hasPriors() const;                  // a shown node carries PUCT's prior
   std::optional<uint32_t> selectedNode() const { return selected_; }
   QGraphicsView* graphicsView() const { return view_; }
 

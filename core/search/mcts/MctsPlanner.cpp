@@ -71,8 +71,11 @@ uint32_t MctsPlanner::expand(uint32_t id, const ActionSpace& space) {
       node.untried = shuffledActions(std::move(all));
       if (c_.guide) c_.guide(child, path_);
     }
-    if (c_.events.wants(EventKind::MctsNodeCreated))
-      c_.events.publish(MctsNodeCreated{child, id, space.rule(action).name(), node.depth, node.enodes});
+    if (c_.events.wants(EventKind::MctsNodeCreated)) {
+      MctsNodeCreated created{child, id, space.rule(action).name(), node.depth, node.enodes};
+      if (!parentPriors.empty()) created.prior = node.prior;
+      c_.events.publish(std::move(created));
+    }
     return child;
   }
 }

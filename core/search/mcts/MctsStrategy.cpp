@@ -268,9 +268,11 @@ SearchResult MctsRun::run() {
       if (!outcome.changed()) continue;
       chosen = tree_.addChild(root_, action, egraph_.numNodes());
       tree_.node(chosen).full = egraph_.numNodes() >= params_.nodeLimit;
-      if (input_.events.wants(EventKind::MctsNodeCreated))
-        input_.events.publish(MctsNodeCreated{chosen, root_, space_.rule(action).name(), tree_.node(chosen).depth,
-                                           egraph_.numNodes()});
+      if (input_.events.wants(EventKind::MctsNodeCreated)) {
+        MctsNodeCreated created{chosen, root_, space_.rule(action).name(), tree_.node(chosen).depth, egraph_.numNodes()};
+        if (const std::vector<float>& priors = tree_.node(root_).actionPriors; !priors.empty()) created.prior = priors[action];
+        input_.events.publish(std::move(created));
+      }
       break;
     }
     int simulations = 0;
