@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <sched.h>
 #include <unistd.h>
 
 namespace tessera::sip {
@@ -108,6 +109,13 @@ std::string buildTester(const SampleTestOptions& options) {
   return tester.string();
 }
 
+// The cores this process may run on (taskset's mask), not the machine's.
+int usableCores() {
+  cpu_set_t mask;
+  if (::sched_getaffinity(0, sizeof mask, &mask) != 0) return 1;
+  return std::max(1, CPU_COUNT(&mask));
+}
+
 int64_t elements(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
@@ -123,43 +131,60 @@ SampleTestResult testOnSamples(const tune::Workload& workload, const std::string
   std::vector<std::string> sizes{std::to_string(elements(workload.outputShape()))};
   for (const auto& shape : workload.inputShapes()) sizes.push_back(std::to_string(elements(shape)));
   const int64_t chunk = std::max<int64_t>(options.samplesPerChild, 1);
-  for (int64_t first = 0; first < options.samples; first += chunk) {
-    const int64_t count = std::min(chunk, options.samples - first);
-    tune::Command command;
-    command.argv = {tester, tunedLibrary, candidateLibrary, std::to_string(first), std::to_string(count), std::to_string(options.seed),
-                    std::to_string(options.atol), std::to_string(options.rtol)};
-    command.argv.insert(command.argv.end(), sizes.begin(), sizes.end());
-    command.env = {"OMP_NUM_THREADS=" + std::to_string(options.threads)};
-    command.outputFile = (fs::path(options.cacheDir.empty() ? tune::defaultCacheDir() : options.cacheDir) /
-                          ("sip-test-" + std::to_string(::getpid()) + ".out"))
-                             .string();
-    tune::ProcessResult process = tune::runCommands({command}, 1, 30 + options.secondsPerSample * static_cast<double>(count)).at(0);
-    std::istringstream lines(process.output);
-    int64_t done = first;
-    for (std::string word; lines >> word;) {
-      if (word == "done") {
-        int64_t s = 0;
-        lines >> s;
-        done = s + 1;
-      } else if (word == "fail") {
-        int64_t s = 0, element = 0;
-        std::string got, expected;
-        lines >> s >> element >> got >> expected;
-        result.tested = s + 1;
-        result.error = "sample " + std::to_string(s) + ": element " + std::to_string(element) + " is " + got + ", the tuned kernel gives " + expected;
+  // This tests, it does not time: chunks run side by side on the cores this process may use.
+  const int jobs = options.parallelChildren > 0 ? options.parallelChildren : std::max(1, usableCores() / std::max(1, options.threads));
+  const std::string outputStem = (fs::path(options.cacheDir.empty() ? tune::defaultCacheDir() : options.cacheDir) /
+                                  ("sip-test-" + std::to_string(::getpid()) + "-"))
+                                     .string();
+  for (int64_t first = 0; first < options.samples; first += chunk * jobs) {
+    std::vector<tune::Command> commands;
+    std::vector<int64_t> firsts;
+    for (int64_t begin = first; begin < options.samples && begin < first + chunk * jobs; begin += chunk) {
+      const int64_t count = std::min(chunk, options.samples - begin);
+      tune::Command command;
+      command.argv = {tester, tunedLibrary, candidateLibrary, std::to_string(begin), std::to_string(count), std::to_string(options.seed),
+                      std::to_string(options.atol), std::to_string(options.rtol)};
+      command.argv.insert(command.argv.end(), sizes.begin(), sizes.end());
+      command.env = {"OMP_NUM_THREADS=" + std::to_string(options.threads)};
+      command.outputFile = outputStem + std::to_string(commands.size()) + ".out";
+      commands.push_back(std::move(command));
+      firsts.push_back(begin);
+    }
+    const std::vector<tune::ProcessResult> processes =
+        tune::runCommands(commands, jobs, 30 + options.secondsPerSample * static_cast<double>(chunk));
+    // In sample order: the first failing sample is the one reported, as in a run of one child.
+    for (size_t c = 0; c < processes.size(); ++c) {
+      const tune::ProcessResult& process = processes[c];
+      const int64_t begin = firsts[c];
+      const int64_t end = c + 1 < firsts.size() ? firsts[c + 1] : std::min(options.samples, begin + chunk);
+      std::istringstream lines(process.output);
+      int64_t done = begin;
+      for (std::string word; lines >> word;) {
+        if (word == "done") {
+          int64_t sample = 0;
+          lines >> sample;
+          done = sample + 1;
+        } else if (word == "fail") {
+          int64_t sample = 0, element = 0;
+          std::string got, expected;
+          lines >> sample >> element >> got >> expected;
+          result.tested = sample + 1;
+          result.error = "sample " + std::to_string(sample) + ": element " + std::to_string(element) + " is " + got +
+                         ", the tuned kernel gives " + expected;
+          return result;
+        }
+      }
+      result.tested = done;
+      if (!process.succeeded()) {
+        result.tested = done + 1; // the sample it died on
+        result.error = "sample " + std::to_string(done) + ": " + process.describe() + ": " + process.output.substr(0, 500);
         return result;
       }
-    }
-    result.tested = done;
-    if (!process.succeeded()) {
-      result.tested = done + 1; // the sample it died on
-      result.error = "sample " + std::to_string(done) + ": " + process.describe() + ": " + process.output.substr(0, 500);
-      return result;
-    }
-    if (done != first + count) {
-      result.error = "the tester stopped after sample " + std::to_string(done) + " of " + std::to_string(first + count) + ": " +
-                     process.output.substr(0, 500);
-      return result;
+      if (done != end) {
+        result.error = "the tester stopped after sample " + std::to_string(done) + " of " + std::to_string(end) + ": " +
+                       process.output.substr(0, 500);
+        return result;
+      }
     }
     if (onProgress) onProgress(result.tested);
   }

@@ -1,5 +1,6 @@
 // SIP's final test: the reordered kernel against the tuned one on many fresh random inputs (the
-// authors ran 10 million samples), in child processes, stopping at the first sample that differs.
+// authors ran 10 million samples), in child processes side by side, stopping at the first sample
+// that differs.
 // The tuned kernel itself passed the reference interpreter; comparing with it costs one kernel run
 // a sample instead of an interpreter run.
 #pragma once
@@ -19,6 +20,7 @@ struct SampleTestOptions {
   int64_t samplesPerChild = 2000;  // a child's share: progress between them, and a bounded timeout
   double secondsPerSample = 2;     // the timeout of a child, per sample it runs
   int threads = 2;                 // the kernels' OpenMP threads, as they were tuned
+  int parallelChildren = 0;        // children at once; 0: the usable cores / threads
   std::string cacheDir;            // where the harness is built; empty: tune::defaultCacheDir()
   std::string compiler = "cc";
 };

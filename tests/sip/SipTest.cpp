@@ -170,6 +170,20 @@ TEST(SipTesting, APlantedWrongMoveIsCaught) {
   EXPECT_TRUE(same.passed) << same.error;
   EXPECT_EQ(same.tested, 1000);
 
+  // Chunks side by side: every chunk of the wrong kernel fails, and the one reported is the first
+  // sample's; a count that is not a multiple of the chunks is tested whole.
+  SampleTestOptions sideBySide;
+  sideBySide.samples = 50;
+  sideBySide.samplesPerChild = 7;
+  sideBySide.parallelChildren = 3;
+  const SampleTestResult caughtSideBySide = testOnSamples(kToyWorkload, tuned.library, wrong.library, sideBySide);
+  EXPECT_FALSE(caughtSideBySide.passed);
+  EXPECT_EQ(caughtSideBySide.tested, 1);
+  EXPECT_NE(caughtSideBySide.error.find("sample 0:"), std::string::npos) << caughtSideBySide.error;
+  const SampleTestResult sameSideBySide = testOnSamples(kToyWorkload, tuned.library, tuned.library, sideBySide);
+  EXPECT_TRUE(sameSideBySide.passed) << sameSideBySide.error;
+  EXPECT_EQ(sameSideBySide.tested, 50);
+
   // In a search with SIP's legality the planted move is a counted wrong candidate, never the best.
   AnnealingOptions annealing;
   annealing.steps = 40;
