@@ -1,4 +1,5 @@
 #include "CandidateExport.h"
+#include "MeasuringPause.h"
 
 #include "CostModels.h"
 
@@ -15,6 +16,7 @@ std::string exportCandidateFor(const CandidateExport& request) {
   SearchResult result;
   result.best = *request.candidate;
   ResultExport file{request.path, request.modelPath, true, 1, 1, {}};
+  if (!request.runtime.empty()) waitForOwnSearch("timing the export on " + request.runtime);
   const std::optional<DeployCheck> check = exportForRuntime(*request.original, result, request.costSpec, request.runtime,
                                                             backendExecutors(), file, {}, {});
   if (result.verificationRun && !result.verified)

@@ -1,5 +1,7 @@
 #include "CostModels.h"
 
+#include "MeasuringPause.h"
+
 #ifdef TESSERA_HAVE_PLUGINS
 #include "BackendCostModels.h"
 #endif
@@ -81,7 +83,11 @@ ExecutorFactory backendExecutors() {
 #endif
 }
 
-std::shared_ptr<CostModel> sharedCostModel(const std::string& spec) { return sharedCostModels()->model(spec); }
+std::shared_ptr<CostModel> sharedCostModel(const std::string& spec) {
+  std::shared_ptr<CostModel> model = sharedCostModels()->model(spec);
+  if (measuredBackend(model->spec())) waitForOwnSearch("pricing with " + model->spec());
+  return model;
+}
 
 std::string fallbackNote(const std::string& spec) { return sharedCostModels()->fallbackNote(spec); }
 

@@ -1,6 +1,7 @@
 #include "EndToEndTiming.h"
 
 #include "CostModels.h"
+#include "MeasuringPause.h"
 
 #include "run/CostResolution.h"
 #include "run/DeployCheck.h"
@@ -14,6 +15,7 @@ TimingBackend timingBackendFor(const std::string& costSpec) {
 }
 
 EndToEndComparison timeEndToEnd(const std::string& backend, const Graph& original, const Graph& candidate) {
+  waitForOwnSearch("timing end to end on " + backend);
   SearchResult asFound;
   asFound.best = candidate;
   // Do no harm's own check with the backend's default protocol, as a run's (run/DeployCheck.h).

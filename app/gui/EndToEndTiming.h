@@ -20,7 +20,8 @@ struct TimingBackend {
 TimingBackend timingBackendFor(const std::string& costSpec);
 
 // Times `candidate` against `original` with the backend's default protocol and returns the
-// deciding comparison. Loads the backend plugins on a first use: call it off the UI thread.
+// deciding comparison, once no search of the explorer runs (MeasuringPause.h). Loads the backend
+// plugins on a first use: call it off the UI thread.
 // Throws tessera::Error saying why the backend cannot run here, which graph it cannot run, or
 // which graph it computes differently from the reference interpreter.
 EndToEndComparison timeEndToEnd(const std::string& backend, const Graph& original, const Graph& candidate);

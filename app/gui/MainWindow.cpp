@@ -553,6 +553,9 @@ void MainWindow::openPath(const QString& path, const onnx_io::ShapeBindings& sha
   showTeachingGuideFor(path);
   log(tr("opening %1").arg(path));
   statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+  // A run on the model being replaced ends now (its best is kept): measured pricing of the new one
+  // waits for it (MeasuringPause.h).
+  runner_->requestStop();
   loadModel(loadModelAsync(path, runPanel_->costSpec(), shapes), ++loadGeneration_);
 }
 

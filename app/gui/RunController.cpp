@@ -1,6 +1,7 @@
 #include "RunController.h"
 
 #include "CandidatesController.h"
+#include "MeasuringPause.h"
 #include "ReplayDocks.h"
 #include "RunPanel.h"
 #include "SearchOutcome.h"
@@ -10,6 +11,8 @@
 #include "support/Error.h"
 
 #include <QAction>
+#include <QCoreApplication>
+#include <QPointer>
 #include <QFileInfo>
 #include <QLabel>
 #include <QStatusBar>
@@ -24,8 +27,21 @@ RunController::RunController(SearchRunner* runner, SessionController* session, C
       statusBar_(statusBar), sessionDirectory_(std::move(sessionDirectory)) {
   stepStatus_ = new QLabel(statusBar_);
   bestStatus_ = new QLabel(statusBar_);
+  waitStatus_ = new QLabel(statusBar_);
+  waitStatus_->setToolTip(tr("Timings taken beside the running search would be distorted: it uses the same cores"));
+  waitStatus_->hide();
+  statusBar_->addPermanentWidget(waitStatus_);
   statusBar_->addPermanentWidget(stepStatus_);
   statusBar_->addPermanentWidget(bestStatus_);
+  waitWatch_ = watchMeasuringWaits([label = QPointer<QLabel>(waitStatus_)] {
+    QMetaObject::invokeMethod(qApp, [label] {
+      if (!label) return;
+      QStringList waiting;
+      for (const std::string& what : measuringWaits()) waiting << QString::fromStdString(what);
+      label->setText(waiting.isEmpty() ? QString() : tr("waiting for the search to end: %1").arg(waiting.join(QStringLiteral("; "))));
+      label->setVisible(!waiting.isEmpty());
+    }, Qt::QueuedConnection);
+  });
   buildActions();
   connectRunner();
   connect(session_, &SessionController::defaultSessionReady, this, &RunController::onDefaultSessionReady);
@@ -37,6 +53,10 @@ RunController::RunController(SearchRunner* runner, SessionController* session, C
   connect(runPanel_, &RunPanel::stepRequested, runner_, &SearchRunner::step);
   connect(runPanel_, &RunPanel::stepIntervalChanged, runner_, &SearchRunner::setStepInterval);
 }
+
+RunController::~RunController() { unwatchMeasuringWaits(waitWatch_); }
+
+QString RunController::measuringWaitText() const { return waitStatus_->isHidden() ? QString() : waitStatus_->text(); }
 
 void RunController::buildActions() {
   auto action = [this](const QString& text, const QString& iconText, const QKeySequence& key, auto slot) {

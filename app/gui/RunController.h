@@ -33,6 +33,9 @@ public:
   // session goes (empty: the app data dir).
   RunController(SearchRunner* runner, SessionController* session, CandidatesController* candidates, RunPanel* runPanel,
                 ReplayDocks* replay, QStatusBar* statusBar, QString sessionDirectory, QObject* parent = nullptr);
+  ~RunController() override;
+  // The status bar's note of what measuring waits for the run to end; empty when nothing waits.
+  QString measuringWaitText() const;
 
   // A newly opened model at `path`: a run on the previous one is stopped and its outcome forgotten.
   void setModel(const QString& path);
@@ -83,6 +86,8 @@ private:
 
   QLabel* stepStatus_ = nullptr;
   QLabel* bestStatus_ = nullptr;
+  QLabel* waitStatus_ = nullptr; // what measuring waits for the run to end (MeasuringPause.h)
+  int waitWatch_ = 0;
   QAction* startAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
   QAction* stepAction_ = nullptr;

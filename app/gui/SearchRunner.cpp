@@ -2,6 +2,7 @@
 
 #include "BackgroundWork.h"
 #include "CostModels.h"
+#include "MeasuringPause.h"
 
 #include "events/Control.h"
 #include "events/EventSink.h"
@@ -105,6 +106,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
   thread_ = QThread::create([this, model = std::move(model), settings = std::move(settings), recording = std::move(recording),
                              ruleFile = ruleFile_, pins = std::move(pins), vetoes = std::move(vetoes), control = control_, queue = queue_] {
     views::lowerThisThreadsPriority(); // the interpreter's threads started from here inherit it
+    const OwnSearchRunning running;     // the explorer's other measuring waits until this run ends
     auto start = std::chrono::steady_clock::now();
     auto post = [this](auto&& call) { QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection); };
     auto outcome = std::make_shared<SearchOutcome>();

@@ -2,8 +2,13 @@
 // result; events reach the UI thread in ordered batches; a paused run makes no progress, a single
 // step advances exactly one step, stop ends the run; a run is recorded in its session, the same run
 // as optimize and bench record, and a failed one as failed.
+#include "CostModels.h"
+#include "MainWindow.h"
+#include "MeasuringPause.h"
+#include "RunController.h"
 #include "SearchRunner.h"
 #include "TestModels.h"
+#include "TestWindowOptions.h"
 
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
@@ -19,7 +24,9 @@
 #include <QThread>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <future>
 
 #include <gtest/gtest.h>
 
@@ -451,3 +458,43 @@ TEST(SearchRunner, AMeasuredRunDoesNoHarmAndSaysWhenItKeptTheOriginal) {
   }
 }
 #endif
+
+// The explorer's measuring beside its own search would time both slower: it waits until the run
+// ends, the status bar says what waits, and analytic pricing goes on at once.
+TEST(SearchRunner, TheExplorersOtherMeasuringWaitsWhileItsOwnSearchRuns) {
+  using namespace std::chrono_literals;
+  std::future<void> timing, analytic, measured; // declared first: they end after the window stops its run
+  QTemporaryDir dir;
+  MainWindow window(testWindowOptions(dir.filePath("sessions")));
+  SearchRunner& runner = *window.searchRunner();
+  RunSettings settings;
+  settings.strategy = "greedy";
+  settings.costSpec = "analytic:h200";
+  ASSERT_FALSE(ownSearchRunning());
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, /*startPaused=*/true));
+  ASSERT_TRUE(waitUntil([] { return ownSearchRunning(); }, 10000));
+
+  timing = std::async(std::launch::async, [] { waitForOwnSearch("timing end to end on cpu"); });
+  analytic = std::async(std::launch::async, [] { (void)sharedCostModel("analytic:h200"); });
+#if TESSERA_HAVE_CPU_PLUGIN
+  measured = std::async(std::launch::async, [] { (void)sharedCostModel("measured:cpu"); });
+#endif
+  EXPECT_EQ(analytic.wait_for(10s), std::future_status::ready) << "analytic pricing never waits";
+  ASSERT_TRUE(waitUntil([&] { return window.runController()->measuringWaitText().contains(QStringLiteral("timing end to end on cpu")); }, 10000))
+      << window.runController()->measuringWaitText().toStdString();
+  EXPECT_TRUE(window.runController()->measuringWaitText().startsWith(QStringLiteral("waiting for the search to end: ")));
+  EXPECT_EQ(timing.wait_for(200ms), std::future_status::timeout) << "nothing is timed while the search runs";
+#if TESSERA_HAVE_CPU_PLUGIN
+  ASSERT_TRUE(waitUntil([&] { return window.runController()->measuringWaitText().contains(QStringLiteral("pricing with measured:cpu")); }, 60000))
+      << window.runController()->measuringWaitText().toStdString();
+  EXPECT_EQ(measured.wait_for(0s), std::future_status::timeout);
+#endif
+
+  runner.resume(); // the paused greedy run goes on and ends
+  ASSERT_TRUE(waitUntil([&] { return !runner.isRunning() && !ownSearchRunning(); }, 60000));
+  EXPECT_EQ(timing.wait_for(10s), std::future_status::ready) << "the run has ended: measuring goes on";
+#if TESSERA_HAVE_CPU_PLUGIN
+  EXPECT_EQ(measured.wait_for(10s), std::future_status::ready);
+#endif
+  ASSERT_TRUE(waitUntil([&] { return window.runController()->measuringWaitText().isEmpty(); }, 5000)) << "nothing waits now";
+}
