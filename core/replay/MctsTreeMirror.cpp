@@ -75,15 +75,19 @@ std::optional<SiblingRanks> MctsTreeMirror::siblingRanks(uint32_t id) const {
   if (!node || !node->prior || node->isRoot()) return std::nullopt;
   const MirrorMctsNode* parent = this->node(node->parent);
   if (!parent) return SiblingRanks{};
-  SiblingRanks ranks{1, 1, 0, node->visits > 0};
+  SiblingRanks ranks{1, 1, 0};
+  bool mostVisitedAlone = node->visits > 0, siblingCommitted = false;
   for (uint32_t sibling : parent->children) {
     const MirrorMctsNode* other = this->node(sibling);
     if (!other || !other->prior) continue;
     ++ranks.siblings;
     if (*other->prior > *node->prior) ++ranks.byPrior;
     if (other->visits > node->visits) ++ranks.byVisits;
-    if (sibling != id && other->visits >= node->visits) ranks.mostVisitedAlone = false;
+    if (sibling == id) continue;
+    mostVisitedAlone = mostVisitedAlone && other->visits < node->visits;
+    siblingCommitted = siblingCommitted || other->committed();
   }
+  ranks.searchChoice = node->committed() || (!siblingCommitted && mostVisitedAlone);
   return ranks;
 }
 

@@ -35,10 +35,12 @@ struct MirrorMctsNode {
 struct SiblingRanks {
   size_t byPrior = 1;
   size_t byVisits = 1;
-  size_t siblings = 1;      // the node included
-  bool mostVisitedAlone = false; // no sibling has as many visits
-  // The search visited this node most although the network preferred another sibling.
-  bool overruled() const { return mostVisitedAlone && byPrior != 1; }
+  size_t siblings = 1; // the node included
+  // The search's choice among its siblings: the one it committed, or where it committed none, the
+  // one it visited most (alone).
+  bool searchChoice = false;
+  // The search chose this node although the network preferred another sibling.
+  bool overruled() const { return searchChoice && byPrior != 1; }
 };
 
 class MctsTreeMirror {

@@ -167,4 +167,10 @@ TEST(PuctTreeEvents, SiblingRanksTellWhereTheSearchOverruledTheNetwork) {
   // Equal visits: neither is the search's choice over the other.
   tree.backedUp(1, 9, 4.5, 0, sequence++);
   EXPECT_FALSE(tree.siblingRanks(2)->overruled());
+  // A commit is the search's choice, whatever the visits say.
+  tree.committed(3, 0, sequence++);
+  EXPECT_TRUE(tree.siblingRanks(3)->searchChoice);
+  EXPECT_TRUE(tree.siblingRanks(3)->overruled());
+  tree.backedUp(2, 20, 10, 0, sequence++);
+  EXPECT_FALSE(tree.siblingRanks(2)->overruled()) << "most visited, but a sibling was committed";
 }

@@ -7,6 +7,11 @@
 
 namespace tessera::views {
 
+namespace {
+constexpr double kLabelLod = 0.55;    // below this zoom, labels in scene units are too small to read
+constexpr double kBesideRoom = 300;   // scene units right of a committed node for its prior, zoomed out
+} // namespace
+
 MctsTreeItem::MctsTreeItem(Theme theme, QFont font) : theme_(std::move(theme)), font_(std::move(font)) {}
 
 void MctsTreeItem::setTree(const MctsTreeMirror* tree, const MctsTreeLayout* layout) {
@@ -22,6 +27,8 @@ void MctsTreeItem::setTree(const MctsTreeMirror* tree, const MctsTreeLayout* lay
       const MirrorMctsNode* node = tree_->node(id);
       const QPointF p = layout_->position.at(id);
       bounds_ = bounds_.united(QRectF(p - QPointF(60, 30), QSizeF(120, node->prior ? 84 : 70)));
+      // A committed node's prior is written beside it at any zoom (paint): room for it to the right.
+      if (node->prior && node->committed()) bounds_ = bounds_.united(QRectF(p - QPointF(0, 30), QSizeF(kBesideRoom, 60)));
       if (!node->visits) continue;
       minMean_ = first ? node->meanValue() : std::min(minMean_, node->meanValue());
       maxMean_ = first ? node->meanValue() : std::max(maxMean_, node->meanValue());
@@ -75,7 +82,7 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     const bool path = node->committed();
     painter->setPen(QPen(path ? theme_.edgeHighlight : theme_.edge, path ? 3.0 : 1.0));
     painter->drawLine(from, to);
-    if (lod > 0.55 && !node->action.empty()) {
+    if (lod > kLabelLod && !node->action.empty()) {
       // Just above the child, as wide as its column, so siblings' labels never overlap.
       const double width = layout_->columnWidth - 4;
       const double top = to.y() - radius(*node) - 15;
@@ -101,9 +108,16 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
       painter->drawText(QRectF(p.x() - r, p.y() - 8, 2 * r, 16), Qt::AlignCenter, QString::number(node->visits));
     }
     double below = p.y() + r + 1;
-    if (lod > 0.4 && node->prior) {
-      paintPrior(painter, id, QPointF(p.x(), below));
+    if (node->prior && lod > kLabelLod) {
+      paintPrior(painter, id, QRectF(p.x() - 40, below, 80, 14), Qt::AlignCenter);
       below += 14;
+    } else if (node->prior && node->committed()) {
+      // Zoomed out, only the committed path's decisions keep their prior, at the font's own size.
+      painter->save();
+      const QPointF beside = painter->worldTransform().map(QPointF(p.x() + r, p.y()));
+      painter->resetTransform();
+      paintPrior(painter, id, QRectF(beside.x() + 4, beside.y() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter);
+      painter->restore();
     }
     auto hidden = layout_->hiddenUnder.find(id);
     if (hidden != layout_->hiddenUnder.end()) {
@@ -115,16 +129,16 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
 
 QString MctsTreeItem::priorPercent(double prior) { return QStringLiteral("%1%").arg(100.0 * prior, 0, 'f', prior < 0.1 ? 1 : 0); }
 
-void MctsTreeItem::paintPrior(QPainter* painter, uint32_t id, QPointF top) const {
-  // The network's first choice among its siblings in bold; the search's favourite where the
-  // network preferred another sibling in the overruled colour.
+void MctsTreeItem::paintPrior(QPainter* painter, uint32_t id, const QRectF& box, Qt::Alignment alignment) const {
+  // The network's first choice among its siblings in bold; the search's choice where the network
+  // preferred another sibling in the overruled colour.
   const std::optional<SiblingRanks> ranks = tree_->siblingRanks(id);
   QFont font = font_;
   font.setBold(ranks && ranks->byPrior == 1);
   painter->save();
   painter->setFont(font);
   painter->setPen(ranks && ranks->overruled() ? overruledColor() : theme_.text);
-  painter->drawText(QRectF(top.x() - 40, top.y(), 80, 14), Qt::AlignCenter, QStringLiteral("P ") + priorPercent(*tree_->node(id)->prior));
+  painter->drawText(box, alignment, QStringLiteral("P ") + priorPercent(*tree_->node(id)->prior));
   painter->restore();
 }
 

@@ -36,7 +36,7 @@ public:
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-  void paintPrior(QPainter* painter, uint32_t id, QPointF top) const;
+  void paintPrior(QPainter* painter, uint32_t id, const QRectF& box, Qt::Alignment alignment) const;
 
   const MctsTreeMirror* tree_ = nullptr;
   const MctsTreeLayout* layout_ = nullptr;

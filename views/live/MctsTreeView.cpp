@@ -93,7 +93,7 @@ void MctsTreeView::relayout() {
   if (hasPriors())
     text += QStringLiteral("; ") +
             tr("P = the network's prior (bold: its first choice among siblings; <span style='color:%1'>coloured</span>: "
-               "the search visited it most although the network preferred a sibling)")
+               "the search chose it, committed or most visited, although the network preferred a sibling)")
                 .arg(item_->overruledColor().name());
   if (layout_.hidden())
     text += QStringLiteral(" — ") + tr("%1 more not shown (less visited, counted as +N under their parent)").arg(layout_.hidden());
