@@ -198,6 +198,7 @@ int runProfile(CostsOptions options) {
     report["device"] = measured->device();
     report["measured"] = stats.measured;
     report["cache_hits"] = stats.cacheHits;
+    report["kept_out_of_cache"] = stats.keptOutOfCache;
     report["estimated"] = stats.estimated;
     report["estimated_ops"] = stats.estimatedOps;
     report["measure_seconds"] = stats.measureSeconds;

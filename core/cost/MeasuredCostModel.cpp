@@ -28,6 +28,20 @@ namespace {
 constexpr double kProgressEverySeconds = 2.0;
 } // namespace
 
+void MeasuredCostModel::setHostLoadReading(HostLoadReading reading) {
+  hostLoad_ = std::move(reading);
+  (void)hostQuietEnoughToCache(); // a run that starts on a busy host says so before it measures
+}
+
+bool MeasuredCostModel::hostQuietEnoughToCache() {
+  if (!hostLoad_) return true;
+  const std::optional<HostLoad> load = hostLoad_();
+  if (!load || !load->busy()) return true;
+  if (!busyHostSaid_ && warn_) warn_(spec_ + ": " + busyHostNote(*load));
+  busyHostSaid_ = true;
+  return false;
+}
+
 double MeasuredCostModel::costMs(const OpSignature& signature) {
   if (runsAsView(*this, signature)) return 0.0; // the executor aliases the input's buffer
   const double ms = measuredMs(signature);
@@ -60,14 +74,17 @@ double MeasuredCostModel::measuredMs(const OpSignature& signature) {
   }
   countTime();
   ++stats_.measured;
+  const bool cacheable = cache_ && hostQuietEnoughToCache();
+  if (cache_ && !cacheable) ++stats_.keptOutOfCache;
   if (progress_ && stats_.measureSeconds - reportedAtSeconds_ >= kProgressEverySeconds) {
     reportedAtSeconds_ = stats_.measureSeconds;
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.0f", stats_.measureSeconds);
     progress_(spec_ + ": " + std::to_string(stats_.measured) + " op signatures measured in " + seconds +
-              " s (a first run on this machine: the cost cache keeps them for later runs)");
+              (cacheable ? " s (a first run on this machine: the cost cache keeps them for later runs)"
+                         : " s (the machine is busy: they are used for this run only)"));
   }
-  if (cache_) cache_->store(device_, key, ms);
+  if (cacheable) cache_->store(device_, key, ms);
   deviceCosts_[key] = ms;
   return answered_[key] = ms;
 }
@@ -87,6 +104,8 @@ std::string MeasuredCostModel::summary() const {
     }
     line += ")";
   }
+  if (stats_.keptOutOfCache > 0)
+    line += "; " + std::to_string(stats_.keptOutOfCache) + " measured on a busy machine, kept out of the cost cache";
   if (!stats_.deviceFailure.empty()) line += "; device failed: " + stats_.deviceFailure;
   if (calibration_) line += "; calibrated to whole graphs: " + calibration_->describe();
   return line;

@@ -5,11 +5,14 @@
 // layout ops that copy (Transpose, Concat, other splits, ...) are timed as the backend runs them.
 // When the cache holds a latency calibration for the device, costMs is the
 // calibrated figure (measured op + its share of dispatch and data movement in a whole graph).
+// A timing taken while the host is busy (support/HostLoad.h) is used for this run only, never kept
+// in the cache, where every later run would reuse it.
 #pragma once
 
 #include "cost/CostModel.h"
 #include "cost/LatencyCalibration.h"
 #include "cost/OpProfiler.h"
+#include "support/HostLoad.h"
 
 #include <functional>
 #include <map>
@@ -26,6 +29,7 @@ struct MeasurementStats {
   size_t measured = 0;
   size_t estimated = 0;           // answered by the fallback model
   double measureSeconds = 0;      // wall time spent measuring
+  size_t keptOutOfCache = 0;      // measured while the host was busy: used for this run only
   std::map<std::string, size_t> estimatedOps; // op name -> estimated signatures
   std::string deviceFailure;      // why measuring stopped, empty while the device works
 };
@@ -49,6 +53,12 @@ public:
   // Replaces the calibration loaded from the cache (nullopt: plain op timings) for this model only.
   void setCalibration(std::optional<LatencyCalibration> calibration) { calibration_ = std::move(calibration); }
 
+  // Reads how busy the host is when a timing is taken: a busy host's timing stays out of the cache,
+  // and `warn` hears that once (at once when the host is busy already). Unset (the default, and a
+  // GPU's backend): the host's load does not decide what is cached.
+  using HostLoadReading = std::function<std::optional<HostLoad>()>;
+  void setHostLoadReading(HostLoadReading reading);
+
   // Hears, every couple of seconds while signatures are being measured (a first run on a machine,
   // before the cost cache holds them), how many are done: a long measuring phase shows progress.
   void setProgress(std::function<void(const std::string&)> progress) { progress_ = std::move(progress); }
@@ -69,6 +79,8 @@ public:
 
 private:
   double estimate(const OpSignature& signature);
+  // Whether a timing taken now may go to the cache; says once why not.
+  bool hostQuietEnoughToCache();
 
   std::string spec_;
   std::unique_ptr<OpProfiler> profiler_;
@@ -76,6 +88,8 @@ private:
   std::unique_ptr<CostModel> fallback_;
   Warning warn_;
   std::function<void(const std::string&)> progress_;
+  HostLoadReading hostLoad_;
+  bool busyHostSaid_ = false;
   double reportedAtSeconds_ = 0; // stats_.measureSeconds at the last progress line
   std::string device_;
   // Answers of this process, so repeated signatures stay deterministic without a cache.

@@ -44,12 +44,13 @@ std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::st
     if (warn) warn(std::string("no cost cache (") + e.what() + "); every signature is measured again in each run");
   }
   // The CPU's backends time ops on the host's processors, which other work may be holding.
-  if (backendName != "cuda" && warn)
-    if (const std::optional<HostLoad> load = hostLoad(); load && load->busy()) warn(busyHostNote(*load));
+  const bool timesOnTheHost = backendName != "cuda";
+  if (timesOnTheHost) (void)hostLoadOverride(); // a malformed $TESSERA_HOST_LOAD is refused by name
   try {
     auto model = std::make_unique<MeasuredCostModel>("measured:" + backendName, backend.makeProfiler(), cache,
                                                      std::make_unique<LazyRoofline>(backend), warn);
     model->setProgress(progress);
+    if (timesOnTheHost) model->setHostLoadReading(hostLoad);
     return model;
   } catch (const Error&) {
     throw;

@@ -19,8 +19,8 @@ using CostWarning = std::function<void(const std::string&)>;
 
 // `backend` is the name after "measured:" ("cpu", "cuda"). Measurements go to the default cost
 // cache (defaultCostCachePath()); without one every signature is measured once per process, said
-// through `warn`, which also hears once if the device fails mid-run, and that a CPU backend starts
-// on a busy machine. `progress` hears how a long first measuring goes (MeasuredCostModel::setProgress).
+// through `warn`, which also hears once if the device fails mid-run, and once that a CPU backend
+// measures on a busy machine (those timings stay out of the cache). `progress` hears how a long first measuring goes (MeasuredCostModel::setProgress).
 // Throws tessera::Error saying why the backend cannot be used (not found, failed to load, device
 // unavailable, failed to start).
 std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::string& backend, const CostWarning& warn,

@@ -28,11 +28,13 @@ const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples";
 // A cost cache of the test's own (tessera-cli reads TESSERA_COST_CACHE), so what a run measures
 // is its own and nothing of the user's is touched. One CPU thread, named: otherwise each run picks
 // its threads from the load average, and two runs of one test under CI's load can key their
-// timings and calibration to different devices ("1 thread" against "2 threads").
+// timings and calibration to different devices ("1 thread" against "2 threads"). A quiet host,
+// injected: a busy one's timings never reach the cache, and CI's own load must not decide that.
 std::string useFreshCostCache(const std::string& dir) {
   const std::string cache = dir + "/costs.sqlite";
   setenv("TESSERA_COST_CACHE", cache.c_str(), 1);
   setenv("OMP_NUM_THREADS", "1", 1);
+  setenv("TESSERA_HOST_LOAD", "0", 1);
   return cache;
 }
 
@@ -66,6 +68,46 @@ TEST(MeasuredCostCli, ASessionKeepsTheDeviceFiguresItsRunWasPricedWith) {
     EXPECT_NE(signature.find('|'), std::string::npos) << signature;
   }
   EXPECT_TRUE(opened.opCosts("analytic:h200").empty());
+}
+
+// On a busy host (injected) the timings price the run but stay out of the cache, and the run says
+// so once; the same profile on a quiet host then measures them again and keeps them.
+TEST(MeasuredCostCli, TimingsOfABusyMachinePriceTheRunButStayOutOfTheCache) {
+  SKIP_WITHOUT_CPU_PLUGIN();
+  const std::string dir = makeTempDir("busy-host");
+  useFreshCostCache(dir);
+  const std::string model = kSamples + "/teaching/phase_ordering.onnx";
+  setenv("TESSERA_HOST_LOAD", "1000", 1);
+  auto busy = runCli("costs profile " + model + " --json " + dir + "/busy.json");
+  setenv("TESSERA_HOST_LOAD", "0", 1);
+  ASSERT_EQ(busy.exitCode, 0) << busy.output;
+  const nlohmann::json first = readJson(dir + "/busy.json");
+  ASSERT_GT(first["measured"].get<int>(), 0) << busy.output;
+  EXPECT_EQ(first["kept_out_of_cache"], first["measured"]);
+  const std::string said = "used for this run only and not kept in the cost cache";
+  const size_t at = busy.output.find(said);
+  ASSERT_NE(at, std::string::npos) << busy.output;
+  EXPECT_EQ(busy.output.find(said, at + 1), std::string::npos) << "said once:\n" << busy.output;
+
+  auto quiet = runCli("costs profile " + model + " --json " + dir + "/quiet.json");
+  ASSERT_EQ(quiet.exitCode, 0) << quiet.output;
+  const nlohmann::json second = readJson(dir + "/quiet.json");
+  EXPECT_EQ(second["cache_hits"].get<int>(), 0) << "nothing of the busy run was cached";
+  EXPECT_EQ(second["measured"], first["measured"]);
+  EXPECT_EQ(second["kept_out_of_cache"].get<int>(), 0);
+  EXPECT_EQ(quiet.output.find(said), std::string::npos) << quiet.output;
+
+  auto again = runCli("costs profile " + model + " --json " + dir + "/again.json");
+  ASSERT_EQ(again.exitCode, 0) << again.output;
+  EXPECT_EQ(readJson(dir + "/again.json")["cache_hits"], first["measured"]) << "a quiet run's timings are cached";
+
+  // A load that is not one is refused by name, as an unusable backend is: the run says so and predicts.
+  setenv("TESSERA_HOST_LOAD", "very", 1);
+  auto malformed = runCli("costs profile " + model + " --json " + dir + "/malformed.json");
+  setenv("TESSERA_HOST_LOAD", "0", 1);
+  ASSERT_EQ(malformed.exitCode, 0) << malformed.output;
+  EXPECT_NE(malformed.output.find("TESSERA_HOST_LOAD='very' is not a load average"), std::string::npos) << malformed.output;
+  EXPECT_EQ(readJson(dir + "/malformed.json")["cost"], "analytic:h200");
 }
 
 // The speedup's interval holds its estimate; timings are not checked beyond being positive

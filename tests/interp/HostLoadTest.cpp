@@ -1,8 +1,11 @@
 // The host-load rule the interpreter's thread count and the measured CPU backends share: busy
 // means more runnable threads than processors plus one, and only then is there a note to show.
+#include "support/Error.h"
 #include "support/HostLoad.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 using namespace tessera;
 
@@ -20,6 +23,33 @@ TEST(HostLoad, OnlyABusyHostHasANoteAndItSaysWhatToDo) {
   EXPECT_NE(note.find("load 9.3 on 2 processors"), std::string::npos) << note;
   EXPECT_NE(note.find("unreliable"), std::string::npos) << note;
   EXPECT_NE(note.find("--cost analytic:h200"), std::string::npos) << note;
+  EXPECT_NE(note.find("not kept in the cost cache"), std::string::npos) << note;
+}
+
+// $TESSERA_HOST_LOAD injects a load (the tests of measured costs use it); a malformed value is
+// refused by name where it can be reported and never breaks a reading.
+TEST(HostLoad, TheVariableStandsInForTheSystemsReading) {
+  setenv(kHostLoadVariable, "1000", 1);
+  ASSERT_TRUE(hostLoad());
+  EXPECT_TRUE(hostLoad()->busy());
+  EXPECT_EQ(hostLoad()->loadAverage, 1000.0);
+  setenv(kHostLoadVariable, "0", 1);
+  EXPECT_FALSE(hostLoad()->busy());
+  EXPECT_EQ(hostLoadOverride(), 0.0);
+  for (const char* bad : {"busy", "-1", "2x", ""}) {
+    setenv(kHostLoadVariable, bad, 1);
+    try {
+      hostLoadOverride();
+      ADD_FAILURE() << "'" << bad << "' was taken as a load";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("TESSERA_HOST_LOAD='") + bad + "'"), std::string::npos) << e.what();
+    }
+#if defined(__linux__)
+    EXPECT_TRUE(hostLoad()) << "the system's reading stands";
+#endif
+  }
+  unsetenv(kHostLoadVariable);
+  EXPECT_FALSE(hostLoadOverride());
 }
 
 TEST(HostLoad, TheHostSaysItsLoadAndProcessors) {

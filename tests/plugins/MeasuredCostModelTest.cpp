@@ -1,9 +1,11 @@
 // MeasuredCostModel: each signature measured once per device, cached across runs, estimates for
-// what the backend cannot time, and a device that fails mid-run.
+// what the backend cannot time, a device that fails mid-run, and timings of a busy host kept out
+// of the cache (with an injected load reading: the tests never depend on the real load).
 #include "cost/AnalyticCostModel.h"
 #include "cost/CostCache.h"
 #include "cost/MeasuredCostModel.h"
 #include "support/Error.h"
+#include "support/HostLoad.h"
 
 #include <gtest/gtest.h>
 
@@ -105,4 +107,62 @@ TEST(MeasuredCostModel, ADeviceThatFailsIsReportedOnceAndEstimatedAfterwards) {
   EXPECT_EQ(model->stats().measured, 1u);
   EXPECT_EQ(model->stats().estimated, 2u);
   EXPECT_EQ(model->stats().deviceFailure, "device lost");
+}
+
+TEST(MeasuredCostModel, TimingsOfABusyHostPriceThisRunOnlyAndItSaysSoOnce) {
+  const std::string path = tempPath("busy.sqlite");
+  auto cache = std::make_shared<CostCache>(path);
+  int calls = 0;
+  std::vector<std::string> warnings;
+  auto busy = makeModel(&calls, cache, 1000, [&](const std::string& line) { warnings.push_back(line); });
+  busy->setHostLoadReading([] { return HostLoad{9.3, 2}; });
+  ASSERT_EQ(warnings.size(), 1u) << "a run that starts on a busy host says so before it measures";
+  EXPECT_NE(warnings[0].find("load 9.3 on 2 processors"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("not kept in the cost cache"), std::string::npos) << warnings[0];
+  EXPECT_EQ(busy->costMs(kRelu), 1.0);
+  EXPECT_EQ(busy->costMs(kTanh), 2.0);
+  EXPECT_EQ(busy->costMs(kRelu), 1.0) << "this run keeps its answer";
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(cache->size("fake:device"), 0u) << "a busy host's timing is never cached";
+  EXPECT_EQ(busy->stats().keptOutOfCache, 2u);
+  EXPECT_EQ(warnings.size(), 1u) << "said once";
+  EXPECT_NE(busy->summary().find("2 measured on a busy machine, kept out of the cost cache"), std::string::npos) << busy->summary();
+  EXPECT_EQ(busy->deviceCosts().msBySignature.size(), 2u) << "the run's session still records what priced it";
+
+  // A later, quiet run measures them again, and keeps them.
+  auto quiet = makeModel(&calls, cache, 1000, [&](const std::string& line) { warnings.push_back(line); });
+  quiet->setHostLoadReading([] { return HostLoad{0.5, 2}; });
+  EXPECT_EQ(quiet->costMs(kRelu), 1.0);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(cache->size("fake:device"), 1u);
+  EXPECT_EQ(quiet->stats().keptOutOfCache, 0u);
+  EXPECT_EQ(warnings.size(), 1u) << "a quiet host says nothing";
+}
+
+TEST(MeasuredCostModel, AHostThatBecomesBusyMidRunStopsCachingFromThen) {
+  const std::string path = tempPath("becomes-busy.sqlite");
+  auto cache = std::make_shared<CostCache>(path);
+  int calls = 0;
+  std::vector<std::string> warnings;
+  double load = 1.0;
+  auto model = makeModel(&calls, cache, 1000, [&](const std::string& line) { warnings.push_back(line); });
+  model->setHostLoadReading([&] { return HostLoad{load, 2}; });
+  model->costMs(kRelu);
+  EXPECT_EQ(cache->size("fake:device"), 1u);
+  load = 4.0;
+  model->costMs(kTanh);
+  model->costMs({OpKind::Sigmoid, {f32({7})}, {f32({7})}, {}});
+  EXPECT_EQ(cache->size("fake:device"), 1u) << "only the quiet timing is cached";
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("load 4.0 on 2 processors"), std::string::npos) << warnings[0];
+  EXPECT_EQ(model->stats().keptOutOfCache, 2u);
+}
+
+TEST(MeasuredCostModel, WithoutALoadReadingEveryTimingIsCached) {
+  const std::string path = tempPath("no-reading.sqlite");
+  auto cache = std::make_shared<CostCache>(path);
+  int calls = 0;
+  auto model = makeModel(&calls, cache); // a GPU's backend: the host's load does not decide
+  model->costMs(kRelu);
+  EXPECT_EQ(cache->size("fake:device"), 1u);
 }

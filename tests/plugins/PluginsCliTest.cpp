@@ -28,18 +28,21 @@ namespace {
 const std::string kSamples = std::string(TESSERA_SOURCE_DIR) + "/samples/";
 
 // Every test gets its own cost cache (the CLI's default location comes from the environment) and
-// one named CPU thread, so two runs key their timings to the same device whatever the load average.
+// one named CPU thread, so two runs key their timings to the same device whatever the load average,
+// and a quiet host (injected), so that what they measure is cached whatever CI's load.
 class PluginsCli : public ::testing::Test {
 protected:
   void SetUp() override {
     dir_ = makeTempDir("plugins-cli");
     setenv("TESSERA_COST_CACHE", (dir_ + "/costs.sqlite").c_str(), 1);
     setenv("OMP_NUM_THREADS", "1", 1);
+    setenv("TESSERA_HOST_LOAD", "0", 1);
     unsetenv("TESSERA_PLUGIN_PATH");
   }
   void TearDown() override {
     unsetenv("TESSERA_COST_CACHE");
     unsetenv("OMP_NUM_THREADS");
+    unsetenv("TESSERA_HOST_LOAD");
     unsetenv("TESSERA_PLUGIN_PATH");
   }
   // Whether `tessera-cli plugins` reports a usable cuda backend (a GPU machine with the plugin).
