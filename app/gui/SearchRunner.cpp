@@ -12,6 +12,9 @@
 #include "rlflow/RlflowStrategy.h"
 #include "xrlflow/XrlflowStrategy.h"
 #endif
+#if TESSERA_HAVE_PUCT
+#include "puct/PuctAgent.h"
+#endif
 
 #include <QDateTime>
 #include <QMetaObject>
@@ -35,6 +38,9 @@ void registerBuiltStrategies() {
 #if TESSERA_HAVE_TORCH
   registerXrlflowStrategy();
   registerRlflowStrategy();
+#endif
+#if TESSERA_HAVE_PUCT
+  registerPuctPriors(); // mcts --param prior=CKPT
 #endif
 }
 
