@@ -8,6 +8,7 @@
 #include "SearchRunner.h"
 #include "SessionController.h"
 
+#include "run/RunChoices.h"
 #include "support/Error.h"
 
 #include <QAction>
@@ -262,7 +263,9 @@ void RunController::showOutcome(const SearchOutcome& outcome) {
   const QString verified = !result.verificationRun ? tr("not verified")
                            : result.verified       ? tr("verified")
                                                    : tr("<span style='color:#d32f2f'>verification FAILED</span>");
-  runPanel_->setOutcome(endToEndLine(outcome) +
+  // The cost model as every headline names it: an analytic one says which device it predicts for.
+  const QString pricedWith = QString::fromStdString(costSpecHeadline(outcome.best.costSpec)).toHtmlEscaped();
+  runPanel_->setOutcome(endToEndLine(outcome) + tr("cost model %1<br>").arg(pricedWith) +
                         tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
                             .arg(result.originalCostMs, 0, 'f', 4)
                             .arg(result.bestCostMs, 0, 'f', 4)

@@ -296,6 +296,8 @@ void RunPanel::setProgress(int percent, const QString& line) {
 
 void RunPanel::setOutcome(const QString& text) { outcome_->setText(text); }
 
+QString RunPanel::outcome() const { return outcome_->text(); }
+
 void RunPanel::discoverMeasuredBackends() {
   if (discoveryStarted_) return;
   discoveryStarted_ = true;

@@ -54,6 +54,7 @@ public:
   void setPaused(bool paused);
   void setProgress(int percent, const QString& line); // percent < 0 leaves the bar as it is
   void setOutcome(const QString& text);
+  QString outcome() const; // as shown, rich text
   // Lists the plugins' measured backends once they have loaded on a worker (costChoicesLoaded);
   // the first call starts it, later ones do nothing. Only the analytic models are listed before.
   void discoverMeasuredBackends();

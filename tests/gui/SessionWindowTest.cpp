@@ -6,6 +6,7 @@
 #include "CandidateExport.h"
 #include "CandidatesPanel.h"
 #include "MainWindow.h"
+#include "RunPanel.h"
 #include "TestWindowOptions.h"
 #include "SearchRunner.h"
 #include "SessionController.h"
@@ -179,6 +180,10 @@ TEST(SessionWindow, ARunIsRecordedInTheModelsSessionAndListed) {
   EXPECT_EQ(window.candidatesPanel()->model()->totalCandidates(),
             static_cast<int>(window.lastOutcome()->result.candidates.size()));
   ASSERT_GT(window.candidatesPanel()->model()->totalCandidates(), 0);
+  // The outcome names the cost model as every headline does: the tests price with analytic:h200.
+  const QString outcome = window.runPanel()->outcome();
+  EXPECT_TRUE(outcome.contains(QStringLiteral("cost model analytic:h200, a prediction for NVIDIA H200"))) << outcome.toStdString();
+  EXPECT_TRUE(outcome.contains(QStringLiteral("not a measurement on this machine"))) << outcome.toStdString();
 
   // The export of the best re-imports and computes what the original computes.
   QString exported = dir.filePath("best.onnx");
