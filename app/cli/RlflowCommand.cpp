@@ -109,6 +109,10 @@ nlohmann::json scoresJson(const WorldModelScores& s) {
           {"reward_mae_share", s.meanAbsReward > 0 ? s.rewardMae / s.meanAbsReward : 0.0},
           {"done_accuracy", s.doneAccuracy},
           {"mask_accuracy", s.maskAccuracy},
+          {"mask_accuracy_of_no_rewrite", s.allAbsentAccuracy},
+          {"mask_present_recall", s.presentRecall},
+          {"mask_present_precision", s.presentPrecision},
+          {"mask_offers_action", s.actionOffered},
           {"mask_exact", s.maskExact},
           {"location_accuracy", s.locationAccuracy}};
 }
@@ -185,6 +189,10 @@ int runWorldModelEval(const WorldModelEvalOptions& options) {
   std::printf("done accuracy   %.2f %%\n", 100.0 * s.doneAccuracy);
   std::printf("mask accuracy   %.2f %% of (state, rule) pairs; %.2f %% of states exact; location counts %.2f %% exact\n", 100.0 * s.maskAccuracy,
               100.0 * s.maskExact, 100.0 * s.locationAccuracy);
+  // Most (state, rule) pairs have no rewrite, so the pair accuracy is judged against a mask of none.
+  std::printf("                a mask of no rewrite at all scores %.2f %%; rules with a rewrite predicted present: %.2f %% (precision %.2f %%)\n",
+              100.0 * s.allAbsentAccuracy, 100.0 * s.presentRecall, 100.0 * s.presentPrecision);
+  std::printf("action offered  %.2f %% of transitions: the predicted mask of the state offers the action taken\n", 100.0 * s.actionOffered);
   if (options.json.empty()) return 0;
   nlohmann::json json = scoresJson(s);
   json["checkpoint"] = options.checkpoint;

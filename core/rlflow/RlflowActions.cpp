@@ -8,6 +8,13 @@ bool ActionMask::empty() const {
   return std::all_of(locations.begin(), locations.end(), [](int n) { return n == 0; });
 }
 
+bool offers(const ActionMask& mask, const RlflowAction& action) {
+  const auto rules = static_cast<int>(mask.locations.size());
+  if (action.rule == rules) return true;
+  if (action.rule < 0 || action.rule > rules) return false;
+  return mask.locations[static_cast<size_t>(action.rule)] > std::min(action.location, kRlflowLocations - 1);
+}
+
 ActionMask maskOf(const Observation& observation, int rules) {
   ActionMask mask;
   mask.locations.assign(static_cast<size_t>(rules), 0);

@@ -25,6 +25,11 @@ struct ActionMask {
   bool empty() const;
 };
 
+// Whether `mask` offers `action` (its rule has a rewrite there, with that many locations); stop
+// is always offered. A location past kRlflowLocations counts as the last one, as the world model
+// reads it.
+bool offers(const ActionMask& mask, const RlflowAction& action);
+
 // The mask of a real state: from its listed candidates.
 ActionMask maskOf(const Observation& observation, int rules);
 

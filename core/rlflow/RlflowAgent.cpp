@@ -83,6 +83,29 @@ int64_t sampleFrom(const torch::Tensor& logProbabilities, std::mt19937_64& rando
   return last;
 }
 
+// The masks a prediction stands for: a rule is present when its logit is positive, with its
+// location share rounded to at least one location.
+std::vector<ActionMask> predictedMasks(const MaskPrediction& prediction) {
+  const torch::Tensor present = (prediction.presentLogits > 0).contiguous();
+  const torch::Tensor locations =
+      torch::round(prediction.locationShare * kRlflowLocations).clamp(1, kRlflowLocations).to(torch::kInt).contiguous();
+  const torch::Tensor savings = prediction.bestSaving.contiguous();
+  const int64_t states = present.size(0), rules = present.size(1);
+  std::vector<ActionMask> masks(static_cast<size_t>(states));
+  for (int64_t i = 0; i < states; ++i) {
+    ActionMask& mask = masks[static_cast<size_t>(i)];
+    mask.locations.assign(static_cast<size_t>(rules), 0);
+    mask.bestSaving.assign(static_cast<size_t>(rules), 0.0f);
+    for (int64_t r = 0; r < rules; ++r) {
+      const int64_t at = i * rules + r;
+      if (!present.data_ptr<bool>()[at]) continue;
+      mask.locations[static_cast<size_t>(r)] = locations.data_ptr<int>()[at];
+      mask.bestSaving[static_cast<size_t>(r)] = savings.data_ptr<float>()[at];
+    }
+  }
+  return masks;
+}
+
 } // namespace
 
 struct RlflowAgent::State {
@@ -286,8 +309,21 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
     const torch::Tensor doneRight = (pass.output.doneLogit > 0) == (batch.done > 0.5f);
     scores.doneAccuracy = (doneRight.to(torch::kFloat) * batch.valid).sum().item<double>() / transitions;
   }
-  const torch::Tensor presentRight = (pass.mask.presentLogits > 0) == batch.masks.present;
+  const torch::Tensor predictedPresent = pass.mask.presentLogits > 0;
+  const torch::Tensor presentRight = predictedPresent == batch.masks.present;
   scores.maskAccuracy = presentRight.to(torch::kFloat).mean().item<double>();
+  scores.allAbsentAccuracy = 1.0 - batch.masks.present.to(torch::kFloat).mean().item<double>();
+  const double reallyPresent = batch.masks.present.sum().item<double>(), predictedCount = predictedPresent.sum().item<double>();
+  const double bothPresent = (predictedPresent & batch.masks.present).sum().item<double>();
+  scores.presentRecall = reallyPresent > 0 ? bothPresent / reallyPresent : 1.0;
+  scores.presentPrecision = predictedCount > 0 ? bothPresent / predictedCount : 1.0;
+  const std::vector<ActionMask> predicted = predictedMasks(pass.mask);
+  size_t state = 0, offered = 0;
+  for (const WorldModelEpisode& episode : episodes) {
+    for (size_t k = 0; k < episode.actions.size(); ++k) offered += offers(predicted[state + k], episode.actions[k]) ? 1 : 0;
+    state += episode.states.size();
+  }
+  if (transitions > 0) scores.actionOffered = static_cast<double>(offered) / transitions;
   scores.maskExact = presentRight.all(1).to(torch::kFloat).mean().item<double>();
   const torch::Tensor predictedLocations = torch::round(pass.mask.locationShare * kRlflowLocations).clamp(1, kRlflowLocations);
   const torch::Tensor realLocations = torch::round(batch.masks.shares * kRlflowLocations);
@@ -300,20 +336,7 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
 
 ActionMask RlflowAgent::predictMask(const Latent& z) {
   torch::NoGradGuard noGrad;
-  MaskPrediction prediction = state_->networks->worldModel->mask(latentTensor(z));
-  const torch::Tensor present = (prediction.presentLogits[0] > 0).contiguous();
-  const torch::Tensor locations = torch::round(prediction.locationShare[0] * kRlflowLocations).clamp(1, kRlflowLocations).to(torch::kInt).contiguous();
-  const torch::Tensor savings = prediction.bestSaving[0].contiguous();
-  ActionMask mask;
-  const auto rules = static_cast<size_t>(state_->config.rules);
-  mask.locations.assign(rules, 0);
-  mask.bestSaving.assign(rules, 0.0f);
-  for (size_t r = 0; r < rules; ++r) {
-    if (!present.data_ptr<bool>()[r]) continue;
-    mask.locations[r] = locations.data_ptr<int>()[r];
-    mask.bestSaving[r] = savings.data_ptr<float>()[r];
-  }
-  return mask;
+  return predictedMasks(state_->networks->worldModel->mask(latentTensor(z))).front();
 }
 
 DreamMemory RlflowAgent::dreamStart() const {

@@ -47,8 +47,12 @@ struct WorldModelScores {
   double meanAbsReward = 0;   // the scale the MAE is judged against
   double doneAccuracy = 0;
   double maskAccuracy = 0;    // (state, rule) pairs whose "has a rewrite" is predicted right
+  double allAbsentAccuracy = 0; // what maskAccuracy a mask of no rewrite at all would score: most pairs have none
+  double presentRecall = 0;   // (state, rule) pairs with a rewrite that the mask predicts present
+  double presentPrecision = 0; // pairs predicted present that have a rewrite
   double maskExact = 0;       // states whose every rule's presence is right
   double locationAccuracy = 0; // present rules whose location count is predicted exactly
+  double actionOffered = 0;   // transitions whose action the predicted mask of its state offers (a dream could take it)
 };
 
 // The LSTM's memory in a dream.

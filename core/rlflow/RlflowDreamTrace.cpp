@@ -61,7 +61,7 @@ DreamTrace traceDream(RlflowAgent& agent, RewriteEnvironment& environment, const
     step.dreamtRules = dreamtCounts.rules;
     step.dreamtActions = dreamtCounts.actions;
     step.maskAgreement = presenceAgreement(dreamt, real);
-    step.actionInDream = dreamt.locations[static_cast<size_t>(step.action.rule)] > std::min(step.action.location, kRlflowLocations - 1);
+    step.actionInDream = offers(dreamt, step.action);
 
     const Latent realZ = agent.encode(observation);
     const DreamStep oneStep = agent.dream(realMemory, realZ, step.action, options.temperature);

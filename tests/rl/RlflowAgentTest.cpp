@@ -121,6 +121,58 @@ TEST_F(RlflowAgentTest, TheWorldModelLearnsItsData) {
   EXPECT_GT(after.maskAccuracy, 0.95);
 }
 
+TEST_F(RlflowAgentTest, AMaskOffersAnActionOnlyWhereItsRuleHasThatLocation) {
+  ActionMask mask;
+  mask.locations = {0, 3};
+  mask.bestSaving = {0, 1};
+  EXPECT_FALSE(offers(mask, {0, 0})) << "a rule with no rewrite";
+  EXPECT_TRUE(offers(mask, {1, 0}));
+  EXPECT_TRUE(offers(mask, {1, 2}));
+  EXPECT_FALSE(offers(mask, {1, 3})) << "its fourth location, of three";
+  EXPECT_TRUE(offers(mask, {2, 0})) << "stop";
+  mask.locations[0] = kRlflowLocations;
+  EXPECT_TRUE(offers(mask, {0, 40})) << "a location past the last counts as the last, as the world model reads it";
+}
+
+// The mask scores are what the dream sees state by state (predictMask of each state's z): a world
+// model whose pair accuracy is high may still offer few of the actions taken, since most pairs
+// have no rewrite; the scores say how many it offers and what a mask of no rewrite would score.
+TEST_F(RlflowAgentTest, MaskScoresAreThoseOfTheMasksADreamSeesStateByState) {
+  RlflowAgent agent(config, 2);
+  GraphEpisodes models({{"small", smallModel()}, {"paired", pairedBranchesWithTail(3)}}, pack.list, *cost, environmentOptionsFor(config));
+  std::mt19937_64 random(4);
+  size_t realSteps = 0;
+  const std::vector<WorldModelEpisode> data = collectRandomEpisodes(models, 6, rules, 0.1, random, realSteps);
+  for (int update = 0; update < 20; ++update) agent.trainWorldModel(data, 3e-3);
+
+  size_t pairs = 0, present = 0, predicted = 0, both = 0, transitions = 0, offered = 0;
+  for (const WorldModelEpisode& episode : data)
+    for (size_t k = 0; k < episode.states.size(); ++k) {
+      const ActionMask real = maskOf(episode.states[k], rules), dreamt = agent.predictMask(agent.encode(episode.states[k]));
+      for (int r = 0; r < rules; ++r) {
+        const bool isPresent = real.locations[static_cast<size_t>(r)] > 0, isPredicted = dreamt.locations[static_cast<size_t>(r)] > 0;
+        ++pairs;
+        present += isPresent ? 1 : 0;
+        predicted += isPredicted ? 1 : 0;
+        both += isPresent && isPredicted ? 1 : 0;
+      }
+      if (k == episode.actions.size()) continue;
+      ++transitions;
+      offered += offers(dreamt, episode.actions[k]) ? 1 : 0;
+    }
+  ASSERT_GT(present, 0u);
+  const WorldModelScores scores = agent.scoreWorldModel(data);
+  // One state at a time or all at once, z may differ in the last bits: allow one answer to flip.
+  EXPECT_NEAR(scores.allAbsentAccuracy, 1.0 - static_cast<double>(present) / static_cast<double>(pairs), 1e-6);
+  EXPECT_NEAR(scores.presentRecall, static_cast<double>(both) / static_cast<double>(present), 1.0 / static_cast<double>(present));
+  if (predicted > 0) {
+    EXPECT_NEAR(scores.presentPrecision, static_cast<double>(both) / static_cast<double>(predicted), 1.0 / static_cast<double>(predicted));
+  }
+  EXPECT_EQ(scores.transitions, transitions);
+  EXPECT_NEAR(scores.actionOffered, static_cast<double>(offered) / static_cast<double>(transitions), 1.0 / static_cast<double>(transitions));
+  EXPECT_GT(scores.allAbsentAccuracy, 0.9) << "most (state, rule) pairs have no rewrite: the pair accuracy needs this baseline";
+}
+
 TEST_F(RlflowAgentTest, ADreamStepPredictsTheNextLatentAndAMask) {
   RlflowAgent agent(config, 4);
   const Latent z = agent.encode(env.observation());
