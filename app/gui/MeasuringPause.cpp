@@ -1,7 +1,10 @@
 #include "MeasuringPause.h"
 
+#include "BackgroundWork.h"
+
 #include <QCoreApplication>
 #include <QThread>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <condition_variable>
@@ -64,11 +67,17 @@ void waitForOwnSearch(const std::string& what) {
     waits.push_back(what);
   }
   tellObservers();
+  // A waiting thread of the background pool lends its place meanwhile: the pool has as many threads
+  // as cores, and work that measures nothing (a session read, a listing) must not queue behind it.
+  QThreadPool* pool = views::backgroundThreadPool();
+  const bool pooled = pool->contains(QThread::currentThread());
+  if (pooled) pool->releaseThread();
   {
     std::unique_lock lock(pauseMutex);
     searchEnded.wait(lock, [] { return searchesRunning == 0; });
     waits.erase(std::find(waits.begin(), waits.end(), what));
   }
+  if (pooled) pool->reserveThread();
   tellObservers();
 }
 

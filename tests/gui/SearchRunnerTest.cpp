@@ -10,6 +10,8 @@
 #include "TestModels.h"
 #include "TestWindowOptions.h"
 
+#include "BackgroundWork.h"
+
 #include "cost/CostModel.h"
 #include "cost/GraphCost.h"
 #include "ir/GraphHash.h"
@@ -497,4 +499,27 @@ TEST(SearchRunner, TheExplorersOtherMeasuringWaitsWhileItsOwnSearchRuns) {
   EXPECT_EQ(measured.wait_for(10s), std::future_status::ready);
 #endif
   ASSERT_TRUE(waitUntil([&] { return window.runController()->measuringWaitText().isEmpty(); }, 5000)) << "nothing waits now";
+}
+
+// Measuring that waits in the background pool lends its thread: more waiting jobs than the pool has
+// threads still leave room for work that measures nothing.
+TEST(SearchRunner, MeasuringThatWaitsLeavesTheBackgroundPoolFree) {
+  SearchRunner runner;
+  Recorder recorder(runner);
+  RunSettings settings;
+  settings.strategy = "greedy";
+  settings.costSpec = "analytic:h200";
+  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, /*startPaused=*/true));
+  ASSERT_TRUE(waitUntil([] { return ownSearchRunning(); }, 10000));
+  std::vector<QFuture<void>> waiting;
+  for (int i = 0; i <= views::backgroundThreadPool()->maxThreadCount(); ++i)
+    waiting.push_back(views::runInBackground([] { waitForOwnSearch("timing end to end on cpu"); }));
+  ASSERT_TRUE(waitUntil([&] { return measuringWaits().size() == waiting.size(); }, 10000)) << measuringWaits().size();
+  QFuture<int> other = views::runInBackground([] { return 42; });
+  EXPECT_TRUE(waitUntil([&] { return other.isFinished(); }, 10000)) << "other work ran while measuring waited";
+  EXPECT_FALSE(waiting.front().isFinished());
+  runner.resume();
+  ASSERT_TRUE(waitUntil([&] { return recorder.done(); }, 60000));
+  for (QFuture<void>& job : waiting) EXPECT_TRUE(waitUntil([&] { return job.isFinished(); }, 10000));
+  EXPECT_TRUE(measuringWaits().empty());
 }
