@@ -1,6 +1,7 @@
 #include "TrainingPage.h"
 
 #include "live/RealStepCurvesPanel.h"
+#include "live/StrengthCurvesPanel.h"
 #include "live/TrainingCurveChart.h"
 #include "live/TrainingCurvesPanel.h"
 
@@ -11,7 +12,8 @@
 namespace tessera::gui {
 
 TrainingPage::TrainingPage(QStringList reports, QWidget* parent)
-    : QWidget(parent), reports_(std::move(reports)), realStepReports_(shippedSampleEfficiencyReports()) {
+    : QWidget(parent), reports_(std::move(reports)), realStepReports_(shippedSampleEfficiencyReports()),
+      strengthReports_(shippedSelfPlayReports()) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   charts_ = new QTabWidget(this);
@@ -27,6 +29,15 @@ QStringList TrainingPage::shippedSampleEfficiencyReports() {
   return paths;
 }
 
+QStringList TrainingPage::shippedSelfPlayReports() {
+  const QDir agents(QStringLiteral(TESSERA_AGENTS_DIR));
+  QStringList paths;
+  if (agents.exists(QStringLiteral("puct-training.json"))) paths << agents.filePath(QStringLiteral("puct-training.json"));
+  const QDir seeds(agents.filePath(QStringLiteral("seeds")));
+  for (const QString& name : seeds.entryList({QStringLiteral("puct*.json")}, QDir::Files, QDir::Name)) paths << seeds.filePath(name);
+  return paths;
+}
+
 views::TrainingCurvesPanel* TrainingPage::panel() {
   if (panel_) return panel_;
   panel_ = new views::TrainingCurvesPanel(charts_);
@@ -34,11 +45,15 @@ views::TrainingCurvesPanel* TrainingPage::panel() {
   // The sample-efficiency chart first: what issue #33 asks the tab to show.
   charts_->addTab(realSteps_, tr("Reward by real environment steps"));
   charts_->addTab(panel_, tr("Reward per episode"));
+  strength_ = new views::StrengthCurvesPanel(charts_);
+  charts_->addTab(strength_, tr("Self-play strength by generation"));
   connect(panel_, &views::TrainingCurvesPanel::loaded, this, &TrainingPage::loaded);
   if (!reports_.isEmpty()) panel_->loadReports(reports_, /*replace=*/true);
   if (!realStepReports_.isEmpty()) realSteps_->loadReports(realStepReports_, /*replace=*/true);
+  if (!strengthReports_.isEmpty()) strength_->loadReports(strengthReports_, /*replace=*/true);
   reports_.clear();
   realStepReports_.clear();
+  strengthReports_.clear();
   return panel_;
 }
 
@@ -47,17 +62,24 @@ views::RealStepCurvesPanel* TrainingPage::realStepsPanel() {
   return realSteps_;
 }
 
+views::StrengthCurvesPanel* TrainingPage::strengthPanel() {
+  panel();
+  return strength_;
+}
+
 void TrainingPage::showReports(const QStringList& paths) {
   if (!panel_) {
     reports_ = paths;
     realStepReports_ = paths;
+    strengthReports_ = paths;
     return;
   }
   panel_->loadReports(paths, /*replace=*/true);
   realSteps_->loadReports(paths, /*replace=*/true);
+  strength_->loadReports(paths, /*replace=*/true);
 }
 
-bool TrainingPage::isLoading() const { return panel_ && (panel_->isLoading() || realSteps_->isLoading()); }
+bool TrainingPage::isLoading() const { return panel_ && (panel_->isLoading() || realSteps_->isLoading() || strength_->isLoading()); }
 
 int TrainingPage::curvesShown() const { return panel_ ? panel_->chart()->seriesCount() : 0; }
 

@@ -1,6 +1,6 @@
 #include "rl/RealStepCurve.h"
 
-#include "rl/TrainingReport.h"
+#include "rl/ReportObject.h"
 #include "support/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -10,20 +10,6 @@
 namespace tessera {
 
 namespace {
-
-double finiteNumber(const nlohmann::json& entry, const char* key, const std::string& where) {
-  const auto value = entry.find(key);
-  if (value == entry.end() || !value->is_number()) throw Error(where + " has no numeric '" + key + "'");
-  const double number = value->get<double>();
-  if (!std::isfinite(number)) throw Error(where + " has a '" + key + "' that is not finite");
-  return number;
-}
-
-const nlohmann::json& listNamed(const nlohmann::json& report, const char* key, const std::string& hint) {
-  const auto list = report.find(key);
-  if (list == report.end() || !list->is_array() || list->empty()) throw Error(std::string("no '") + key + "' list " + hint);
-  return *list;
-}
 
 void readXrlflow(const nlohmann::json& report, RealStepCurve& curve) {
   const nlohmann::json& episodes = listNamed(report, "curve", "of training episodes");
@@ -59,15 +45,7 @@ void readRlflow(const nlohmann::json& report, RealStepCurve& curve) {
 
 RealStepCurve readRealStepCurve(const std::string& path) {
   RealStepCurve curve;
-  readReportFile(path, [&](const std::string& text) {
-    const nlohmann::json report = nlohmann::json::parse(text);
-    if (!report.is_object()) throw Error("not a training report (expected a JSON object)");
-    curve.path = path;
-    curve.agent = report.value("agent", std::string());
-    if (const auto seed = report.find("seed"); seed != report.end() && seed->is_number_unsigned()) curve.seed = seed->get<uint64_t>();
-    if (const auto models = report.find("models"); models != report.end() && models->is_array())
-      for (const auto& model : *models)
-        if (model.is_string()) curve.models.push_back(model.get<std::string>());
+  readReportObject(path, curve, [&](const nlohmann::json& report) {
     if (curve.agent == "xrlflow") readXrlflow(report, curve);
     else if (curve.agent == "rlflow") readRlflow(report, curve);
     else throw Error("a report of agent '" + curve.agent + "' has no reward by real environment steps (xrlflow and rlflow reports do)");

@@ -8,8 +8,8 @@
 //    taken by then (the world model's data, lockstep dreams and the evaluations, all counted).
 #pragma once
 
-#include <cstdint>
-#include <optional>
+#include "rl/TrainingReport.h"
+
 #include <string>
 #include <vector>
 
@@ -20,12 +20,8 @@ struct RealStepPoint {
   double reward = 0;
 };
 
-struct RealStepCurve {
-  std::string path;
-  std::string agent; // "xrlflow", "rlflow"
+struct RealStepCurve : ReportRun {
   std::string variant; // how the agent trained when it matters to the curve: rlflow's dream mode ("branch"); else empty
-  std::optional<uint64_t> seed;
-  std::vector<std::string> models;
   std::string measure; // what a point's reward is, in a few words
   std::vector<RealStepPoint> points; // in step order
 };

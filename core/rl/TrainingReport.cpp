@@ -1,5 +1,7 @@
 #include "rl/TrainingReport.h"
 
+#include "rl/ReportObject.h"
+
 #include "support/Error.h"
 #include "support/ReadFile.h"
 
@@ -32,23 +34,43 @@ EpisodeReward readEpisode(const nlohmann::json& entry, size_t index) {
 
 TrainingCurve readTrainingCurve(const std::string& path) {
   TrainingCurve result;
-  readReportFile(path, [&](const std::string& text) {
-    const nlohmann::json report = nlohmann::json::parse(text);
-    if (!report.is_object()) throw Error("not a training report (expected a JSON object)");
+  readReportObject(path, result, [&](const nlohmann::json& report) {
     const auto curve = report.find("curve");
     if (curve == report.end() || !curve->is_array())
       throw Error("not a training report: no 'curve' list (write one with tessera-cli rl train --json)");
     if (curve->empty()) throw Error("the training curve has no episodes");
-    result.path = path;
-    result.agent = report.value("agent", std::string());
     result.cost = report.value("cost", std::string());
-    if (const auto seed = report.find("seed"); seed != report.end() && seed->is_number_unsigned()) result.seed = seed->get<uint64_t>();
-    if (const auto models = report.find("models"); models != report.end() && models->is_array())
-      for (const auto& model : *models)
-        if (model.is_string()) result.models.push_back(model.get<std::string>());
     for (size_t i = 0; i < curve->size(); ++i) result.episodes.push_back(readEpisode((*curve)[i], i));
   });
   return result;
+}
+
+void readReportObject(const std::string& path, ReportRun& run, const std::function<void(const nlohmann::json& report)>& read) {
+  readReportFile(path, [&](const std::string& text) {
+    const nlohmann::json report = nlohmann::json::parse(text);
+    if (!report.is_object()) throw Error("not a training report (expected a JSON object)");
+    run.path = path;
+    run.agent = report.value("agent", std::string());
+    if (const auto seed = report.find("seed"); seed != report.end() && seed->is_number_unsigned()) run.seed = seed->get<uint64_t>();
+    if (const auto models = report.find("models"); models != report.end() && models->is_array())
+      for (const auto& model : *models)
+        if (model.is_string()) run.models.push_back(model.get<std::string>());
+    read(report);
+  });
+}
+
+double finiteNumber(const nlohmann::json& entry, const char* key, const std::string& where) {
+  const auto value = entry.find(key);
+  if (value == entry.end() || !value->is_number()) throw Error(where + " has no numeric '" + key + "'");
+  const double number = value->get<double>();
+  if (!std::isfinite(number)) throw Error(where + " has a '" + key + "' that is not finite");
+  return number;
+}
+
+const nlohmann::json& listNamed(const nlohmann::json& report, const char* key, const std::string& hint) {
+  const auto list = report.find(key);
+  if (list == report.end() || !list->is_array() || list->empty()) throw Error(std::string("no '") + key + "' list " + hint);
+  return *list;
 }
 
 void readReportFile(const std::string& path, const std::function<void(const std::string& text)>& read) {

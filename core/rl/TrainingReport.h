@@ -16,11 +16,15 @@ struct EpisodeReward {
   std::string model; // what it was played on
 };
 
-struct TrainingCurve {
+// What every training report says about its run, whatever chart is read from it.
+struct ReportRun {
   std::string path;
-  std::string agent;
+  std::string agent; // "xrlflow", "rlflow", "puct"
   std::optional<uint64_t> seed;
   std::vector<std::string> models;
+};
+
+struct TrainingCurve : ReportRun {
   std::string cost;
   std::vector<EpisodeReward> episodes; // in episode order
 };

@@ -1,10 +1,8 @@
 #include "live/TrainingCurvesPanel.h"
 
-#include "BackgroundWork.h"
+#include "live/ReportLoading.h"
 #include "live/TrainingCurveChart.h"
 
-#include <QFileDialog>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -15,27 +13,6 @@
 #include <algorithm>
 
 namespace tessera::views {
-
-namespace {
-
-struct LoadedReports {
-  std::vector<TrainingCurve> curves;
-  QStringList errors;
-};
-
-LoadedReports readReports(const QStringList& paths) {
-  LoadedReports loaded;
-  for (const QString& path : paths) {
-    try {
-      loaded.curves.push_back(readTrainingCurve(path.toStdString()));
-    } catch (const std::exception& e) {
-      loaded.errors << QString::fromUtf8(e.what());
-    }
-  }
-  return loaded;
-}
-
-} // namespace
 
 TrainingCurvesPanel::TrainingCurvesPanel(QWidget* parent) : QWidget(parent) {
   chart_ = new TrainingCurveChart(this);
@@ -48,11 +25,7 @@ TrainingCurvesPanel::TrainingCurvesPanel(QWidget* parent) : QWidget(parent) {
   smoothing_->setPrefix(tr("mean of "));
   smoothing_->setSuffix(tr(" episodes"));
   smoothing_->setToolTip(tr("Each point is the mean reward of the episodes up to it (1: every episode on its own)"));
-  error_ = new QLabel(this);
-  error_->setWordWrap(true);
-  error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  error_->setStyleSheet(QStringLiteral("color: #c0392b;"));
-  error_->hide();
+  error_ = makeReportErrorLabel(this);
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(add_);
@@ -68,7 +41,7 @@ TrainingCurvesPanel::TrainingCurvesPanel(QWidget* parent) : QWidget(parent) {
 
   connect(add_, &QPushButton::clicked, this, &TrainingCurvesPanel::chooseReports);
   connect(clear_, &QPushButton::clicked, this, [this] {
-    ++generation_;
+    loads_.supersede();
     chart_->setCurves({});
     error_->hide();
   });
@@ -81,33 +54,20 @@ TrainingCurvesPanel::TrainingCurvesPanel(QWidget* parent) : QWidget(parent) {
 QString TrainingCurvesPanel::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
 
 void TrainingCurvesPanel::chooseReports() {
-  const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Add training reports"), QString(),
-                                                          tr("Training reports (*.json);;All files (*)"));
+  const QStringList paths = askForReports(this, tr("any agent"));
   if (!paths.isEmpty()) loadReports(paths, /*replace=*/false);
 }
 
 void TrainingCurvesPanel::loadReports(const QStringList& paths, bool replace) {
-  if (replace) ++generation_;
-  const int generation = generation_;
-  ++loading_;
-  auto* watcher = new QFutureWatcher<LoadedReports>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, replace] {
-    watcher->deleteLater();
-    --loading_;
-    LoadedReports reports = watcher->result();
-    if (generation == generation_) showLoaded(std::move(reports.curves), reports.errors, replace);
-    emit loaded(reports.errors);
-  });
-  watcher->setFuture(runInBackground(readReports, paths));
+  loads_.start(
+      this, paths, replace, readTrainingCurve,
+      [this, replace](std::vector<TrainingCurve> curves, const QStringList& errors) { showLoaded(std::move(curves), errors, replace); },
+      [this](const QStringList& errors) { emit loaded(errors); });
 }
 
 void TrainingCurvesPanel::showLoaded(std::vector<TrainingCurve> curves, const QStringList& errors, bool replace) {
   std::vector<TrainingCurve> shown = replace ? std::vector<TrainingCurve>{} : chart_->curves();
-  for (TrainingCurve& curve : curves) {
-    auto same = std::find_if(shown.begin(), shown.end(), [&](const TrainingCurve& c) { return c.path == curve.path; });
-    if (same != shown.end()) *same = std::move(curve);
-    else shown.push_back(std::move(curve));
-  }
+  mergeReports(shown, std::move(curves));
   // Episodes take the models in turn: a window of whole rounds weighs every model alike, so
   // the line shows learning rather than which model came up (unless a person chose a window).
   if (!smoothingChosen_) {
@@ -118,8 +78,7 @@ void TrainingCurvesPanel::showLoaded(std::vector<TrainingCurve> curves, const QS
     chart_->setSmoothing(smoothing_->value());
   }
   chart_->setCurves(std::move(shown));
-  error_->setVisible(!errors.isEmpty());
-  error_->setText(errors.isEmpty() ? QString() : tr("Not shown: %1").arg(errors.join(QStringLiteral("\n"))));
+  showReportErrors(error_, errors);
 }
 
 } // namespace tessera::views

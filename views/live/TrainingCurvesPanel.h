@@ -3,6 +3,7 @@
 // be read is named with its problem above the chart; the others are still shown.
 #pragma once
 
+#include "live/ReportLoading.h"
 #include "rl/TrainingReport.h"
 
 #include <QString>
@@ -26,7 +27,7 @@ public:
 
   TrainingCurveChart* chart() const { return chart_; }
   QString errorText() const; // what the last load could not read, empty when all went well
-  bool isLoading() const { return loading_ > 0; }
+  bool isLoading() const { return loads_.busy(); }
 
 public slots:
   // Reads the reports on a worker; `replace` drops the curves shown, else they are added to
@@ -47,9 +48,8 @@ private:
   QPushButton* clear_;
   QSpinBox* smoothing_;
   QLabel* error_;
-  int loading_ = 0;
+  ReportLoads loads_;
   bool smoothingChosen_ = false; // by a person; else whole rounds of the reports' models
-  int generation_ = 0; // a replacing load supersedes the loads before it
 };
 
 } // namespace tessera::views
