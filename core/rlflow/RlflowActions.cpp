@@ -39,6 +39,11 @@ size_t candidateOf(const Observation& observation, const RlflowAction& action, i
   return stop;
 }
 
+double rewardOf(const Observation& observation, const RlflowAction& action, int rules) {
+  const size_t index = candidateOf(observation, action, rules);
+  return index < observation.candidates.size() ? -observation.candidates[index].costDeltaPct : 0.0;
+}
+
 RlflowAction actionOf(const Observation& observation, size_t index, int rules) {
   if (index >= observation.candidates.size()) return {rules, 0};
   const int rule = observation.candidates[index].rule;

@@ -30,6 +30,11 @@ struct ActionMask {
 // reads it.
 bool offers(const ActionMask& mask, const RlflowAction& action);
 
+// The reward the environment gives for `action` in the state `observation` lists: the saving of
+// the rewrite it names, % of the initial cost (0 for stop or a rewrite the state lacks). No step
+// is taken: the state already priced its rewrites.
+double rewardOf(const Observation& observation, const RlflowAction& action, int rules);
+
 // The mask of a real state: from its listed candidates.
 ActionMask maskOf(const Observation& observation, int rules);
 

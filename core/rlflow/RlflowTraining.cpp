@@ -177,9 +177,15 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
                  options.worldModelUpdates, l.total, l.latentNll, l.reward, l.done, l.mask, rate));
   }
 
-  // 3. C in dreams, from each model's real first state (a reset, not a step).
+  // 3. C in dreams, from each model's real first state (a reset, not a step). Every dream starts
+  // from a real state, whose mask and rewrites' savings are listed: its first step takes the real
+  // mask and reward, and only the steps after it are the world model's.
+  std::vector<Observation> firstObservations;
   std::vector<Latent> firstStates;
-  for (size_t m = 0; m < models.models().size(); ++m) firstStates.push_back(agent.encode(models.begin(static_cast<int>(m)).observation()));
+  for (size_t m = 0; m < models.models().size(); ++m) {
+    firstObservations.push_back(models.begin(static_cast<int>(m)).observation());
+    firstStates.push_back(agent.encode(firstObservations.back()));
+  }
   std::string bestWeights;
   auto evaluate = [&](int dreamsDone) {
     RlflowEvaluation evaluation{dreamsDone, 0, options.evaluate(agent)};
@@ -207,23 +213,27 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
     const size_t model = static_cast<size_t>(episode) % firstStates.size();
     Environment* real = lockstep ? &models.begin(episode) : nullptr;
     Latent z = firstStates[model];
+    const Observation* start = &firstObservations[model];
     DreamEpisodeRecord record{episode, models.label(episode), 0, 0};
     if (branching) {
       const auto [e, k] = branchPoints[std::uniform_int_distribution<size_t>(0, branchPoints.size() - 1)(random)];
-      z = agent.encode(data[e].states[k]);
+      start = &data[e].states[k];
+      z = agent.encode(*start);
       record.label = data[e].model;
     }
     DreamMemory memory = agent.dreamStart();
     double realReward = 0;
     int realStepsOfEpisode = 0;
     while (record.steps < horizon) {
-      const ActionMask mask = lockstep ? maskOf(real->observation(), config.rules) : agent.predictMask(z);
+      const bool fromRealState = record.steps == 0 && !lockstep; // lockstep dreams its rewards, as published
+      const ActionMask mask = lockstep ? maskOf(real->observation(), config.rules) : fromRealState ? maskOf(*start, config.rules) : agent.predictMask(z);
       const RlflowDecision decision = agent.decide(z, mask, /*explore=*/true);
       if (decision.action.rule == config.rules) {
         agent.record(z, mask, decision, 0.0, true);
         break;
       }
       DreamStep step = agent.dream(memory, z, decision.action, options.temperature);
+      if (fromRealState) step.reward = rewardOf(*start, decision.action, config.rules);
       bool done = step.done || record.steps + 1 >= horizon;
       if (lockstep) {
         const StepOutcome outcome = real->step(candidateOf(real->observation(), decision.action, config.rules));

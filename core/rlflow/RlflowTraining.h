@@ -4,7 +4,8 @@
 //  2. the encoder and world model learn from them (Adam, lr 8e-3 decayed linearly to lr/40);
 //  3. the controller learns by PPO in dreams, episodes from each model's real first state, in
 //     batches of `episodesPerUpdate`. The default dream never touches the real environment: the
-//     world model predicts the action mask, the reward, done and the next z. `lockstep` is the
+//     first step takes its real state's listed mask and reward, and from then on the world model
+//     predicts the action mask, the reward, done and the next z. `lockstep` is the
 //     dream as published: the real environment takes the same actions to give the mask and done
 //     (each of its steps counted); rewards and z are still dreamt. `branch` is MBPO's: each dream
 //     starts from a real state of the world model's data (drawn uniformly, so no new real step)

@@ -134,6 +134,14 @@ TEST_F(RlflowAgentTest, AMaskOffersAnActionOnlyWhereItsRuleHasThatLocation) {
   EXPECT_TRUE(offers(mask, {0, 40})) << "a location past the last counts as the last, as the world model reads it";
 }
 
+TEST_F(RlflowAgentTest, TheRewardOfAnActionIsTheSavingItsStateListsForIt) {
+  const Observation before = env.observation();
+  const RlflowAction action = actionOf(before, 1, rules);
+  EXPECT_DOUBLE_EQ(rewardOf(before, {rules, 0}, rules), 0.0) << "stop";
+  const double listed = rewardOf(before, action, rules);
+  EXPECT_NEAR(env.step(candidateOf(before, action, rules)).reward, listed, 1e-5);
+}
+
 // The mask scores are what the dream sees state by state (predictMask of each state's z): a world
 // model whose pair accuracy is high may still offer few of the actions taken, since most pairs
 // have no rewrite; the scores say how many it offers and what a mask of no rewrite would score.

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 using namespace tessera;
@@ -95,6 +96,29 @@ TEST_F(RlflowTrainingTest, TheBranchDreamStartsFromRealStatesTakesNoRealStepAndI
   for (const DreamEpisodeRecord& dream : report.dreams) EXPECT_LE(dream.steps, 2);
   EXPECT_EQ(dreamModeNamed("branch"), DreamMode::Branch);
   EXPECT_STREQ(dreamModeName(DreamMode::Branch), "branch");
+}
+
+// A dream starts from a real state, so its first step takes that state's own mask and reward
+// rather than the world model's guesses: with an untrained world model and dreams of one step,
+// every dreamt reward is the saving of a rewrite the real first state lists (or 0 for stop).
+TEST_F(RlflowTrainingTest, ADreamsFirstStepTakesTheRealStatesMaskAndReward) {
+  RlflowAgent agent(config, 3);
+  size_t realSteps = 0;
+  RlflowTrainingOptions options = small(DreamMode::Imagined);
+  options.worldModelUpdates = 0;
+  options.dreamHorizon = 1;
+  const RlflowTrainingReport report = trainRlflow(agent, models, options, realSteps);
+  ASSERT_EQ(report.dreams.size(), 20u);
+  int rewrites = 0;
+  for (const DreamEpisodeRecord& dream : report.dreams) {
+    const Observation& first = models.begin(dream.episode).observation();
+    std::vector<double> savings{0.0};
+    for (const CandidateObservation& c : first.candidates) savings.push_back(-c.costDeltaPct);
+    const bool listed = std::any_of(savings.begin(), savings.end(), [&](double s) { return std::abs(s - dream.reward) < 1e-6; });
+    EXPECT_TRUE(listed) << "dream " << dream.episode << " on " << dream.label << " dreamt reward " << dream.reward;
+    rewrites += dream.steps;
+  }
+  EXPECT_GT(rewrites, 0) << "the dreams took rewrites, not only stop";
 }
 
 TEST_F(RlflowTrainingTest, EvaluationsCountTheirStepsAndKeepTheBest) {
