@@ -113,9 +113,12 @@ public:
           progress.note = first && !record.submitted ? "already done (" + shards[i].output + ")" : std::string();
         } else if (auto task = queued.find(i); task != queued.end()) {
           const bool running = task->second.state == "RUNNING" || task->second.state == "COMPLETING";
+          // Back in the queue after it ran: Slurm requeued it (its node went down, or a requeue).
+          const bool requeued = !running && progress.state == ShardState::Running;
           progress.state = running ? ShardState::Running : ShardState::Pending;
           if (!task->second.node.empty()) progress.node = record.node = task->second.node;
           progress.note = running || task->second.reason == "None" ? std::string() : "waiting: " + task->second.reason;
+          if (requeued) progress.note = "requeued by Slurm" + (progress.note.empty() ? "" : "; " + progress.note);
           if (first && record.submitted) progress.note = "adopted job " + task->second.arrayJobId + "_" + std::to_string(i) +
                                                          (progress.note.empty() ? "" : "; " + progress.note);
         } else if (!record.submitted) {

@@ -113,9 +113,10 @@ TEST_F(SlurmLauncherTest, ANodeMarkedDownAndUpRequeuesItsShardsAndTheyFinish) {
   // The first shard is done before the fault; the other two run when the node goes down.
   std::vector<Shard> shards = countedShards(dir, 3, 4);
   shards[0] = testing::countedShard(dir, 0, 0);
-  bool downed = false;
+  bool downed = false, saidRequeued = false;
   std::set<std::string> released;
   const LaunchResult result = launch(shards, [&](const ShardProgress& p) {
+    if (p.index == 2 && p.note.find("requeued by Slurm") != std::string::npos) saidRequeued = true;
     if (p.index == 2 && p.state == ShardState::Running && !downed) {
       downed = true;
       cluster->command({"scontrol", "update", "NodeName=" + cluster->node(), "State=DOWN", "Reason=tessera-test"});
@@ -133,6 +134,7 @@ TEST_F(SlurmLauncherTest, ANodeMarkedDownAndUpRequeuesItsShardsAndTheyFinish) {
   EXPECT_EQ(runsOf(dir, 0), 1); // stored before the fault: not computed again
   EXPECT_EQ(runsOf(dir, 2), 2); // interrupted, requeued by Slurm (JobRequeue=1) and run again
   EXPECT_EQ(result.shards[2].retries, 0) << "a requeue is Slurm's, not a resubmission";
+  EXPECT_TRUE(saidRequeued) << "the progress says the shard was requeued:\n" << allLog();
   EXPECT_NE(readText(options.workDir + "/logs/shard-2.log").find("restart 1"), std::string::npos);
 }
 
