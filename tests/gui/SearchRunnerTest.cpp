@@ -461,6 +461,19 @@ TEST(SearchRunner, AMeasuredRunDoesNoHarmAndSaysWhenItKeptTheOriginal) {
 }
 #endif
 
+namespace {
+
+// Starts a greedy run priced analytically, paused, and waits until its worker holds the measuring pause.
+bool startPausedAnalyticRun(SearchRunner& runner) {
+  RunSettings settings;
+  settings.strategy = "greedy";
+  settings.costSpec = "analytic:h200";
+  return runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, /*startPaused=*/true) &&
+         waitUntil([] { return ownSearchRunning(); }, 10000);
+}
+
+} // namespace
+
 // The explorer's measuring beside its own search would time both slower: it waits until the run
 // ends, the status bar says what waits, and analytic pricing goes on at once.
 TEST(SearchRunner, TheExplorersOtherMeasuringWaitsWhileItsOwnSearchRuns) {
@@ -469,12 +482,8 @@ TEST(SearchRunner, TheExplorersOtherMeasuringWaitsWhileItsOwnSearchRuns) {
   QTemporaryDir dir;
   MainWindow window(testWindowOptions(dir.filePath("sessions")));
   SearchRunner& runner = *window.searchRunner();
-  RunSettings settings;
-  settings.strategy = "greedy";
-  settings.costSpec = "analytic:h200";
   ASSERT_FALSE(ownSearchRunning());
-  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, /*startPaused=*/true));
-  ASSERT_TRUE(waitUntil([] { return ownSearchRunning(); }, 10000));
+  ASSERT_TRUE(startPausedAnalyticRun(runner));
 
   timing = std::async(std::launch::async, [] { waitForOwnSearch("timing end to end on cpu"); });
   analytic = std::async(std::launch::async, [] { (void)sharedCostModel("analytic:h200"); });
@@ -506,11 +515,7 @@ TEST(SearchRunner, TheExplorersOtherMeasuringWaitsWhileItsOwnSearchRuns) {
 TEST(SearchRunner, MeasuringThatWaitsLeavesTheBackgroundPoolFree) {
   SearchRunner runner;
   Recorder recorder(runner);
-  RunSettings settings;
-  settings.strategy = "greedy";
-  settings.costSpec = "analytic:h200";
-  ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, /*startPaused=*/true));
-  ASSERT_TRUE(waitUntil([] { return ownSearchRunning(); }, 10000));
+  ASSERT_TRUE(startPausedAnalyticRun(runner));
   std::vector<QFuture<void>> waiting;
   for (int i = 0; i <= views::backgroundThreadPool()->maxThreadCount(); ++i)
     waiting.push_back(views::runInBackground([] { waitForOwnSearch("timing end to end on cpu"); }));
