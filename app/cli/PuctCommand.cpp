@@ -41,8 +41,7 @@ void readParameters(const std::vector<std::string>& pairs, SelfPlayOptions& opti
     else if (key == "updates") options.updatesPerGeneration = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
     else if (key == "batch") options.batch = static_cast<int>(trainParameterNumber(key, value, 1, 1e5));
     else
-      throw Error("--param " + key + ": unknown (puct takes games_per_generation, max_steps, node_limit, game_seconds, value_mix, root_noise, "
-                  "updates, batch)");
+      throw Error("--param " + key + ": unknown (puct takes " + kPuctTrainParameters + ")");
   }
 }
 
@@ -124,7 +123,9 @@ int runPuctTrain(const RlTrainOptions& options) {
                       {"seed", options.seed},
                       {"cost", cost->spec()},
                       {"rule_pack", header.rulePack},
-                      {"checkpoint", options.out},
+                      // Its file name: a report travels with its checkpoint (resources/agents), and the
+                      // scratch folder a run wrote it to would name nothing there.
+                      {"checkpoint", std::filesystem::path(options.out).filename().string()},
                       {"seconds", report.seconds},
                       {"generations", generations},
                       {"games_played", games},

@@ -301,7 +301,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
     dreams.push_back({{"episode", d.episode + 1}, {"model", d.label}, {"reward", d.reward}, {"steps", d.steps}});
   nlohmann::json worldModel = nlohmann::json::array();
   for (const WorldModelLosses& l : report.worldModel)
-    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mse", l.reward}, {"done_bce", l.done}, {"mask", l.mask}});
+    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mae", l.reward}, {"done_bce", l.done}, {"mask", l.mask}});
   nlohmann::json evaluations = nlohmann::json::array();
   for (size_t k = 0; k < report.evaluations.size(); ++k)
     evaluations.push_back({{"after_dream_episode", report.evaluations[k].afterDreamEpisode},
@@ -351,10 +351,11 @@ void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings) {
   train->add_option("--dream-episodes", settings.dreamEpisodes, "rlflow: episodes the controller learns from in the world model's dreams")
       ->capture_default_str();
   train->add_option("--param", settings.parameters,
-                    "rlflow: KEY=VALUE, repeatable: dream=imagined|lockstep|branch (lockstep: the real environment gives masks and done, as "
-                    "published; branch: MBPO-style dreams of at most branch_length=N steps from real states of the world model's data), "
-                    "temperature=T, world_model_updates=N, random_stop=P, evaluate_every=N (controller updates between "
-                    "real argmax evaluations, 0: none)");
+                    std::string("KEY=VALUE, repeatable. rlflow: dream=imagined|lockstep|branch (lockstep: the real environment gives "
+                                "masks and done, as published; branch: MBPO-style dreams of at most branch_length=N steps from real "
+                                "states of the world model's data), temperature=T, world_model_updates=N, random_stop=P, "
+                                "evaluate_every=N (controller updates between real argmax evaluations, 0: none). puct: ") +
+                        kPuctTrainParameters);
   addLauncherOptions(train, settings.launcher);
   train->add_option("--episodes-per-shard", settings.episodesPerShard, "rlflow with --launcher: world-model episodes a shard collects")
       ->capture_default_str();

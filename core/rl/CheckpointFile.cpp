@@ -134,10 +134,24 @@ CheckpointContents readCheckpointFile(const std::string& path) {
   return contents;
 }
 
+namespace {
+// "an" before a name said with a vowel sound: a vowel, or a spelt-out letter that starts with one
+// (xrlflow "ex-", rlflow "ar-", mcts "em-"); "a" otherwise (puct).
+std::string_view articleFor(std::string_view name) {
+  constexpr std::string_view kVowels = "aeio", kSpeltWithVowel = "fhlmnrsx", kConsonants = "bcdfghjklmnpqrstvwxyz";
+  if (name.empty()) return "a";
+  if (kVowels.find(name[0]) != std::string_view::npos) return "an";
+  const bool spelt = name.size() > 1 && kSpeltWithVowel.find(name[0]) != std::string_view::npos &&
+                     kConsonants.find(name[1]) != std::string_view::npos;
+  return spelt ? "an" : "a";
+}
+} // namespace
+
 void checkCheckpointFits(const CheckpointHeader& header, std::string_view agent, std::span<const Rule* const> rules,
                          const std::string& path) {
   if (header.agent != agent)
-    throw errorInFile(path, "holds a '" + header.agent + "' agent, not an " + std::string(agent) + " one");
+    throw errorInFile(path, "holds " + std::string(articleFor(header.agent)) + " '" + header.agent + "' agent, not " +
+                                std::string(articleFor(agent)) + " " + std::string(agent) + " one");
   const std::string pack = rulePackFingerprint(rules);
   if (header.rulePack != pack || header.rulePackSize != static_cast<int>(rules.size()))
     throw errorInFile(path, "the agent was trained with another rule pack (" + std::to_string(header.rulePackSize) + " rules, fingerprint " +

@@ -100,7 +100,7 @@ TEST(PuctAgent, ACheckpointOfAnotherAgentRulePackOrACorruptOneIsRefused) {
   writeCheckpointFile(other, contents.header, contents.weights);
   std::string error = errorOf([&] { PuctAgent::load(other, pack.list); });
   EXPECT_NE(error.find(other), std::string::npos) << error;
-  EXPECT_NE(error.find("xrlflow"), std::string::npos) << error;
+  EXPECT_NE(error.find("holds an 'xrlflow' agent, not a puct one"), std::string::npos) << error;
 
   // Another rule pack (and so another action space).
   std::vector<const Rule*> fewer(pack.list.begin(), pack.list.begin() + 20);
@@ -128,6 +128,10 @@ TEST(PuctAgent, ACheckpointOfAnotherAgentRulePackOrACorruptOneIsRefused) {
   registerPuctPriors();
   error = errorOf([&] { mcts::loadPriorModel(other, pack.list); });
   EXPECT_NE(error.find("xrlflow"), std::string::npos) << error;
+  // A PUCT checkpoint where an RLFlow agent is wanted says so in English too.
+  EXPECT_NE(errorOf([&] { checkCheckpointFits(readCheckpointFile(good).header, "rlflow", pack.list, good); })
+                .find("holds a 'puct' agent, not an rlflow one"),
+            std::string::npos);
 }
 
 TEST(PuctSelfPlay, ATinyRunWritesACheckpointThatGuidesMcts) {

@@ -43,6 +43,7 @@ TEST(PuctCli, ATinySelfPlayRunWritesACheckpointThatGuidesMcts) {
   ASSERT_EQ(report["generations"].size(), 2u);
   for (const auto& generation : report["generations"]) EXPECT_GT(generation["mean_speedup_pct"].get<double>(), 0.0);
   EXPECT_TRUE(report["final_speedup_pct"].contains("nasrnn"));
+  EXPECT_EQ(report["checkpoint"], "puct.ckpt") << "the file's name, not the scratch folder it was written to";
 
   auto run = runCli("optimize " + kSamples + "/nasrnn.onnx --strategy mcts --cost analytic:h200 --param simulations=4 --param max_steps=2 "
                     "--param prior=" + checkpoint + " --json " + runJson);
