@@ -214,7 +214,9 @@ TEST(SearchRunner, ResumeLetsAPausedRunFinish) {
   RunSettings settings;
   settings.verify = false;
   ASSERT_TRUE(runner.start(std::make_shared<const Graph>(tessera::testing::branchesGraph()), settings, {}, true));
-  idle(200);
+  // Resume once the run waits at its first step: a resume that comes before it reaches that point
+  // (a fixed 200 ms on a loaded machine) leaves it nothing to resume from, and no Resumed state.
+  ASSERT_TRUE(waitUntil([&] { return recorder.states(RunState::Paused) >= 1; }, 30000));
   EXPECT_FALSE(recorder.done());
   runner.resume();
   EXPECT_FALSE(runner.isPaused());
