@@ -267,14 +267,17 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
   WorldModelPass pass = runWorldModel(batch, s.networks->worldModel);
   const torch::Tensor count = batch.valid.sum().clamp_min(1);
   const torch::Tensor nll = (pass.nll * batch.valid).sum() / count;
-  const torch::Tensor reward = ((pass.output.reward - batch.rewards).pow(2) * batch.valid).sum() / count;
+  // The reward's absolute error, not RLFlow's squared one: rewards are heavy-tailed (a few of
+  // tens of % among many under 1 %), and the squared error lets those few pull every prediction
+  // (measured in resources/doc/agents-rlflow.md).
+  const torch::Tensor reward = ((pass.output.reward - batch.rewards).abs() * batch.valid).sum() / count;
   const torch::Tensor done =
       (torch::binary_cross_entropy_with_logits(pass.output.doneLogit, batch.done, {}, {}, at::Reduction::None) * batch.valid).sum() / count;
   const torch::Tensor present = batch.masks.present.to(torch::kFloat);
   const torch::Tensor mask = torch::binary_cross_entropy_with_logits(pass.mask.presentLogits, present) +
                              (pass.mask.locationShare - batch.masks.shares).pow(2).mean() +
                              ((pass.mask.bestSaving - batch.masks.savings).pow(2) * present).sum() / present.sum().clamp_min(1);
-  // RLFlow's loss: the mixture's NLL over (latent size + 2), BCE(done) and MSE(reward); and the mask.
+  // RLFlow's loss: the mixture's NLL over (latent size + 2), BCE(done) and the reward's error; and the mask.
   const torch::Tensor total = nll / (kRlflowLatent + 2) + done + reward + mask;
 
   for (auto& group : s.worldModelOptimizer->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);

@@ -33,7 +33,7 @@ struct WorldModelEpisode {
 struct WorldModelLosses {
   double total = 0;
   double latentNll = 0; // the mixture's negative log-likelihood of the next z, per transition
-  double reward = 0;    // mean squared error
+  double reward = 0;    // mean absolute error
   double done = 0;      // binary cross-entropy
   double mask = 0;      // the mask head's losses
 };
