@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -57,10 +56,7 @@ inline void readWholeSession(Session& session) {
 // Writes `bytes` to `scratch` (removing what an earlier input left there), opens and reads it.
 inline FuzzOutcome checkSessionBytes(const std::string& bytes, const std::string& scratch) {
   removeSessionFiles(scratch);
-  {
-    std::ofstream out(scratch, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
+  writeBytes(scratch, bytes);
   FuzzOutcome outcome;
   auto namesFile = [&](const Error& e) {
     if (std::string(e.what()).find(scratch) == std::string::npos) outcome.defect = std::string("the error does not name the file: ") + e.what();

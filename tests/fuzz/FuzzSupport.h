@@ -1,6 +1,6 @@
-// What one fuzz input came to, and reading one whole corpus file. The fuzz targets abort on a
+// What one fuzz input came to, and reading or writing one whole file. The fuzz targets abort on a
 // defect; the corpus replay tests in the normal test run (tests/rewrite, tests/extract,
-// tests/session, tests/onnx) expect none.
+// tests/session, tests/onnx, tests/launch, tests/tune) expect none.
 #pragma once
 
 #include <fstream>
@@ -17,6 +17,11 @@ struct FuzzOutcome {
 inline std::string fileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline void writeBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 } // namespace tessera::fuzz
