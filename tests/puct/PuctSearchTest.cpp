@@ -87,6 +87,7 @@ TEST(PuctParameters, AMissingPriorFileIsAClearError) {
   EXPECT_NE(error.find("no such checkpoint file"), std::string::npos) << error;
   options.parameters = {{"prior", ""}};
   EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("names no checkpoint"), std::string::npos);
+  EXPECT_EQ(MctsParameters::from(SearchOptions{}).valueMix, 1.0) << "the guide's value alone by default (measured, rl-agents.md)";
   options.parameters = {{"value_mix", "1.5"}};
   EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("value_mix"), std::string::npos);
   options.parameters = {{"c_puct", "-1"}};
