@@ -1,6 +1,7 @@
 // launch.json: read, validated and written atomically.
 #include "launch/LaunchState.h"
 
+#include "launch/JsonCount.h"
 #include "launch/WorkDir.h"
 #include "support/ContentHash.h"
 #include "support/Error.h"
@@ -22,11 +23,13 @@ LaunchState readLaunchState(const std::string& path) {
     for (const nlohmann::json& shard : json.at("shards")) {
       ShardRecord record;
       record.submitted = shard.at("submitted").get<bool>();
-      record.retries = shard.at("retries").get<int>();
+      record.retries = jsonCount<int>(shard, "retries");
       record.node = shard.at("node").get<std::string>();
       state.shards.push_back(record);
     }
   } catch (const nlohmann::json::exception& e) {
+    throw errorInFile(path, std::string("not a launch state file: ") + e.what());
+  } catch (const Error& e) {
     throw errorInFile(path, std::string("not a launch state file: ") + e.what());
   }
   return state;

@@ -1,6 +1,7 @@
 // shards.json: written atomically by the driver, read by whoever watches the launch.
 #include "launch/ShardBoard.h"
 
+#include "launch/JsonCount.h"
 #include "launch/WorkDir.h"
 #include "support/Error.h"
 #include "support/ReadFile.h"
@@ -54,11 +55,11 @@ ShardBoard readShardBoard(const std::string& workDir) {
     board.finished = json.at("finished").get<bool>();
     for (const nlohmann::json& shard : json.at("shards")) {
       ShardProgress p;
-      p.index = shard.at("index").get<size_t>();
+      p.index = jsonCount<size_t>(shard, "index");
       p.name = shard.at("name").get<std::string>();
       p.state = shardStateNamed(shard.at("state").get<std::string>());
       p.node = shard.at("node").get<std::string>();
-      p.retries = shard.at("retries").get<int>();
+      p.retries = jsonCount<int>(shard, "retries");
       p.note = shard.at("note").get<std::string>();
       board.shards.push_back(std::move(p));
     }

@@ -1,0 +1,27 @@
+// A count in a launch file (a shard's index, its retries): a JSON integer that fits the type. A
+// float or an integer out of range is refused, not cast (casting a float beyond the range is
+// undefined behaviour; fuzz_launch_files found it).
+#pragma once
+
+#include "support/Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace tessera::launch {
+
+template <class Count>
+Count jsonCount(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& value = object.at(key);
+  const bool fits = value.is_number_unsigned()  ? std::in_range<Count>(value.get<uint64_t>())
+                    : value.is_number_integer() ? std::in_range<Count>(value.get<int64_t>())
+                                                : false;
+  if (!fits) throw Error(std::string("'") + key + "' is " + value.dump() + ", not a count from " + std::to_string(std::numeric_limits<Count>::min()) +
+                         " to " + std::to_string(std::numeric_limits<Count>::max()));
+  return value.get<Count>();
+}
+
+} // namespace tessera::launch
