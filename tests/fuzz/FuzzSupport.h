@@ -1,6 +1,6 @@
 // What one fuzz input came to, and reading or writing one whole file. The fuzz targets abort on a
 // defect; the corpus replay tests in the normal test run (tests/rewrite, tests/extract,
-// tests/session, tests/onnx, tests/launch, tests/tune) expect none.
+// tests/session, tests/onnx, tests/launch, tests/tune, tests/rl) expect none.
 #pragma once
 
 #include <fstream>
