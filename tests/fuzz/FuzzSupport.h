@@ -3,6 +3,9 @@
 // tests/session, tests/onnx, tests/launch, tests/tune, tests/rl) expect none.
 #pragma once
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -22,6 +25,13 @@ inline std::string fileBytes(const std::string& path) {
 inline void writeBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A path of this process's own for a target that hands its input to a reader of files: in memory
+// (/dev/shm) where there is one, since a fuzzer writes it thousands of times a second.
+inline std::string fuzzScratchPath(const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+  return (dir / ("tessera-fuzz-" + std::to_string(getpid()) + "-" + name)).string();
 }
 
 } // namespace tessera::fuzz
