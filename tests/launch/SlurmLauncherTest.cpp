@@ -110,13 +110,17 @@ TEST_F(SlurmLauncherTest, ACancelledShardIsResubmittedAndNothingElseRunsTwice) {
 }
 
 TEST_F(SlurmLauncherTest, ANodeMarkedDownAndUpRequeuesItsShardsAndTheyFinish) {
-  // The first shard is done before the fault; the other two run when the node goes down.
-  std::vector<Shard> shards = countedShards(dir, 3, 4);
+  // The first shard is done before the fault; the node goes down while shard 2 runs. Which of
+  // shards 1 and 2 Slurm still had running then depends on the machine's load (under a loaded
+  // ctest, shard 2 once finished and shard 1 was the one requeued), so the checks hold for each
+  // shard that ran twice rather than for one named in advance.
+  std::vector<Shard> shards = countedShards(dir, 3, 6);
   shards[0] = testing::countedShard(dir, 0, 0);
-  bool downed = false, saidRequeued = false;
+  bool downed = false;
+  std::set<size_t> saidRequeued;
   std::set<std::string> released;
   const LaunchResult result = launch(shards, [&](const ShardProgress& p) {
-    if (p.index == 2 && p.note.find("requeued by Slurm") != std::string::npos) saidRequeued = true;
+    if (p.note.find("requeued by Slurm") != std::string::npos) saidRequeued.insert(p.index);
     if (p.index == 2 && p.state == ShardState::Running && !downed) {
       downed = true;
       cluster->command({"scontrol", "update", "NodeName=" + cluster->node(), "State=DOWN", "Reason=tessera-test"});
@@ -132,10 +136,17 @@ TEST_F(SlurmLauncherTest, ANodeMarkedDownAndUpRequeuesItsShardsAndTheyFinish) {
   EXPECT_TRUE(result.allDone()) << allLog();
   expectEveryRow(3);
   EXPECT_EQ(runsOf(dir, 0), 1); // stored before the fault: not computed again
-  EXPECT_EQ(runsOf(dir, 2), 2); // interrupted, requeued by Slurm (JobRequeue=1) and run again
-  EXPECT_EQ(result.shards[2].retries, 0) << "a requeue is Slurm's, not a resubmission";
-  EXPECT_TRUE(saidRequeued) << "the progress says the shard was requeued:\n" << allLog();
-  EXPECT_NE(readText(options.workDir + "/logs/shard-2.log").find("restart 1"), std::string::npos);
+  std::set<size_t> ranTwice;
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    EXPECT_LE(runsOf(dir, i), 2) << i;
+    if (runsOf(dir, i) == 2) ranTwice.insert(i);
+  }
+  ASSERT_FALSE(ranTwice.empty()) << "a shard running when the node went down is requeued by Slurm and run again:\n" << allLog();
+  for (size_t i : ranTwice) {
+    EXPECT_EQ(result.shards[i].retries, 0) << "a requeue is Slurm's, not a resubmission: shard " << i;
+    EXPECT_TRUE(saidRequeued.count(i)) << "the progress says shard " << i << " was requeued:\n" << allLog();
+    EXPECT_NE(readText(options.workDir + "/logs/shard-" + std::to_string(i) + ".log").find("restart 1"), std::string::npos) << i;
+  }
 }
 
 TEST_F(SlurmLauncherTest, AKilledDriverRestartedWithTheSameWorkDirRedoesNothing) {
