@@ -8,10 +8,8 @@ namespace {
 
 ReportLine realStepLine(const std::string& path) {
   const RealStepCurve curve = readRealStepCurve(path);
-  ReportLine line{curve.path, {}, {}};
+  ReportLine line = reportLineOf(curve, curve.variant);
   ChartSeries& series = line.series;
-  series.group = QString::fromStdString(curve.variant.empty() ? curve.agent : curve.agent + " " + curve.variant);
-  series.label = reportSeriesLabel(curve, series.group);
   series.markers = curve.points.size() <= 12; // evaluations, far apart; a point per episode would hide the line
   for (const RealStepPoint& point : curve.points) series.points.append(QPointF(point.realSteps, point.reward));
   line.notes << QObject::tr("%1: %2").arg(QString::fromStdString(curve.agent), QString::fromStdString(curve.measure));

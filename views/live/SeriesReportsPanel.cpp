@@ -7,6 +7,13 @@
 
 namespace tessera::views {
 
+ReportLine reportLineOf(const ReportRun& run, const std::string& variant) {
+  ReportLine line{run.path, {}, {}};
+  line.series.group = QString::fromStdString(variant.empty() ? run.agent : run.agent + " " + variant);
+  line.series.label = reportSeriesLabel(run, line.series.group);
+  return line;
+}
+
 SeriesReportsPanel::SeriesReportsPanel(Reader read, const QString& kinds, QWidget* parent)
     : QWidget(parent), read_(read), kinds_(kinds) {
   chart_ = new SeriesChart(this);

@@ -24,6 +24,10 @@ struct ReportLine {
   QStringList notes; // lines below the chart; a line several reports give is said once
 };
 
+// A report's line before its points: its path, its group (the agent, and how it trained when the
+// report says: `variant`) and its label; each reader adds the points and notes of its kind.
+ReportLine reportLineOf(const ReportRun& run, const std::string& variant);
+
 class SeriesReportsPanel : public QWidget {
   Q_OBJECT
 public:

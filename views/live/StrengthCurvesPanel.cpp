@@ -8,10 +8,8 @@ namespace {
 
 ReportLine strengthLine(const std::string& path) {
   const StrengthCurve curve = readStrengthCurve(path);
-  ReportLine line{curve.path, {}, {}};
+  ReportLine line = reportLineOf(curve, curve.variant);
   ChartSeries& series = line.series;
-  series.group = QString::fromStdString(curve.variant.empty() ? curve.agent : curve.agent + " " + curve.variant);
-  series.label = reportSeriesLabel(curve, series.group);
   series.markers = true; // a handful of generations
   for (const GenerationStrength& g : curve.generations) series.points.append(QPointF(g.generation, g.meanSpeedupPct));
   // The final network plays every model once after the last generation: other games than a
