@@ -156,7 +156,7 @@ SampleTestResult testOnSamples(const tune::Workload& workload, const std::string
     for (size_t c = 0; c < processes.size(); ++c) {
       const tune::ProcessResult& process = processes[c];
       const int64_t begin = firsts[c];
-      const int64_t end = c + 1 < firsts.size() ? firsts[c + 1] : std::min(options.samples, begin + chunk);
+      const int64_t end = std::min(options.samples, begin + chunk);
       std::istringstream lines(process.output);
       int64_t done = begin;
       for (std::string word; lines >> word;) {
