@@ -33,6 +33,8 @@ DeviceProfile profileFromJson(const nlohmann::json& json, const std::string& pat
   };
   if (!json.is_object() || !json.contains("name") || !json["name"].is_string())
     throw errorInFile(path, "fallback_profile needs a \"name\"");
+  if (json.contains("description") && !json["description"].is_string())
+    throw errorInFile(path, "fallback_profile's \"description\" is not a string");
   return {json["name"].get<std::string>(), json.value("description", ""), positive("peak_gflops"), positive("bandwidth_gbs"),
           positive("launch_overhead_us"), positive("compute_efficiency"), positive("memory_efficiency")};
 }
@@ -47,7 +49,7 @@ CostTable readCostTable(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw errorInFile(path, std::string("is not JSON: ") + e.what());
   }
-  if (!json.is_object() || json.value("format", "") != CostTable::kFormat)
+  if (!json.is_object() || !json.contains("format") || json["format"] != CostTable::kFormat)
     throw errorInFile(path, std::string("is not a Tessera cost table (no \"format\": \"") + CostTable::kFormat + "\")");
   if (!json.contains("schema_version") || !json["schema_version"].is_number_integer())
     throw errorInFile(path, "has no integer schema_version");

@@ -38,7 +38,7 @@ void readRlflow(const nlohmann::json& report, RealStepCurve& curve) {
     curve.points.push_back({finiteNumber(evaluations[i], "real_env_steps", where), finiteNumber(evaluations[i], "mean_reward", where)});
   }
   curve.measure = "mean argmax return over the models";
-  if (const std::string dream = report.value("dream", std::string()); dream != "imagined") curve.variant = dream; // the default goes unsaid
+  if (const std::string dream = optionalString(report, "dream"); dream != "imagined") curve.variant = dream; // the default goes unsaid
 }
 
 } // namespace

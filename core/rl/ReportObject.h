@@ -17,6 +17,8 @@ void readReportObject(const std::string& path, ReportRun& run, const std::functi
 
 // `entry`'s finite number `key`; throws naming `where` when it has none.
 double finiteNumber(const nlohmann::json& entry, const char* key, const std::string& where);
+// `entry`'s string `key`, or "" when it has none; throws naming the key when it is something else.
+std::string optionalString(const nlohmann::json& entry, const char* key);
 // The report's non-empty list `key`; throws saying `hint` (how to get one) when it has none.
 const nlohmann::json& listNamed(const nlohmann::json& report, const char* key, const std::string& hint);
 

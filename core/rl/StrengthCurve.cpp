@@ -20,7 +20,7 @@ StrengthCurve readStrengthCurve(const std::string& path) {
       const int generation = number != generations[i].end() && number->is_number_integer() ? number->get<int>() : static_cast<int>(i) + 1;
       curve.generations.push_back({generation, finiteNumber(generations[i], "mean_speedup_pct", where)});
     }
-    if (const double noise = report.value("root_noise", 0.0); noise > 0) {
+    if (const double noise = report.contains("root_noise") ? finiteNumber(report, "root_noise", "the report") : 0.0; noise > 0) {
       std::ostringstream variant;
       variant << "root_noise " << noise;
       curve.variant = variant.str();

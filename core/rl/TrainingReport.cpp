@@ -39,7 +39,7 @@ TrainingCurve readTrainingCurve(const std::string& path) {
     if (curve == report.end() || !curve->is_array())
       throw Error("not a training report: no 'curve' list (write one with tessera-cli rl train --json)");
     if (curve->empty()) throw Error("the training curve has no episodes");
-    result.cost = report.value("cost", std::string());
+    result.cost = optionalString(report, "cost");
     for (size_t i = 0; i < curve->size(); ++i) result.episodes.push_back(readEpisode((*curve)[i], i));
   });
   return result;
@@ -50,7 +50,7 @@ void readReportObject(const std::string& path, ReportRun& run, const std::functi
     const nlohmann::json report = nlohmann::json::parse(text);
     if (!report.is_object()) throw Error("not a training report (expected a JSON object)");
     run.path = path;
-    run.agent = report.value("agent", std::string());
+    run.agent = optionalString(report, "agent");
     if (const auto seed = report.find("seed"); seed != report.end() && seed->is_number_unsigned()) run.seed = seed->get<uint64_t>();
     if (const auto models = report.find("models"); models != report.end() && models->is_array())
       for (const auto& model : *models)
@@ -65,6 +65,13 @@ double finiteNumber(const nlohmann::json& entry, const char* key, const std::str
   const double number = value->get<double>();
   if (!std::isfinite(number)) throw Error(where + " has a '" + key + "' that is not finite");
   return number;
+}
+
+std::string optionalString(const nlohmann::json& entry, const char* key) {
+  const auto value = entry.find(key);
+  if (value == entry.end()) return {};
+  if (!value->is_string()) throw Error(std::string("'") + key + "' is not a string");
+  return value->get<std::string>();
 }
 
 const nlohmann::json& listNamed(const nlohmann::json& report, const char* key, const std::string& hint) {

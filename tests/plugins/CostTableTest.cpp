@@ -76,6 +76,16 @@ TEST(CostTable, RefusesOtherSchemasAndMalformedFilesNamingTheFile) {
                             "fallback_profile": {"name": "p", "peak_gflops": 0}})");
   EXPECT_NE(errorOf(badProfile).find("fallback_profile"), std::string::npos) << errorOf(badProfile);
 
+  // Fields of the wrong JSON type are named, not reported as a library's type error.
+  const std::string numericFormat = tempPath("numeric-format.json");
+  writeText(numericFormat, R"({"format": 3, "schema_version": 1, "device": "cpu:x", "costs": {}})");
+  EXPECT_NE(errorOf(numericFormat).find("not a Tessera cost table"), std::string::npos) << errorOf(numericFormat);
+  const std::string numericDescription = tempPath("numeric-description.json");
+  writeText(numericDescription, R"({"format": "tessera-cost-table", "schema_version": 1, "device": "cpu:x", "costs": {},
+      "fallback_profile": {"name": "p", "description": 5, "peak_gflops": 1, "bandwidth_gbs": 1, "launch_overhead_us": 1,
+                           "compute_efficiency": 1, "memory_efficiency": 1}})");
+  EXPECT_NE(errorOf(numericDescription).find("\"description\" is not a string"), std::string::npos) << errorOf(numericDescription);
+
   EXPECT_NE(errorOf(tempPath("missing.json")).find("missing.json"), std::string::npos);
 }
 

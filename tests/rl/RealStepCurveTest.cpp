@@ -71,4 +71,10 @@ TEST(RealStepCurve, BadReportsAreNamedWithTheirProblem) {
   const std::string noEvaluations = reportFile("noeval.json", R"({"agent":"rlflow","curve":[]})");
   EXPECT_NE(errorOf([&] { readRealStepCurve(noEvaluations); }).find("noeval.json: no 'evaluations' list"), std::string::npos);
   EXPECT_NE(errorOf([&] { readRealStepCurve(tempPath("real-step-curve", "missing.json")); }).find("missing.json"), std::string::npos);
+  // Fields of the wrong JSON type are named, not reported as a library's type error.
+  const std::string numericAgent = reportFile("numeric-agent.json", R"({"agent":7,"curve":[{"reward":1}]})");
+  EXPECT_EQ(errorOf([&] { readRealStepCurve(numericAgent); }), numericAgent + ": 'agent' is not a string");
+  const std::string numericDream =
+      reportFile("numeric-dream.json", R"({"agent":"rlflow","dream":3,"evaluations":[{"real_env_steps":5,"mean_reward":1}]})");
+  EXPECT_EQ(errorOf([&] { readRealStepCurve(numericDream); }), numericDream + ": 'dream' is not a string");
 }
