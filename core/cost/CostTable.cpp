@@ -46,7 +46,7 @@ CostTable readCostTable(const std::string& path) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) { // a parse error, or a number too large for a double
     throw errorInFile(path, std::string("is not JSON: ") + e.what());
   }
   if (!json.is_object() || !json.contains("format") || json["format"] != CostTable::kFormat)

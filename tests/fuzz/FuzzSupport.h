@@ -1,6 +1,7 @@
 // What one fuzz input came to, and reading or writing one whole file. The fuzz targets abort on a
 // defect; the corpus replay tests in the normal test run (tests/rewrite, tests/extract,
-// tests/session, tests/onnx, tests/launch, tests/tune, tests/rl) expect none.
+// tests/session, tests/onnx, tests/launch, tests/tune, tests/rl, tests/plugins) expect
+// none.
 #pragma once
 
 #include <unistd.h>
