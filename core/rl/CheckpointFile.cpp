@@ -89,6 +89,7 @@ void writeCheckpointFile(const std::string& path, const CheckpointHeader& header
                       {"rule_pack", header.rulePack}, {"rule_pack_size", header.rulePackSize},
                       {"cost", header.cost},     {"models", header.models},
                       {"episodes", header.episodes}, {"seed", header.seed}};
+  if (header.agentFormat != 1) json["agent_format"] = header.agentFormat; // checkpoints of format 1 have none
   const std::string text = json.dump(1);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw errorInFile(path, "cannot write the checkpoint");
@@ -117,6 +118,7 @@ CheckpointContents readCheckpointFile(const std::string& path) {
     nlohmann::json json = nlohmann::json::parse(headerText);
     CheckpointHeader& h = contents.header;
     h.agent = json.at("agent").get<std::string>();
+    h.agentFormat = json.value("agent_format", 1);
     h.config = configFromJson(json.at("config"));
     h.rulePack = json.at("rule_pack").get<std::string>();
     h.rulePackSize = json.at("rule_pack_size").get<int>();

@@ -17,6 +17,7 @@ namespace tessera {
 
 struct CheckpointHeader {
   std::string agent = "xrlflow";
+  int agentFormat = 1;             // the layout of that agent's networks: bumped when their shapes change
   AgentConfig config;
   std::string rulePack;            // rulePackFingerprint of the pack it was trained with
   int rulePackSize = 0;
