@@ -1,6 +1,7 @@
 #include "puct/PuctFeatures.h"
 
 #include "cost/GraphCost.h"
+#include "support/Error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,11 +19,12 @@ PuctInput observeSearchState(const mcts::SearchState& state) {
   input.observation.graph = observeGraph(extracted.graph, graphCost(extracted.graph, state.cost), progress, rowOfNode);
 
   const size_t rules = state.space.rules.size();
+  if (state.matches.size() != rules) throw Error("puct: the search gave match counts of another action space");
   input.ruleFeatures.assign(rules * kPuctRuleFeatures, 0.0f);
   input.canAct.assign(rules, 0);
   for (size_t r = 0; r < rules; ++r) {
     const auto action = static_cast<uint16_t>(r);
-    const size_t matches = state.space.allowed[action] ? mcts::countRuleMatches(state.egraph, state.space.rule(action)) : 0;
+    const size_t matches = state.space.allowed[action] ? state.matches[r] : 0;
     const uint32_t applied = r < state.timesApplied.size() ? state.timesApplied[r] : 0;
     float* features = &input.ruleFeatures[r * kPuctRuleFeatures];
     features[0] = static_cast<float>(std::log1p(static_cast<double>(matches)) / 5.0);

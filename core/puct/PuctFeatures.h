@@ -23,7 +23,8 @@ struct PuctInput {
   double stateSpeedupPct = 0;       // the extraction's speedup over the original: values count from it
 };
 
-// Extracts the state's best graph (DAG greedy, as MCTS prices its states) and matches every rule.
+// Extracts the state's best graph (DAG greedy, as MCTS prices its states); the rules' matches are
+// the search's counts (SearchState::matches).
 PuctInput observeSearchState(const mcts::SearchState& state);
 
 } // namespace tessera

@@ -69,7 +69,7 @@ uint32_t MctsPlanner::expand(uint32_t id, const ActionSpace& space) {
       std::vector<uint16_t> all(space.rules.size());
       std::iota(all.begin(), all.end(), uint16_t{0});
       node.untried = shuffledActions(std::move(all));
-      if (c_.guide) c_.guide(child, path_);
+      if (c_.guide && !c_.guide(child, path_)) guideStopped_ = true;
     }
     if (c_.events.wants(EventKind::MctsNodeCreated)) {
       MctsNodeCreated created{child, id, space.rule(action).name(), node.depth, node.enodes};
@@ -115,6 +115,12 @@ bool MctsPlanner::simulate(uint32_t root) {
     path_.push_back(action);
     nodePath_.push_back(child);
     id = child;
+  }
+  if (guideStopped_) {
+    // Out of time (or stopped) with the leaf unread: no value to back up, and no more work.
+    guideStopped_ = false;
+    keepApplied(0);
+    return false;
   }
   keepApplied(path_.size());
   if (c_.events.wants(EventKind::MctsNodeVisited))

@@ -44,8 +44,9 @@ struct PlanContext {
   std::function<bool()> shouldStop;               // stop requested or out of time
   // PUCT only: asks the learned guide about the node whose state the e-graph holds (reached by the
   // path from the root), filling its actionPriors and guideValue and ordering its untried actions
-  // by prior. Empty: plain UCT, exactly as without a guide.
-  std::function<void(uint32_t node, const ActionPath& path)> guide = {};
+  // by prior. False when the search had to stop before the guide read the state: the simulation
+  // is then abandoned. Empty: plain UCT, exactly as without a guide.
+  std::function<bool(uint32_t node, const ActionPath& path)> guide = {};
 };
 
 class MctsPlanner {
@@ -79,6 +80,7 @@ private:
     EGraph::Checkpoint before;    // taken just before its action was applied
   };
   std::vector<Applied> applied_;  // the tree path currently applied to the e-graph, root excluded
+  bool guideStopped_ = false;     // the last expansion stopped before its guided evaluation
 };
 
 } // namespace tessera::mcts

@@ -65,6 +65,8 @@ private:
   const ActionSpace& actions();
   // The allowed actions with a match in the committed state, pinned first then shuffled.
   std::vector<uint16_t> rootActions();
+  // Whether a stop was asked for or the time is up, as the stop reason it gives.
+  StopReason stopReasonNow() const { return input_.control.stopRequested() ? StopReason::StoppedByUser : StopReason::TimeLimit; }
   // Applies `action` to the committed e-graph with the provenance recorder listening.
   ActionOutcome commitAction(uint16_t action, int step);
   // After a commit: a candidate when the committed state is the cheapest so far.
@@ -72,9 +74,14 @@ private:
   // The e-graph is full: extracts the best graph, and when it is cheaper than the graph this epoch
   // started from, seeds a fresh e-graph with it and commits a rebase step. False: stop.
   bool rebase(int step);
-  // PUCT: the guide's view of the state the e-graph holds, `path` below the committed root.
-  SearchState guideState(int step, const ActionPath& path);
-  void askGuide(uint32_t node, const ActionPath& path);
+  // PUCT: counts every rule's matches in the state the e-graph holds into the node, unless they
+  // were counted when it was expanded. Watches the clock between rules: false when the search
+  // must stop first (on a large e-graph one count of the whole pack takes seconds).
+  bool countMatches(uint32_t node);
+  // PUCT: the guide's view of the node's state, which the e-graph holds, `path` below the committed root.
+  SearchState guideState(uint32_t node, const ActionPath& path);
+  // PUCT: the guide reads the node's state; false, and no evaluation, when the search must stop first.
+  bool askGuide(uint32_t node, const ActionPath& path);
 
   const SearchInput& input_;
   MctsParameters params_;
@@ -115,21 +122,35 @@ MctsRun::MctsRun(const SearchInput& input, std::shared_ptr<PriorModel> guide)
   if (!guide_ && !params_.prior.empty()) guide_ = loadPriorModel(params_.prior, input.rules);
 }
 
-SearchState MctsRun::guideState(int step, const ActionPath& path) {
-  guideTimes_ = timesApplied_;
-  for (uint16_t action : path) ++guideTimes_[action];
-  return SearchState{egraph_, seed_, actions(), coster_.enodeCoster(), input_.cost, guideTimes_,
-                     step, params_.maxSteps, params_.nodeLimit, result_.originalCostMs, path.empty()};
+bool MctsRun::countMatches(uint32_t id) {
+  if (!tree_.node(id).ruleMatches.empty()) return true;
+  std::vector<uint32_t> matches(input_.rules.size());
+  for (size_t r = 0; r < matches.size(); ++r) {
+    if (shouldStop()) return false;
+    matches[r] = static_cast<uint32_t>(countRuleMatches(egraph_, *input_.rules[r]));
+  }
+  tree_.node(id).ruleMatches = std::move(matches);
+  return true;
 }
 
-void MctsRun::askGuide(uint32_t id, const ActionPath& path) {
-  Guidance guidance = guide_->evaluate(guideState(tree_.node(id).depth, path));
+SearchState MctsRun::guideState(uint32_t id, const ActionPath& path) {
+  guideTimes_ = timesApplied_;
+  for (uint16_t action : path) ++guideTimes_[action];
+  const MctsNode& node = tree_.node(id);
+  return SearchState{egraph_, seed_, actions(), coster_.enodeCoster(), input_.cost, guideTimes_, node.ruleMatches,
+                     node.depth, params_.maxSteps, params_.nodeLimit, result_.originalCostMs, path.empty()};
+}
+
+bool MctsRun::askGuide(uint32_t id, const ActionPath& path) {
+  if (!countMatches(id) || shouldStop()) return false;
+  Guidance guidance = guide_->evaluate(guideState(id, path));
   MctsNode& node = tree_.node(id);
   node.guideValue = guidance.value;
   node.actionPriors = std::move(guidance.prior);
   if (node.actionPriors.size() != input_.rules.size()) throw Error("mcts: the guide gave priors of another action space");
   std::stable_sort(node.untried.begin(), node.untried.end(),
                    [&](uint16_t a, uint16_t b) { return node.actionPriors[a] > node.actionPriors[b]; });
+  return true;
 }
 
 const ActionSpace& MctsRun::actions() {
@@ -143,9 +164,10 @@ const ActionSpace& MctsRun::actions() {
 
 std::vector<uint16_t> MctsRun::rootActions() {
   const ActionSpace& space = actions();
+  const std::vector<uint32_t>& counted = tree_.node(root_).ruleMatches; // PUCT counted them already
   std::vector<uint16_t> pinned, rest;
   for (uint16_t action : space.order) {
-    if (!ruleMatches(egraph_, space.rule(action))) continue;
+    if (counted.empty() ? !ruleMatches(egraph_, space.rule(action)) : counted[action] == 0) continue;
     (space.pinned[action] ? pinned : rest).push_back(action);
   }
   std::shuffle(rest.begin(), rest.end(), rng_);
@@ -229,8 +251,8 @@ SearchResult MctsRun::run() {
                                   result_.originalCostMs > 0 ? 100.0 / result_.originalCostMs : 0.0,
                                   [this]() -> const ActionSpace& { return actions(); },
                                   [this] { return shouldStop(); },
-                                  guide_ ? std::function<void(uint32_t, const ActionPath&)>(
-                                               [this](uint32_t node, const ActionPath& path) { askGuide(node, path); })
+                                  guide_ ? std::function<bool(uint32_t, const ActionPath&)>(
+                                               [this](uint32_t node, const ActionPath& path) { return askGuide(node, path); })
                                          : nullptr});
   StopReason stopReason = StopReason::Saturated;
   for (int step = 0;; ++step) {
@@ -253,8 +275,15 @@ SearchResult MctsRun::run() {
     }
 
     // Re-plan from the committed state; a pinned rule that changes it is committed outright.
+    if (guide_ && !countMatches(root_)) {
+      stopReason = stopReasonNow();
+      break;
+    }
     tree_.replanFrom(root_, rootActions());
-    if (guide_) askGuide(root_, {});
+    if (guide_ && !askGuide(root_, {})) {
+      stopReason = stopReasonNow();
+      break;
+    }
     const std::vector<uint16_t> candidates = tree_.node(root_).untried;
     if (candidates.empty()) {
       stopReason = StopReason::Saturated;
@@ -282,7 +311,7 @@ SearchResult MctsRun::run() {
       if (guide_ && simulations > 0) {
         std::vector<uint32_t> visits(input_.rules.size(), 0);
         for (uint32_t child : tree_.node(root_).children) visits[tree_.node(child).action] = tree_.node(child).visits;
-        guide_->planned(guideState(tree_.node(root_).depth, {}), visits);
+        guide_->planned(guideState(root_, {}), visits);
       }
       if (input_.control.stopRequested()) {
         stopReason = StopReason::StoppedByUser;

@@ -86,6 +86,7 @@ void MctsTree::replanFrom(uint32_t id, std::vector<uint16_t> actions) {
     abandoned.insert(abandoned.end(), gone.children.begin(), gone.children.end());
     std::vector<uint16_t>().swap(gone.untried);
     std::vector<float>().swap(gone.actionPriors);
+    std::vector<uint32_t>().swap(gone.ruleMatches);
   }
   root.children.clear();
   root.untried = std::move(actions);

@@ -35,6 +35,9 @@ struct MctsNode {
   float prior = 0;
   std::vector<float> actionPriors;
   double guideValue = 0;
+  // PUCT only: per action, its matches in this state, counted for the guide and kept, so a
+  // committed child does not recount them as the next root.
+  std::vector<uint32_t> ruleMatches;
 
   double meanValue() const { return visits ? totalValue / visits : 0.0; }
 };

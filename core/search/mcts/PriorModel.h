@@ -24,6 +24,7 @@ struct SearchState {
   ENodeCoster& enodeCoster;          // prices e-nodes for the guide's own extraction
   CostModel& cost;
   std::span<const uint32_t> timesApplied; // per action: how often it was applied on the way here
+  std::span<const uint32_t> matches;      // per action: its matches in this state, allowed or not (the search counts them once per state)
   int step = 0;                      // actions from the original model
   int maxSteps = 1;
   size_t nodeLimit = 1;
