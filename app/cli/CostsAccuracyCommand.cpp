@@ -30,6 +30,7 @@
 #include "onnx/OnnxImport.h"
 #include "search/CandidateSampler.h"
 #include "support/Error.h"
+#include "support/HostLoad.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -274,13 +275,24 @@ int runCalibrate(const AccuracyOptions& options) {
   const std::optional<LatencyCalibration> before = measured->calibration();
   measured->setCalibration(std::nullopt); // the candidates are sampled with the plain op costs
   std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
+  // Whole graphs timed on a busy host's processors measure the scheduler, not the device: such a fit
+  // is shown but never stored, as a busy host's op timings never reach the cost cache.
+  const bool timesOnTheHost = backendOf(options) != "cuda";
+  std::optional<HostLoad> busiest;
+  auto noteLoad = [&] {
+    if (!timesOnTheHost) return;
+    if (const std::optional<HostLoad> load = hostLoad(); load && (!busiest || load->loadAverage > busiest->loadAverage)) busiest = load;
+  };
+  noteLoad();
   const std::vector<TimedCandidate> timed = timeCandidates(options, *model, *executor);
+  noteLoad();
+  const bool store = !busiest || !busiest->busy();
 
   std::vector<LatencySample> graphs;
   for (const TimedCandidate& row : timed) graphs.push_back({row.features, row.measuredMs});
   const LatencyCalibration calibration = fitLatencyCalibration(graphs);
   CostCache cache(defaultCostCachePath());
-  cache.storeCalibration(measured->device(), calibration);
+  if (store) cache.storeCalibration(measured->device(), calibration);
 
   std::vector<double> plain, calibrated, truth;
   for (const TimedCandidate& row : timed) {
@@ -292,8 +304,15 @@ int runCalibrate(const AccuracyOptions& options) {
   std::printf("%s on %s: %s\n", options.cost.c_str(), measured->device().c_str(), calibration.describe().c_str());
   std::printf("sum of op costs: MAPE %.1f %%; calibrated: MAPE %.1f %% (Spearman %.3f) over %zu graphs\n", plainMape,
               calibration.mapePct, spearmanCorrelation(calibrated, truth), graphs.size());
-  if (before) std::printf("replaces %s\n", before->describe().c_str());
-  std::printf("stored in %s\n", cache.path().c_str());
+  if (store) {
+    if (before) std::printf("replaces %s\n", before->describe().c_str());
+    std::printf("stored in %s\n", cache.path().c_str());
+  } else {
+    std::fprintf(stderr,
+                 "costs calibrate: the calibration was NOT stored: the machine was busy (load %.1f on %d processors) while the "
+                 "graphs were timed, so the fit describes the scheduler more than the device; calibrate when it is quiet\n",
+                 busiest->loadAverage, busiest->processors);
+  }
   if (!options.json.empty())
     writeJsonReport({{"device", measured->device()},
                      {"op_scale", calibration.opScale},
@@ -302,9 +321,10 @@ int runCalibrate(const AccuracyOptions& options) {
                      {"graphs", calibration.graphs},
                      {"mape_pct", calibration.mapePct},
                      {"uncalibrated_mape_pct", number(plainMape)},
-                     {"cache", cache.path()}},
+                     {"cache", cache.path()},
+                     {"stored", store}},
                     options.json);
-  return 0;
+  return store ? 0 : 1;
 }
 
 void addSamplingOptions(CLI::App* command, AccuracyOptions& options) {

@@ -220,6 +220,7 @@ TEST(MeasuredCostCli, CostsCalibrateStoresACalibrationThatLaterRunsUse) {
   ASSERT_EQ(fit.exitCode, 0) << fit.output;
   const nlohmann::json calibration = readJson(json);
   EXPECT_EQ(calibration["graphs"], 3);
+  EXPECT_EQ(calibration["stored"], true);
   EXPECT_GT(calibration["op_scale"].get<double>(), 0.0);
   EXPECT_GE(calibration["per_op_ms"].get<double>(), 0.0);
 
@@ -263,6 +264,21 @@ TEST(MeasuredCostCli, OptimizeTimesTheCandidateAndReturnsTheOriginalUnlessFaster
                         dir + "/untimed.json");
   ASSERT_EQ(untimed.exitCode, 0) << untimed.output;
   EXPECT_FALSE(readJson(dir + "/untimed.json").contains("e2e_speedup_pct"));
+}
+
+TEST(MeasuredCostCli, CostsCalibrateOnABusyHostShowsTheFitButKeepsTheStoredOne) {
+  SKIP_WITHOUT_CPU_PLUGIN();
+  const std::string dir = makeTempDir("costs-calibrate-busy");
+  useFreshCostCache(dir);
+  setenv("TESSERA_HOST_LOAD", "9.3", 1);
+  auto busy = runCli("costs calibrate " + kSamples + "/squeezenet.onnx --cost measured:cpu" + kQuickAccuracy + " --json " + dir + "/busy.json");
+  setenv("TESSERA_HOST_LOAD", "0", 1);
+  EXPECT_EQ(busy.exitCode, 1) << busy.output;
+  EXPECT_NE(busy.output.find("the calibration was NOT stored: the machine was busy (load 9.3"), std::string::npos) << busy.output;
+  EXPECT_EQ(readJson(dir + "/busy.json")["stored"], false);
+  auto profile = runCli("costs profile " + kSamples + "/squeezenet.onnx --cost measured:cpu");
+  ASSERT_EQ(profile.exitCode, 0) << profile.output;
+  EXPECT_EQ(profile.output.find("calibrated to whole graphs: "), std::string::npos) << "nothing was stored:\n" << profile.output;
 }
 
 TEST(MeasuredCostCli, CostsCalibrateNeedsAMeasuredCostModel) {
