@@ -71,7 +71,8 @@ void setMeasuringProgress(std::function<void(const std::string&)> progress) {
 }
 
 std::shared_ptr<SharedCostModels> sharedCostModels() {
-  static const std::shared_ptr<SharedCostModels> models = std::make_shared<SharedCostModels>(measuredCostFactory());
+  static const std::shared_ptr<SharedCostModels> models = std::make_shared<SharedCostModels>(
+      measuredCostFactory(), [](const std::string& spec) { waitForOwnSearch("pricing with " + spec); });
   return models;
 }
 
@@ -83,11 +84,7 @@ ExecutorFactory backendExecutors() {
 #endif
 }
 
-std::shared_ptr<CostModel> sharedCostModel(const std::string& spec) {
-  std::shared_ptr<CostModel> model = sharedCostModels()->model(spec);
-  if (measuredBackend(model->spec())) waitForOwnSearch("pricing with " + model->spec());
-  return model;
-}
+std::shared_ptr<CostModel> sharedCostModel(const std::string& spec) { return sharedCostModels()->model(spec); }
 
 std::string fallbackNote(const std::string& spec) { return sharedCostModels()->fallbackNote(spec); }
 

@@ -36,8 +36,9 @@ std::shared_ptr<SharedCostModels> sharedCostModels();
 ExecutorFactory backendExecutors();
 
 // The shared model for `spec`, for pricing beside the explorer's search (its own runs use
-// sharedCostModels()): a measured one is handed out once no search of the explorer runs
-// (MeasuringPause.h), so call it off the UI thread. A measured spec whose backend is unusable answers with
+// sharedCostModels()). A measured one, about to time an op the cost cache lacks, waits until no
+// search of the explorer runs (MeasuringPause.h), so price off the UI thread; what the cache holds
+// is answered at once, search or not. A measured spec whose backend is unusable answers with
 // the default analytic model (its spec() says so, and fallbackNote() why). Throws tessera::Error for a spec
 // that names no model.
 std::shared_ptr<CostModel> sharedCostModel(const std::string& spec);

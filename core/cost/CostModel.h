@@ -28,6 +28,13 @@ public:
   // Wall seconds this model has spent timing ops on a device so far; 0 for models that compute
   // their figures. A search's time limit leaves them out (SearchClock).
   virtual double measuringSeconds() const { return 0; }
+  // Whether costMs(signature) asked now would time the op on a device (a measured model's first
+  // sight of a signature its cost cache lacks), so a caller can first make room for the timing.
+  // Models that compute their figures never time anything.
+  virtual bool wouldTime(const OpSignature& signature) {
+    (void)signature;
+    return false;
+  }
   // Whether the runtime removes `op` when it loads a model, folding it into `producer`, the op its
   // first operand comes from, when its other operands are weights and it is the producer's only
   // consumer (ONNX Runtime folds a BatchNormalization into the Conv before it). graphCost prices

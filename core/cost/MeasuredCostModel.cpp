@@ -89,6 +89,14 @@ double MeasuredCostModel::measuredMs(const OpSignature& signature) {
   return answered_[key] = ms;
 }
 
+bool MeasuredCostModel::wouldTime(const OpSignature& signature) {
+  if (runsAsView(*this, signature)) return false;
+  const std::string key = signature.key();
+  if (answered_.count(key) > 0) return false;
+  if (cache_ && cache_->lookup(device_, key)) return false;
+  return stats_.deviceFailure.empty() && profiler_->canMeasure(signature);
+}
+
 std::string MeasuredCostModel::summary() const {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.1f", stats_.measureSeconds);

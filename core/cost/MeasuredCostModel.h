@@ -69,6 +69,7 @@ public:
   // are left out. A session stores them next to the run that used them.
   DeviceCosts deviceCosts() const override { return {device_, deviceCosts_}; }
   double measuringSeconds() const override { return stats_.measureSeconds; }
+  bool wouldTime(const OpSignature& signature) override;
   bool foldedIntoProducer(const OpSignature& producer, const OpSignature& op) const override {
     return profiler_->foldedIntoProducer(producer, op);
   }

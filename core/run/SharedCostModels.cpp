@@ -8,10 +8,16 @@ namespace {
 
 class SynchronizedCostModel final : public CostModel {
 public:
-  explicit SynchronizedCostModel(std::unique_ptr<CostModel> model) : model_(std::move(model)) {}
+  SynchronizedCostModel(std::unique_ptr<CostModel> model, SharedCostModels::BeforeTiming beforeTiming)
+      : model_(std::move(model)), beforeTiming_(std::move(beforeTiming)) {}
   double costMs(const OpSignature& signature) override {
+    if (beforeTiming_ && wouldTime(signature)) beforeTiming_(model_->spec()); // waits without holding the model
     std::lock_guard lock(mutex_);
     return model_->costMs(signature);
+  }
+  bool wouldTime(const OpSignature& signature) override {
+    std::lock_guard lock(mutex_);
+    return model_->wouldTime(signature);
   }
   std::string spec() const override {
     std::lock_guard lock(mutex_);
@@ -39,18 +45,20 @@ public:
 private:
   mutable std::mutex mutex_;
   std::unique_ptr<CostModel> model_;
+  const SharedCostModels::BeforeTiming beforeTiming_;
 };
 
 } // namespace
 
-SharedCostModels::SharedCostModels(MeasuredCostFactory measured) : measured_(std::move(measured)) {}
+SharedCostModels::SharedCostModels(MeasuredCostFactory measured, BeforeTiming beforeTiming)
+    : measured_(std::move(measured)), beforeTiming_(std::move(beforeTiming)) {}
 
 std::shared_ptr<CostModel> SharedCostModels::model(const std::string& spec) {
   std::lock_guard lock(mutex_);
   if (auto it = models_.find(spec); it != models_.end()) return it->second;
   ResolvedCost resolved = resolveCostSpec(spec, measured_);
   if (!resolved.fallbackNote.empty()) notes_[spec] = resolved.fallbackNote;
-  auto model = std::make_shared<SynchronizedCostModel>(std::move(resolved.model));
+  auto model = std::make_shared<SynchronizedCostModel>(std::move(resolved.model), beforeTiming_);
   // "auto" and the backend it chose are one model: a run that names the backend itself shares it.
   if (spec == kAutoCostSpec && resolved.fallbackNote.empty()) models_.emplace(model->spec(), model);
   return models_[spec] = model;

@@ -1,15 +1,19 @@
 // MeasuredCostModel: each signature measured once per device, cached across runs, estimates for
 // what the backend cannot time, a device that fails mid-run, and timings of a busy host kept out
-// of the cache (with an injected load reading: the tests never depend on the real load).
+// of the cache (with an injected load reading: the tests never depend on the real load); which
+// callers a shared model holds back before they time an op.
 #include "cost/AnalyticCostModel.h"
 #include "cost/CostCache.h"
 #include "cost/MeasuredCostModel.h"
+#include "run/SharedCostModels.h"
 #include "support/Error.h"
 #include "support/HostLoad.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <unistd.h>
 
 using namespace tessera;
@@ -165,4 +169,49 @@ TEST(MeasuredCostModel, WithoutALoadReadingEveryTimingIsCached) {
   auto model = makeModel(&calls, cache); // a GPU's backend: the host's load does not decide
   model->costMs(kRelu);
   EXPECT_EQ(cache->size("fake:device"), 1u);
+}
+
+TEST(MeasuredCostModel, WouldTimeOnlyWhatItHasNeitherAnsweredNorCachedAndCanMeasure) {
+  const std::string path = tempPath("would-time.sqlite");
+  int calls = 0;
+  {
+    auto model = makeModel(&calls, std::make_shared<CostCache>(path));
+    EXPECT_TRUE(model->wouldTime(kRelu));
+    EXPECT_EQ(calls, 0) << "asking times nothing";
+    model->costMs(kRelu);
+    EXPECT_FALSE(model->wouldTime(kRelu)) << "answered";
+    EXPECT_FALSE(model->wouldTime(kReshape)) << "a view";
+    EXPECT_FALSE(model->wouldTime(kGather)) << "estimated: the backend cannot time it";
+  }
+  auto next = makeModel(&calls, std::make_shared<CostCache>(path), 1);
+  EXPECT_FALSE(next->wouldTime(kRelu)) << "in the cost cache";
+  EXPECT_TRUE(next->wouldTime(kTanh));
+  next->costMs(kTanh); // the device fails now: the fallback answers from here on
+  EXPECT_FALSE(next->wouldTime({OpKind::Sigmoid, {f32({7})}, {f32({7})}, {}}));
+}
+
+// The explorer holds back pricing beside its own search, but only a caller that is about to time an
+// op, and without holding the shared model meanwhile (the search prices with it too).
+TEST(SharedCostModels, HoldBackOnlyACallerAboutToTimeAndNotWhileHoldingTheModel) {
+  int calls = 0;
+  std::vector<std::string> heldBack;
+  std::shared_ptr<CostModel> shared;
+  SharedCostModels models(
+      [&](const std::string&) -> std::unique_ptr<CostModel> { return makeModel(&calls, nullptr); },
+      [&](const std::string& spec) {
+        heldBack.push_back(spec);
+        // Another thread (a search) prices meanwhile: it must get its turn.
+        auto other = std::async(std::launch::async, [&] { return shared->costMs(kReshape); });
+        EXPECT_EQ(other.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "the waiting caller held the model";
+      });
+  shared = models.model("measured:fake");
+  shared->costMs(kRelu);
+  ASSERT_EQ(heldBack.size(), 1u);
+  EXPECT_EQ(heldBack[0], "measured:fake");
+  shared->costMs(kRelu);     // answered before
+  shared->costMs(kReshape);  // a view
+  shared->costMs(kGather);   // estimated
+  EXPECT_EQ(heldBack.size(), 1u) << "nothing else was timed";
+  models.model("analytic:h200")->costMs(kTanh);
+  EXPECT_EQ(heldBack.size(), 1u) << "a computed model never times";
 }
