@@ -142,3 +142,54 @@ TEST(PuctSearch, APriorWithoutTheAgentInTheBuildIsAClearError) {
   const std::string error = errorOf([&] { search.run(sample("nasrnn.onnx")); });
   EXPECT_NE(error.find("libtorch"), std::string::npos) << error;
 }
+
+TEST(PuctSelection, NormalisedQLetsThePriorWeighAtAnyRewardScale) {
+  // Rewards in tens of points drown the prior's term; read on [0, 1] they do not.
+  MctsTree tree;
+  const uint32_t root = tree.addRoot(10);
+  const uint32_t known = tree.addChild(root, 0, 11), favoured = tree.addChild(root, 1, 11);
+  tree.node(known).visits = 8;
+  tree.node(known).totalValue = 8 * 30.0;
+  tree.node(favoured).visits = 1;
+  tree.node(favoured).totalValue = 28.0;
+  tree.node(root).visits = 9;
+  tree.node(known).prior = 0.05f;
+  tree.node(favoured).prior = 0.9f;
+  auto all = [](uint16_t) { return true; };
+  EXPECT_EQ(tree.selectPuctChild(root, 1.0, all), known);
+  ValueBounds bounds;
+  for (double value : {0.0, 28.0, 30.0}) bounds.include(value);
+  EXPECT_DOUBLE_EQ(bounds.normalised(15.0), 0.5);
+  EXPECT_EQ(tree.selectPuctChild(root, 1.0, all, &bounds), favoured);
+  EXPECT_DOUBLE_EQ(ValueBounds().normalised(7.0), 7.0) << "no span yet: Q as it is";
+}
+
+TEST(PuctSearch, APriorFloorGivesEveryActionThatCanActAShare) {
+  // The guide puts everything on one rule; with a floor of 0.5 the rest that match share half.
+  PuctSearchRun search;
+  search.options.seed = 5;
+  search.options.nodeLimit = 2000;
+  search.options.parameters = {{"simulations", "16"}, {"max_steps", "3"}, {"prior_floor", "0.5"}, {"q_norm", "1"}};
+  EventRecorder recorder;
+  search.events.attach(&recorder);
+  const std::string chosen = "merge-matmuls-sharing-input";
+  search.run(sample("nasrnn.onnx"), std::make_shared<OneRuleGuide>(chosen));
+  int others = 0;
+  for (const Event& event : recorder.events) {
+    const auto* created = std::get_if<MctsNodeCreated>(&event.payload);
+    if (!created || !created->prior) continue;
+    if (created->action == chosen) {
+      EXPECT_GT(*created->prior, 0.5) << "the guide's choice keeps (1 - e) of its prior and a floor share";
+      continue;
+    }
+    ++others;
+    EXPECT_GT(*created->prior, 0.0) << created->action << ": without the floor the guide gave it nothing";
+    EXPECT_LT(*created->prior, 0.5) << created->action;
+  }
+  EXPECT_GT(others, 0) << "the floor lets the search try what the guide ruled out";
+  SearchOptions options;
+  options.parameters = {{"prior_floor", "1"}};
+  EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("prior_floor"), std::string::npos);
+  options.parameters = {{"q_norm", "0.5"}};
+  EXPECT_NE(errorOf([&] { MctsParameters::from(options); }).find("q_norm"), std::string::npos);
+}

@@ -31,7 +31,7 @@ MctsParameters MctsParameters::from(const SearchOptions& options) {
   static constexpr const char* kKnown[] = {"simulations", "rollout_depth", "exploration",  "gamma",
                                            "max_steps",   "rollout",       "reward_extract", "extract_main",
                                            "extract_final", "rebase",      "prior",         "c_puct",
-                                           "value_mix"};
+                                           "value_mix", "q_norm",      "prior_floor"};
   checkParameterNames(options, "mcts", kKnown);
 
   MctsParameters p;
@@ -77,6 +77,9 @@ MctsParameters MctsParameters::from(const SearchOptions& options) {
   if (!(p.cPuct >= 0) || !std::isfinite(p.cPuct)) throw Error("parameter c_puct must be a finite number >= 0");
   p.valueMix = numericParameter(options, "value_mix", p.valueMix);
   if (!(p.valueMix >= 0 && p.valueMix <= 1)) throw Error("parameter value_mix must be in [0, 1]");
+  p.normaliseQ = wholeNumber(options, "q_norm", p.normaliseQ ? 1 : 0, 0) != 0;
+  p.priorFloor = numericParameter(options, "prior_floor", p.priorFloor);
+  if (!(p.priorFloor >= 0 && p.priorFloor < 1)) throw Error("parameter prior_floor must be in [0, 1)");
   return p;
 }
 

@@ -46,6 +46,11 @@ struct MctsParameters {
   std::string prior;
   double cPuct = 2.0 * std::sqrt(2.0);
   double valueMix = 1.0;
+  // Candidates to keep a poor prior from hurting (issue #37), off by default: MuZero's min-max
+  // normalisation of Q in selection ("q_norm": 1 or 0), and a floor under the prior,
+  // P' = (1 - e) P + e / (actions that can act) ("prior_floor": e in [0, 1)).
+  bool normaliseQ = false;
+  double priorFloor = 0;
 
   // Throws tessera::Error naming the parameter for unknown names and out-of-range values.
   static MctsParameters from(const SearchOptions& options);

@@ -12,6 +12,7 @@ std::vector<uint16_t> MctsPlanner::shuffledActions(std::vector<uint16_t> actions
 }
 
 int MctsPlanner::plan(uint32_t root) {
+  valueBounds_ = ValueBounds(); // rewards count from this step's root
   int done = 0;
   while (done < c_.params.simulations && simulate(root)) ++done;
   keepApplied(0);
@@ -40,7 +41,11 @@ bool MctsPlanner::expandBeforeDescending(uint32_t id, uint32_t best, const Actio
   const double prior = node.actionPriors.empty() ? 0.0 : node.actionPriors[next];
   const MctsNode& child = c_.tree.node(best);
   return MctsTree::puctScore(0.0, prior, node.visits, 0, c_.params.cPuct) >
-         MctsTree::puctScore(child.meanValue(), child.prior, node.visits, child.visits, c_.params.cPuct);
+         MctsTree::puctScore(selectionValue(child), child.prior, node.visits, child.visits, c_.params.cPuct);
+}
+
+double MctsPlanner::selectionValue(const MctsNode& node) const {
+  return c_.params.normaliseQ ? valueBounds_.normalised(node.meanValue()) : node.meanValue();
 }
 
 uint32_t MctsPlanner::expand(uint32_t id, const ActionSpace& space) {
@@ -95,7 +100,8 @@ bool MctsPlanner::simulate(uint32_t root) {
       return false;
     }
     keepApplied(path_.size()); // the e-graph must hold exactly this node's state
-    const uint32_t puctChoice = c_.guide ? c_.tree.selectPuctChild(id, c_.params.cPuct, allowed) : MctsTree::kNone;
+    const uint32_t puctChoice =
+        c_.guide ? c_.tree.selectPuctChild(id, c_.params.cPuct, allowed, c_.params.normaliseQ ? &valueBounds_ : nullptr) : MctsTree::kNone;
     uint32_t child = !c_.guide || expandBeforeDescending(id, puctChoice, space) ? expand(id, space) : MctsTree::kNone;
     if (child != MctsTree::kNone) {
       nodePath_.push_back(child);
@@ -180,6 +186,7 @@ void MctsPlanner::backup(const std::vector<uint32_t>& nodePath, double reward) {
     MctsNode& node = c_.tree.node(*it);
     ++node.visits;
     node.totalValue += reward;
+    if (c_.params.normaliseQ) valueBounds_.include(node.meanValue());
     if (report) c_.events.publish(MctsBackedUp{node.id, node.visits, node.totalValue, reward});
   }
 }

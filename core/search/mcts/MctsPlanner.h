@@ -66,10 +66,12 @@ private:
   uint32_t expand(uint32_t id, const ActionSpace& space);
   // The untried action expand() takes next at `node` (pinned first), kNoAction when none is allowed.
   static uint16_t nextUntried(const MctsNode& node, const ActionSpace& space);
-  // PUCT: whether expanding the next untried action scores above the best child (`best`).
+  // PUCT: whether expanding the next untried action (at Q = 0) scores above the best child (`best`).
   bool expandBeforeDescending(uint32_t id, uint32_t best, const ActionSpace& space) const;
   // Keeps the first `depth` applied tree levels and rolls back the rest.
   void keepApplied(size_t depth);
+  // Q as PUCT's selection reads it: normalised with q_norm.
+  double selectionValue(const MctsNode& node) const;
   void backup(const std::vector<uint32_t>& nodePath, double reward);
 
   PlanContext c_;
@@ -81,6 +83,7 @@ private:
   };
   std::vector<Applied> applied_;  // the tree path currently applied to the e-graph, root excluded
   bool guideStopped_ = false;     // the last expansion stopped before its guided evaluation
+  ValueBounds valueBounds_;       // PUCT with q_norm: this step's backed-up mean values
 };
 
 } // namespace tessera::mcts

@@ -82,6 +82,8 @@ private:
   SearchState guideState(uint32_t node, const ActionPath& path);
   // PUCT: the guide reads the node's state; false, and no evaluation, when the search must stop first.
   bool askGuide(uint32_t node, const ActionPath& path);
+  // prior_floor: every action that can act keeps at least e / (their number) of the node's prior.
+  void floorPriors(MctsNode& node);
 
   const SearchInput& input_;
   MctsParameters params_;
@@ -141,6 +143,17 @@ SearchState MctsRun::guideState(uint32_t id, const ActionPath& path) {
                      node.depth, params_.maxSteps, params_.nodeLimit, result_.originalCostMs, path.empty()};
 }
 
+void MctsRun::floorPriors(MctsNode& node) {
+  const ActionSpace& space = actions();
+  size_t canAct = 0;
+  for (size_t a = 0; a < node.actionPriors.size(); ++a) canAct += space.allowed[a] && node.ruleMatches[a] > 0;
+  if (canAct == 0) return;
+  const double floor = params_.priorFloor / static_cast<double>(canAct);
+  for (size_t a = 0; a < node.actionPriors.size(); ++a)
+    node.actionPriors[a] = static_cast<float>((1 - params_.priorFloor) * node.actionPriors[a] +
+                                              (space.allowed[a] && node.ruleMatches[a] > 0 ? floor : 0.0));
+}
+
 bool MctsRun::askGuide(uint32_t id, const ActionPath& path) {
   if (!countMatches(id) || shouldStop()) return false;
   Guidance guidance = guide_->evaluate(guideState(id, path));
@@ -148,6 +161,7 @@ bool MctsRun::askGuide(uint32_t id, const ActionPath& path) {
   node.guideValue = guidance.value;
   node.actionPriors = std::move(guidance.prior);
   if (node.actionPriors.size() != input_.rules.size()) throw Error("mcts: the guide gave priors of another action space");
+  if (params_.priorFloor > 0) floorPriors(node);
   std::stable_sort(node.untried.begin(), node.untried.end(),
                    [&](uint16_t a, uint16_t b) { return node.actionPriors[a] > node.actionPriors[b]; });
   return true;

@@ -43,14 +43,16 @@ uint32_t MctsTree::selectChild(uint32_t id, double exploration, const std::funct
   return best;
 }
 
-uint32_t MctsTree::selectPuctChild(uint32_t id, double cPuct, const std::function<bool(uint16_t)>& allowed) const {
+uint32_t MctsTree::selectPuctChild(uint32_t id, double cPuct, const std::function<bool(uint16_t)>& allowed,
+                                   const ValueBounds* bounds) const {
   const MctsNode& parent = nodes_[id];
   uint32_t best = kNone;
   double bestScore = -std::numeric_limits<double>::infinity();
   for (uint32_t childId : parent.children) {
     const MctsNode& child = nodes_[childId];
     if (!allowed(child.action)) continue;
-    const double score = puctScore(child.meanValue(), child.prior, parent.visits, child.visits, cPuct);
+    const double q = bounds ? bounds->normalised(child.meanValue()) : child.meanValue();
+    const double score = puctScore(q, child.prior, parent.visits, child.visits, cPuct);
     if (score > bestScore) {
       bestScore = score;
       best = childId;

@@ -7,6 +7,7 @@
 // below the previous one. `depth` counts actions from the original model.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -42,6 +43,23 @@ struct MctsNode {
   double meanValue() const { return visits ? totalValue / visits : 0.0; }
 };
 
+// MuZero's normalisation of Q for PUCT ("q_norm"): the mean values backed up in one step's search
+// span [low, high], and selection reads a Q as its place in that span, so the prior's term weighs
+// the same on a model whose rewards are tenths of a point as on one where they are tens. Until two
+// values differ a Q is read as it is.
+class ValueBounds {
+public:
+  void include(double value) {
+    low_ = std::min(low_, value);
+    high_ = std::max(high_, value);
+  }
+  double normalised(double q) const { return high_ > low_ ? (q - low_) / (high_ - low_) : q; }
+
+private:
+  double low_ = std::numeric_limits<double>::infinity();
+  double high_ = -std::numeric_limits<double>::infinity();
+};
+
 class MctsTree {
 public:
   // Creates the first root (id 0).
@@ -55,8 +73,9 @@ public:
   // ties go to the earlier child. Returns nullopt-like UINT32_MAX when there is none.
   uint32_t selectChild(uint32_t id, double exploration, const std::function<bool(uint16_t)>& allowed) const;
   // PUCT: argmax Q/N + c P sqrt(N_parent) / (1 + N_child) over the allowed children, ties to the
-  // earlier child; kNone when there is none.
-  uint32_t selectPuctChild(uint32_t id, double cPuct, const std::function<bool(uint16_t)>& allowed) const;
+  // earlier child; kNone when there is none. With `bounds`, Q/N is read normalised.
+  uint32_t selectPuctChild(uint32_t id, double cPuct, const std::function<bool(uint16_t)>& allowed,
+                           const ValueBounds* bounds = nullptr) const;
   static double puctScore(double meanValue, double prior, uint32_t parentVisits, uint32_t visits, double cPuct) {
     return meanValue + cPuct * prior * std::sqrt(static_cast<double>(parentVisits)) / (1.0 + visits);
   }
