@@ -7,6 +7,7 @@
 
 #include <array>
 #include <map>
+#include <type_traits>
 #include <utility>
 
 namespace tessera::tune {
@@ -34,6 +35,15 @@ template <class T> std::vector<T> listOf(const nlohmann::json& object, const cha
   if (!object.contains(key)) return {};
   const nlohmann::json& value = object.at(key);
   if (!value.is_array()) throw Error("trace: instruction " + std::to_string(index) + ": '" + key + "' is not a list");
+  if constexpr (std::is_integral_v<T>) {
+    // A float or an integer beyond T is refused, not cast (a float cast out of range is undefined; fuzz_tuning_trace).
+    for (const nlohmann::json& element : value) {
+      const bool fits = element.is_number_unsigned()  ? std::in_range<T>(element.get<uint64_t>())
+                        : element.is_number_integer() ? std::in_range<T>(element.get<int64_t>())
+                                                      : false;
+      if (!fits) throw Error("trace: instruction " + std::to_string(index) + ": '" + key + "' has " + element.dump() + ", not an integer");
+    }
+  }
   try {
     return value.get<std::vector<T>>();
   } catch (const nlohmann::json::exception&) {

@@ -133,6 +133,15 @@ TEST(Trace, MalformedJsonIsAnError) {
   EXPECT_THROW(traceFromJson(R"({"version": 9, "workload": "matmul:2x2x2", "instructions": []})"), Error);
   EXPECT_THROW(traceFromJson(R"({"version": 1, "workload": "matmul:2x2x2", "instructions": [{"kind": "Fuse"}]})"), Error);
   EXPECT_THROW(traceFromJson(R"({"version": 1, "workload": "m", "instructions": [{"kind": "Split", "loops": [1]}]})"), Error);
+  // A float where an integer belongs is refused by name, not cast (out of range, casting is undefined).
+  for (const char* attrs : {"[1e30]", "[2.5]", "[18446744073709551615]"}) {
+    try {
+      traceFromJson(std::string(R"({"version": 1, "workload": "m", "instructions": [{"kind": "Parallel", "attrs": )") + attrs + "}]}");
+      ADD_FAILURE() << attrs << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("'attrs' has"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Trace, ReplayRejectsDecisionsThatDoNotFit) {
