@@ -113,6 +113,8 @@ nlohmann::json scoresJson(const WorldModelScores& s) {
           {"mask_present_recall", s.presentRecall},
           {"mask_present_precision", s.presentPrecision},
           {"mask_offers_action", s.actionOffered},
+          {"imagined_mask_present_recall", s.imaginedRecall},
+          {"imagined_mask_present_precision", s.imaginedPrecision},
           {"mask_exact", s.maskExact},
           {"location_accuracy", s.locationAccuracy}};
 }
@@ -193,6 +195,8 @@ int runWorldModelEval(const WorldModelEvalOptions& options) {
   std::printf("                a mask of no rewrite at all scores %.2f %%; rules with a rewrite predicted present: %.2f %% (precision %.2f %%)\n",
               100.0 * s.allAbsentAccuracy, 100.0 * s.presentRecall, 100.0 * s.presentPrecision);
   std::printf("action offered  %.2f %% of transitions: the predicted mask of the state offers the action taken\n", 100.0 * s.actionOffered);
+  std::printf("imagined mask   from the predicted next z (what a dream sees): rules with a rewrite predicted present %.2f %% (precision %.2f %%)\n",
+              100.0 * s.imaginedRecall, 100.0 * s.imaginedPrecision);
   if (options.json.empty()) return 0;
   nlohmann::json json = scoresJson(s);
   json["checkpoint"] = options.checkpoint;

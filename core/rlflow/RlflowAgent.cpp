@@ -11,12 +11,19 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <tuple>
+#include <utility>
 
 namespace tessera {
 
 namespace {
 
 constexpr double kWorldModelGradNorm = 1.0;
+
+// Present rules weigh this much more than absent ones in the mask's loss: a state has a rewrite
+// for about 4 of the pack's 203 rules, and unweighted the head learns "none" (measured in
+// resources/doc/agents-rlflow.md).
+constexpr double kPresentRuleWeight = 5.0;
 
 struct ControllerTransition {
   Latent z;
@@ -29,8 +36,8 @@ struct ControllerTransition {
 // The three networks as one module, so that one archive holds them.
 class RlflowNetworksImpl : public torch::nn::Module {
 public:
-  explicit RlflowNetworksImpl(const AgentConfig& c)
-      : encoder(register_module("encoder", GraphEncoder(c.opKinds, c.nodeFigures, c.globalFeatures))),
+  RlflowNetworksImpl(const AgentConfig& c, int format)
+      : encoder(register_module("encoder", GraphEncoder(c.opKinds, c.nodeFigures, c.globalFeatures, c.rules, /*readsRewrites=*/format >= 2))),
         worldModel(register_module("world_model", WorldModel(c.rules))),
         controller(register_module("controller", Controller(c.rules, c.greedyPrior, c.stopPrior))) {}
   GraphEncoder encoder;
@@ -110,6 +117,7 @@ std::vector<ActionMask> predictedMasks(const MaskPrediction& prediction) {
 
 struct RlflowAgent::State {
   AgentConfig config;
+  int format = RlflowAgent::kFormat;
   CheckpointHeader loadedFrom;
   RlflowNetworks networks{nullptr};
   std::unique_ptr<torch::optim::Adam> worldModelOptimizer; // V and M
@@ -130,14 +138,17 @@ AgentConfig rlflowConfigFor(size_t rules) {
 
 RlflowAgent::RlflowAgent(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
-RlflowAgent::RlflowAgent(const AgentConfig& config, uint64_t seed) : state_(std::make_unique<State>()) {
+RlflowAgent::RlflowAgent(const AgentConfig& config, uint64_t seed, int format) : state_(std::make_unique<State>()) {
   checkAgentConfig(config, "rlflow agent");
+  if (format < 1 || format > kFormat) throw Error("rlflow agent: no format " + std::to_string(format));
   torch::set_num_threads(1); // runs repeat exactly, and the machine's other cores stay free
   state_->config = config;
+  state_->format = format;
   state_->random.seed(seed);
-  state_->networks = RlflowNetworks(config);
+  state_->networks = RlflowNetworks(config, format);
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(seed);
   initialiseFrom(*state_->networks, generator);
+  if (format >= 2) state_->networks->controller->startGreedy();
   std::vector<torch::Tensor> worldModelParameters = state_->networks->encoder->parameters();
   for (const torch::Tensor& p : state_->networks->worldModel->parameters()) worldModelParameters.push_back(p);
   state_->worldModelOptimizer = std::make_unique<torch::optim::Adam>(worldModelParameters, torch::optim::AdamOptions(8e-3));
@@ -148,7 +159,11 @@ RlflowAgent::RlflowAgent(const AgentConfig& config, uint64_t seed) : state_(std:
 RlflowAgent RlflowAgent::load(const std::string& path, std::span<const Rule* const> rules, uint64_t seed) {
   CheckpointContents contents = readCheckpointFile(path);
   checkCheckpointFits(contents.header, kName, rules, path);
-  RlflowAgent agent(contents.header.config, seed);
+  const int format = contents.header.agentFormat;
+  if (format < 1 || format > kFormat)
+    throw errorInFile(path, "holds an rlflow agent of format " + std::to_string(format) + "; this build reads formats 1 to " +
+                                std::to_string(kFormat) + ": train it again with `tessera-cli rl train --agent rlflow`");
+  RlflowAgent agent(contents.header.config, seed, format);
   try {
     agent.restoreWeights(contents.weights);
   } catch (const std::exception& e) {
@@ -167,6 +182,7 @@ const CheckpointHeader& RlflowAgent::loadedFrom() const { return state_->loadedF
 
 void RlflowAgent::save(const std::string& path, CheckpointHeader header) const {
   header.agent = kName;
+  header.agentFormat = state_->format;
   header.config = state_->config;
   header.rulePackSize = state_->config.rules;
   writeCheckpointFile(path, header, weights());
@@ -257,6 +273,50 @@ WorldModelPass runWorldModel(EpisodeBatch& batch, WorldModel& worldModel) {
   return pass;
 }
 
+// Of the (state, rule) pairs that have a rewrite, the share `predicted` says present; of those it
+// says present, the share that have one.
+std::pair<double, double> recallAndPrecision(const torch::Tensor& predicted, const torch::Tensor& real) {
+  const double realCount = real.sum().item<double>(), predictedCount = predicted.sum().item<double>();
+  const double both = (predicted & real).sum().item<double>();
+  return {realCount > 0 ? both / realCount : 1.0, predictedCount > 0 ? both / predictedCount : 1.0};
+}
+
+// Rows of the batch's transitions in its [B, T] layout, and of the states they lead to.
+struct TransitionRows {
+  std::vector<int64_t> positions, nextStates;
+};
+
+TransitionRows transitionRows(const EpisodeBatch& batch, std::span<const WorldModelEpisode> episodes) {
+  TransitionRows rows;
+  const int64_t t = batch.rules.size(1);
+  int64_t first = 0;
+  for (size_t e = 0; e < episodes.size(); ++e) {
+    for (size_t k = 0; k < episodes[e].actions.size(); ++k) {
+      rows.positions.push_back(static_cast<int64_t>(e) * t + static_cast<int64_t>(k));
+      rows.nextStates.push_back(first + static_cast<int64_t>(k) + 1);
+    }
+    first += static_cast<int64_t>(episodes[e].states.size());
+  }
+  return rows;
+}
+
+// What a dream sees one step on: the mask ([transitions, rules], present) of the next z as the
+// mixture predicts it (its likeliest component's mean). On real states the mask reads the
+// encoder's z of the state itself; a dream has only the predicted one.
+torch::Tensor imaginedNextPresent(const EpisodeBatch& batch, const WorldModelPass& pass, WorldModel& worldModel,
+                                  std::span<const WorldModelEpisode> episodes) {
+  const int64_t b = batch.rules.size(0), t = batch.rules.size(1);
+  const torch::Tensor likeliest = pass.output.logWeights.argmax(-1).unsqueeze(-1).unsqueeze(-1).expand({b, t, 1, kRlflowLatent});
+  const torch::Tensor nextZ = pass.output.means.gather(2, likeliest).squeeze(2).reshape({b * t, kRlflowLatent});
+  const TransitionRows rows = transitionRows(batch, episodes);
+  return worldModel->mask(nextZ.index_select(0, torch::tensor(rows.positions, torch::kLong))).presentLogits > 0;
+}
+
+// The real masks ([transitions, rules], present) of the states the transitions lead to.
+torch::Tensor nextStatesPresent(const EpisodeBatch& batch, std::span<const WorldModelEpisode> episodes) {
+  return batch.masks.present.index_select(0, torch::tensor(transitionRows(batch, episodes).nextStates, torch::kLong));
+}
+
 } // namespace
 
 WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode> episodes, double learningRate) {
@@ -274,7 +334,8 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
   const torch::Tensor done =
       (torch::binary_cross_entropy_with_logits(pass.output.doneLogit, batch.done, {}, {}, at::Reduction::None) * batch.valid).sum() / count;
   const torch::Tensor present = batch.masks.present.to(torch::kFloat);
-  const torch::Tensor mask = torch::binary_cross_entropy_with_logits(pass.mask.presentLogits, present) +
+  const torch::Tensor mask = torch::binary_cross_entropy_with_logits(pass.mask.presentLogits, present, {},
+                                                                    torch::full({1}, kPresentRuleWeight)) +
                              (pass.mask.locationShare - batch.masks.shares).pow(2).mean() +
                              ((pass.mask.bestSaving - batch.masks.savings).pow(2) * present).sum() / present.sum().clamp_min(1);
   // RLFlow's loss: the mixture's NLL over (latent size + 2), BCE(done) and the reward's error; and the mask.
@@ -316,10 +377,9 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
   const torch::Tensor presentRight = predictedPresent == batch.masks.present;
   scores.maskAccuracy = presentRight.to(torch::kFloat).mean().item<double>();
   scores.allAbsentAccuracy = 1.0 - batch.masks.present.to(torch::kFloat).mean().item<double>();
-  const double reallyPresent = batch.masks.present.sum().item<double>(), predictedCount = predictedPresent.sum().item<double>();
-  const double bothPresent = (predictedPresent & batch.masks.present).sum().item<double>();
-  scores.presentRecall = reallyPresent > 0 ? bothPresent / reallyPresent : 1.0;
-  scores.presentPrecision = predictedCount > 0 ? bothPresent / predictedCount : 1.0;
+  std::tie(scores.presentRecall, scores.presentPrecision) = recallAndPrecision(predictedPresent, batch.masks.present);
+  std::tie(scores.imaginedRecall, scores.imaginedPrecision) =
+      recallAndPrecision(imaginedNextPresent(batch, pass, s.networks->worldModel, episodes), nextStatesPresent(batch, episodes));
   const std::vector<ActionMask> predicted = predictedMasks(pass.mask);
   size_t state = 0, offered = 0;
   for (const WorldModelEpisode& episode : episodes) {

@@ -53,6 +53,8 @@ struct WorldModelScores {
   double maskExact = 0;       // states whose every rule's presence is right
   double locationAccuracy = 0; // present rules whose location count is predicted exactly
   double actionOffered = 0;   // transitions whose action the predicted mask of its state offers (a dream could take it)
+  double imaginedRecall = 0;    // presentRecall of the next state's mask read from the predicted next z (what a dream sees)
+  double imaginedPrecision = 0; // presentPrecision of the same
 };
 
 // The LSTM's memory in a dream.
@@ -75,12 +77,17 @@ struct RlflowDecision {
 class RlflowAgent {
 public:
   static constexpr const char* kName = "rlflow";
+  // The networks' layout its checkpoints hold (CheckpointHeader::agentFormat); new agents have the
+  // last, and older checkpoints still load. 1: the encoder reads the graph alone. 2: the encoder
+  // also reads the state's listed rewrites, and a new controller starts exactly greedy.
+  static constexpr int kFormat = 2;
 
   // A new agent with weights drawn from `seed`; `config` names the feature and rule counts
   // (rlflowConfigFor).
-  RlflowAgent(const AgentConfig& config, uint64_t seed);
+  RlflowAgent(const AgentConfig& config, uint64_t seed, int format = kFormat);
   // Reads a checkpoint written by save(); throws tessera::Error naming the file when it is
-  // malformed, truncated, not an RLFlow agent (an X-RLflow one says so) or of another rule pack.
+  // malformed, truncated, not an RLFlow agent (an X-RLflow one says so), of another rule pack or
+  // of a format this build does not know.
   static RlflowAgent load(const std::string& path, std::span<const Rule* const> rules, uint64_t seed);
   RlflowAgent(RlflowAgent&&) noexcept;
   RlflowAgent& operator=(RlflowAgent&&) noexcept;

@@ -3,6 +3,7 @@
 #include "rlflow/RlflowActions.h"
 
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 namespace tessera {
@@ -11,6 +12,7 @@ namespace {
 
 constexpr int kOpEmbedding = 8;
 constexpr int kGraphLayer = 8;  // the edge and node MLPs' widths
+constexpr int kRewriteWidth = 32; // the listed rewrites' model
 constexpr int kControllerWidth = 32;
 constexpr int kRuleEmbedding = 16;
 constexpr int kMaskHidden = 128;
@@ -40,13 +42,18 @@ torch::Tensor sumInto(const torch::Tensor& values, const torch::Tensor& index, i
 
 } // namespace
 
-GraphEncoderImpl::GraphEncoderImpl(int opKinds, int nodeFigures, int globalFeatures)
+GraphEncoderImpl::GraphEncoderImpl(int opKinds, int nodeFigures, int globalFeatures, int rules, bool readsRewrites)
     : nodeFigures_(nodeFigures), globalFeatures_(globalFeatures) {
   const int node = kOpEmbedding + nodeFigures;
   opEmbedding_ = register_module("op_embedding", torch::nn::Embedding(opKinds, kOpEmbedding));
   edgeModel_ = register_module("edge_model", normalisedMlp(2 * node + globalFeatures, kGraphLayer, kGraphLayer));
   nodeModel_ = register_module("node_model", normalisedMlp(node + kGraphLayer + globalFeatures, kGraphLayer, kGraphLayer));
-  globalModel_ = register_module("global_model", normalisedMlp(2 * kGraphLayer + globalFeatures, kRlflowLatent, kRlflowLatent));
+  if (readsRewrites) {
+    rewriteRuleEmbedding_ = register_module("rewrite_rule_embedding", torch::nn::Embedding(rules, kRuleEmbedding));
+    rewriteModel_ = register_module("rewrite_model", normalisedMlp(kRuleEmbedding + 2, kRewriteWidth, kRewriteWidth));
+  }
+  const int pooled = 2 * kGraphLayer + (readsRewrites ? 2 * kRewriteWidth : 0) + globalFeatures;
+  globalModel_ = register_module("global_model", normalisedMlp(pooled, kRlflowLatent, kRlflowLatent));
 }
 
 torch::Tensor GraphEncoderImpl::forward(const std::vector<const Observation*>& batch) {
@@ -72,12 +79,38 @@ torch::Tensor GraphEncoderImpl::forward(const std::vector<const Observation*>& b
   const torch::Tensor senderRows = indices(senders), receiverRows = indices(receivers);
 
   // One pass of the block: edges from their ends and the graph, nodes from their incoming edges,
-  // the graph from the sums of both.
+  // the graph from the sums of both (and of the listed rewrites).
   const torch::Tensor edges =
       edgeModel_->forward(torch::cat({nodes.index_select(0, senderRows), nodes.index_select(0, receiverRows), global.index_select(0, edgeGraph)}, 1));
   const torch::Tensor updatedNodes =
       nodeModel_->forward(torch::cat({nodes, sumInto(edges, receiverRows, rows), global.index_select(0, rowGraph)}, 1));
-  return globalModel_->forward(torch::cat({sumInto(updatedNodes, rowGraph, graphs), sumInto(edges, edgeGraph, graphs), global}, 1));
+  std::vector<torch::Tensor> pooled{sumInto(updatedNodes, rowGraph, graphs), sumInto(edges, edgeGraph, graphs)};
+  if (!rewriteModel_.is_empty()) pooled.push_back(pooledRewrites(batch));
+  pooled.push_back(global);
+  return globalModel_->forward(torch::cat(pooled, 1));
+}
+
+torch::Tensor GraphEncoderImpl::pooledRewrites(const std::vector<const Observation*>& batch) {
+  std::vector<int32_t> rules, graphOfRewrite;
+  std::vector<float> changes;
+  auto signedLog = [](float x) { return std::copysign(std::log1p(std::abs(x)), x); };
+  for (size_t b = 0; b < batch.size(); ++b)
+    for (const CandidateObservation& c : batch[b]->candidates) {
+      rules.push_back(c.rule);
+      graphOfRewrite.push_back(static_cast<int32_t>(b));
+      changes.push_back(signedLog(c.costDeltaPct));
+      changes.push_back(signedLog(c.opDelta));
+    }
+  const auto graphs = static_cast<int64_t>(batch.size()), count = static_cast<int64_t>(rules.size());
+  const torch::Tensor graph = indices(graphOfRewrite);
+  const torch::Tensor rewrites =
+      count == 0 ? torch::zeros({0, kRewriteWidth})
+                 : rewriteModel_->forward(torch::cat({rewriteRuleEmbedding_(indices(rules)), floats(changes, {count, 2})}, 1));
+  // Sum and max: how much of each kind a state offers, and whether it offers one at all (a state
+  // that offers none keeps zeros).
+  return torch::cat({sumInto(rewrites, graph, graphs),
+                     torch::zeros({graphs, kRewriteWidth}).index_reduce(0, graph, rewrites, "amax", /*include_self=*/false)},
+                    1);
 }
 
 WorldModelImpl::WorldModelImpl(int rules) : rules_(rules) {
@@ -156,6 +189,19 @@ torch::Tensor ControllerImpl::locationLogProbabilities(const torch::Tensor& z, c
   const torch::Tensor logits = locationHead_->forward(torch::cat({z, ruleEmbedding_(rules)}, 1)) + locationPrior_;
   const torch::Tensor beyond = torch::arange(kRlflowLocations, torch::kLong).unsqueeze(0) >= locations.unsqueeze(1);
   return torch::log_softmax(logits.masked_fill(beyond, -1e9), 1);
+}
+
+void ControllerImpl::startGreedy() {
+  torch::NoGradGuard noGrad;
+  // A rule's cheapest location decisively: a candidate's probability is its rule's times its
+  // location's, and with the mild prior a rule of many locations lost to one of a single location
+  // whose saving was up to 2 % smaller (1/e^8 leaves ties within 0.005 %).
+  locationPrior_.copy_(-8.0 * torch::arange(kRlflowLocations, torch::kFloat));
+  for (torch::nn::Sequential& head : {std::ref(ruleHead_), std::ref(locationHead_)}) {
+    auto* last = (*head)[head->size() - 1]->as<torch::nn::Linear>();
+    last->weight.zero_();
+    last->bias.zero_();
+  }
 }
 
 void initialiseFrom(torch::nn::Module& module, at::Generator& generator) {

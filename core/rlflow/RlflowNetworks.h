@@ -3,14 +3,19 @@
 //    pass; edge and node MLPs [8, 8] with LayerNorm, a global MLP of width 32) whose global output is
 //    the latent z (32). Node input: the op kind (embedded) and the observation's cost and shape
 //    figures; edges carry no features of their own here (the sender's figures hold its shapes);
-//    global input: the state's global features (its cost among them).
+//    global input: the state's global features (its cost among them). From format 2 on (RlflowAgent::
+//    kFormat) the global model also reads the state's listed rewrites, each its rule (embedded) and
+//    signed-log cost and op change through an MLP [32, 32] with LayerNorm, pooled by sum and max:
+//    the graph alone gave a z from which a quarter of the matching rules could be read.
 //  M, WorldModel: an MDN-RNN, an LSTM of 256 over (rule, location, z) that predicts the next z as a
 //    mixture of 8 diagonal Gaussians, the reward and done; and a mask head that predicts, from z
 //    alone, the state's action mask (which rules match, how many locations, the best saving), so
 //    the default dream needs no real environment.
 //  C, Controller: PPO on z alone, a rule head (rules and stop) then a location head given the rule,
 //    MLPs [32, 32], with a value head. The rule logits add a learned prior times each rule's best
-//    saving (over the state's largest), so the untrained controller starts greedy, as X-RLflow's.
+//    saving (over the state's largest), so the untrained controller starts greedy, as X-RLflow's;
+//    its rule and location heads' last layers start at zero (startGreedy), so that it starts
+//    exactly greedy, not near it.
 // Only RlflowNetworks.cpp and RlflowAgent.cpp include this header: libtorch compiles slowly.
 #pragma once
 
@@ -28,7 +33,9 @@ inline constexpr int kRlflowGaussians = 8;
 
 class GraphEncoderImpl : public torch::nn::Module {
 public:
-  GraphEncoderImpl(int opKinds, int nodeFigures, int globalFeatures);
+  // `readsRewrites`: the state's listed rewrites (rule, cost and op change; rules below `rules`)
+  // are pooled into z too. Without, the encoder of format 1 (PUCT's guide uses it too).
+  GraphEncoderImpl(int opKinds, int nodeFigures, int globalFeatures, int rules = 0, bool readsRewrites = false);
   // One z per observation ([batch, 32]); the graphs are encoded together as one graph.
   torch::Tensor forward(const std::vector<const Observation*>& batch);
 
@@ -36,8 +43,13 @@ private:
   int nodeFigures_;
   int globalFeatures_;
   torch::nn::Embedding opEmbedding_{nullptr};
+  // [batch, 2 x width]: the sum and max over each state's listed rewrites of the rewrite model.
+  torch::Tensor pooledRewrites(const std::vector<const Observation*>& batch);
+
   torch::nn::Sequential edgeModel_{nullptr};
   torch::nn::Sequential nodeModel_{nullptr};
+  torch::nn::Embedding rewriteRuleEmbedding_{nullptr};
+  torch::nn::Sequential rewriteModel_{nullptr};
   torch::nn::Sequential globalModel_{nullptr};
 };
 TORCH_MODULE(GraphEncoder);
@@ -93,6 +105,10 @@ public:
   // Location log-probabilities [batch, kRlflowLocations] given the chosen rules ([batch], int64),
   // masked beyond each rule's `locations` ([batch], int64, at least 1).
   torch::Tensor locationLogProbabilities(const torch::Tensor& z, const torch::Tensor& rules, const torch::Tensor& locations);
+  // Zeroes the rule and location heads' last layers and makes the location prior decisive: the
+  // logits are then the priors alone, the best saving's rule and its cheapest location, so the
+  // controller plays greedy until it learns.
+  void startGreedy();
 
 private:
   int rules_;
