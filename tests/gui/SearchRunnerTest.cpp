@@ -477,20 +477,33 @@ bool startPausedAnalyticRun(SearchRunner& runner) {
 } // namespace
 
 // The explorer's measuring beside its own search would time both slower: it waits until the run
-// ends, the status bar says what waits, and analytic pricing goes on at once.
+// ends, the status bar says what waits, and analytic pricing, or a measured model's answer that
+// needs no timing, goes on at once.
 TEST(SearchRunner, TheExplorersOtherMeasuringWaitsWhileItsOwnSearchRuns) {
   using namespace std::chrono_literals;
-  std::future<void> timing, analytic, measured; // declared first: they end after the window stops its run
+  std::future<void> timing, analytic, measured, answered; // declared first: they end after the window stops its run
   QTemporaryDir dir;
   MainWindow window(testWindowOptions(dir.filePath("sessions")));
   SearchRunner& runner = *window.searchRunner();
   ASSERT_FALSE(ownSearchRunning());
+  // Signatures of the test's own: one this process has timed before the run, one nobody has timed.
+  const auto relu = [](int64_t elements) {
+    const TensorType type{DType::Float32, {1, elements}};
+    return OpSignature{OpKind::Relu, {type}, {type}, {}};
+  };
+  const OpSignature timedBefore = relu(4099 + QCoreApplication::applicationPid() % 1000);
+  const OpSignature neverTimed = relu(7919 + QCoreApplication::applicationPid() % 1000);
+#if TESSERA_HAVE_CPU_PLUGIN
+  (void)sharedCostModel("measured:cpu")->costMs(timedBefore);
+#endif
   ASSERT_TRUE(startPausedAnalyticRun(runner));
 
   timing = std::async(std::launch::async, [] { waitForOwnSearch("timing end to end on cpu"); });
-  analytic = std::async(std::launch::async, [] { (void)sharedCostModel("analytic:h200"); });
+  analytic = std::async(std::launch::async, [&] { (void)sharedCostModel("analytic:h200")->costMs(neverTimed); });
 #if TESSERA_HAVE_CPU_PLUGIN
-  measured = std::async(std::launch::async, [] { (void)sharedCostModel("measured:cpu"); });
+  answered = std::async(std::launch::async, [&] { (void)sharedCostModel("measured:cpu")->costMs(timedBefore); });
+  measured = std::async(std::launch::async, [&] { (void)sharedCostModel("measured:cpu")->costMs(neverTimed); });
+  EXPECT_EQ(answered.wait_for(10s), std::future_status::ready) << "what needs no timing is answered during the search";
 #endif
   EXPECT_EQ(analytic.wait_for(10s), std::future_status::ready) << "analytic pricing never waits";
   ASSERT_TRUE(waitUntil([&] { return window.runController()->measuringWaitText().contains(QStringLiteral("timing end to end on cpu")); }, 10000))
