@@ -29,6 +29,9 @@ QLabel* titleLabel(QWidget* parent) {
   auto* label = new QLabel(parent);
   label->setTextFormat(Qt::RichText);
   label->setContentsMargins(6, 3, 6, 3);
+  // A title can be a long verdict ("kept the original (...: +8.32 % [...] on cpu:...)"): wrapped, so
+  // it never widens the window beyond the screen.
+  label->setWordWrap(true);
   return label;
 }
 

@@ -8,6 +8,7 @@
 #include "OpCountDiffModel.h"
 #include "TestModels.h"
 
+#include <QCoreApplication>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -145,4 +146,21 @@ TEST(CompareWidget, MarksARemovedAndAnAddedNode) {
   QPointF counterpart = compare.afterView()->graphScene()->itemForNode(idOf(*after, "conv_b"))->pos();
   EXPECT_LT(QLineF(right, counterpart).length(), 3.0);
   EXPECT_DOUBLE_EQ(compare.afterView()->zoom(), 4.0);
+}
+
+// A long title (do no harm's verdict names the interval and the device) wraps: it must not widen the
+// view, and with it the window, beyond the screen.
+TEST(CompareWidget, ALongTitleWrapsInsteadOfWideningTheView) {
+  auto before = std::make_shared<const Graph>(tessera::testing::branchesGraph());
+  auto after = std::make_shared<const Graph>(fusedGraph());
+  CompareWidget compare;
+  compare.resize(900, 600);
+  compare.show();
+  const std::string verdict = "kept the original (greedy's candidate is not faster: +8.32 % [-17.66, +13.82] (95 % interval, 30 pairs) "
+                              "on cpu:AMD EPYC, family 25 model 17 stepping 1 (2 threads, executor timings on huge pages, operands from memory))";
+  compare.setGraphs(GraphSnapshot::make(before, "analytic:h200", "original"), GraphSnapshot::make(after, "analytic:h200", verdict), {});
+  QCoreApplication::processEvents();
+  EXPECT_LE(compare.width(), 900);
+  EXPECT_LE(compare.minimumSizeHint().width(), 900);
+  EXPECT_LE(compare.minimumSize().width(), 900);
 }
