@@ -47,19 +47,34 @@ private:
   std::string rule_;
 };
 
+// A root with two children, each with its visits, total value and prior; the root has their visits.
+struct TwoChildren {
+  struct Child {
+    uint32_t visits;
+    double totalValue;
+    float prior;
+  };
+  TwoChildren(Child a, Child b) {
+    root = tree.addRoot(10);
+    first = tree.addChild(root, 0, 11);
+    second = tree.addChild(root, 1, 11);
+    for (auto [id, child] : {std::pair{first, a}, std::pair{second, b}}) {
+      tree.node(id).visits = child.visits;
+      tree.node(id).totalValue = child.totalValue;
+      tree.node(id).prior = child.prior;
+    }
+    tree.node(root).visits = a.visits + b.visits;
+  }
+  MctsTree tree;
+  uint32_t root = 0, first = 0, second = 0;
+};
+
 } // namespace
 
 TEST(PuctSelection, PicksTheHighPriorChildAtEqualValue) {
-  MctsTree tree;
-  const uint32_t root = tree.addRoot(10);
-  const uint32_t low = tree.addChild(root, 0, 11), high = tree.addChild(root, 1, 11);
-  for (uint32_t id : {low, high}) {
-    tree.node(id).visits = 3;
-    tree.node(id).totalValue = 6;
-  }
-  tree.node(root).visits = 6;
-  tree.node(low).prior = 0.2f;
-  tree.node(high).prior = 0.7f;
+  TwoChildren two({3, 6, 0.2f}, {3, 6, 0.7f});
+  MctsTree& tree = two.tree;
+  const uint32_t root = two.root, low = two.first, high = two.second;
   auto all = [](uint16_t) { return true; };
   EXPECT_EQ(tree.selectPuctChild(root, 2.0, all), high);
   EXPECT_EQ(tree.selectChild(root, 2.0, all), low) << "UCT ignores priors: ties go to the earlier child";
@@ -145,16 +160,9 @@ TEST(PuctSearch, APriorWithoutTheAgentInTheBuildIsAClearError) {
 
 TEST(PuctSelection, NormalisedQLetsThePriorWeighAtAnyRewardScale) {
   // Rewards in tens of points drown the prior's term; read on [0, 1] they do not.
-  MctsTree tree;
-  const uint32_t root = tree.addRoot(10);
-  const uint32_t known = tree.addChild(root, 0, 11), favoured = tree.addChild(root, 1, 11);
-  tree.node(known).visits = 8;
-  tree.node(known).totalValue = 8 * 30.0;
-  tree.node(favoured).visits = 1;
-  tree.node(favoured).totalValue = 28.0;
-  tree.node(root).visits = 9;
-  tree.node(known).prior = 0.05f;
-  tree.node(favoured).prior = 0.9f;
+  TwoChildren two({8, 8 * 30.0, 0.05f}, {1, 28.0, 0.9f});
+  const MctsTree& tree = two.tree;
+  const uint32_t root = two.root, known = two.first, favoured = two.second;
   auto all = [](uint16_t) { return true; };
   EXPECT_EQ(tree.selectPuctChild(root, 1.0, all), known);
   ValueBounds bounds;
