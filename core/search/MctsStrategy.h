@@ -13,7 +13,8 @@
 // candidate. Parameters (mcts/MctsParameters.h): simulations, rollout_depth, exploration, gamma,
 // max_steps, rollout (random | pruned | heavy | lookahead, mcts/RolloutPolicy.h), reward_extract.
 // MCTS node ids in events: see mcts/MctsTree.h. With a learned guide (`prior=CKPT`, or one given
-// to makeMctsStrategy for self-play) the search is PUCT: c_puct and value_mix (mcts/MctsPlanner.h).
+// to makeMctsStrategy for self-play) the search is PUCT: c_puct, value_mix, q_norm and prior_floor
+// (mcts/MctsPlanner.h, mcts/MctsParameters.h); it checks the time limit before every guided evaluation.
 #pragma once
 
 #include "search/Strategy.h"
