@@ -36,11 +36,11 @@ SipPage::SipPage(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setSectionResizeMode(views::SipListingModel::LineColumn, QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setSectionResizeMode(views::SipListingModel::InstructionColumn, QHeaderView::Stretch);
   table_->horizontalHeader()->setSectionResizeMode(views::SipListingModel::FromColumn, QHeaderView::ResizeToContents);
-  chart_->setMinimumWidth(360);
+  chart_->setMinimumWidth(260);
   // Each step is one timing beside the tuned kernel: its best is the top of many noisy ratios, and
   // only the interleaved rounds in the summary decide (1.2-1.7x here where those found nothing).
   chart_->setLabels(tr("GFLOP/s, each step timed once (noisy)"), tr("step"), tr("tuned kernel"));
-  table_->setMinimumWidth(420);
+  table_->setMinimumWidth(300);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   auto* top = new QHBoxLayout;
   top->addWidget(summary_, 1);

@@ -228,6 +228,15 @@ TEST(MainWindow, ARunDoesNotWidenTheWindow) {
   EXPECT_LE(window.minimumSizeHint().width(), before);
 }
 
+// The explorer fits a common laptop screen (1,366 px wide): no page or dock asks for more width than
+// that leaves. The SIP page (780 px) and the Rules dock (440 px) once made it 1,661 px at least.
+TEST(MainWindow, FitsA1366PixelWideScreen) {
+  MainWindow window(quietOptions());
+  window.show();
+  EXPECT_LE(window.minimumSizeHint().width(), 1366);
+  EXPECT_LE(window.minimumSize().width(), 1366);
+}
+
 TEST(MainWindow, DroppedModelFilesOpen) {
   MainWindow window(quietOptions());
   window.show();

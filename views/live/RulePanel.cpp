@@ -75,21 +75,22 @@ RulePanel::RulePanel(std::vector<RuleInfo> rules, QWidget* parent) : QWidget(par
   step_->setToolTip(tr("While paused: run exactly one more step"));
   stop_ = new QPushButton(tr("Stop"), this);
   status_ = new QLabel(tr("No run"), this);
-  // Wrapped, with a width of its own, so a long status ("finished (node_limit) · step 9 ·
-  // 0 decisions") takes a second line instead of widening the dock, and the window with it, in the
-  // middle of a run (a wrapped label's minimum is its longest word, which changes too).
+  // Wrapped, on a line of its own under the buttons, so a long status ("finished (node_limit) ·
+  // step 9 · 0 decisions") takes a second line instead of widening the dock, and the window with
+  // it, in the middle of a run; beside the buttons it made the dock 440 px wide at least, and the
+  // explorer wider than a 1,366 px screen.
   status_->setWordWrap(true);
-  status_->setMinimumWidth(status_->fontMetrics().horizontalAdvance(QStringLiteral("(iteration_limit)")));
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(pause_);
   controls->addWidget(resume_);
   controls->addWidget(step_);
   controls->addWidget(stop_);
-  controls->addWidget(status_, 1);
+  controls->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(controls);
+  layout->addWidget(status_);
   layout->addWidget(filter_);
   layout->addWidget(table_, 1);
 
