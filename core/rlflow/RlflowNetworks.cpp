@@ -107,10 +107,19 @@ torch::Tensor GraphEncoderImpl::pooledRewrites(const std::vector<const Observati
       count == 0 ? torch::zeros({0, kRewriteWidth})
                  : rewriteModel_->forward(torch::cat({rewriteRuleEmbedding_(indices(rules)), floats(changes, {count, 2})}, 1));
   // Sum and max: how much of each kind a state offers, and whether it offers one at all (a state
-  // that offers none keeps zeros).
-  return torch::cat({sumInto(rewrites, graph, graphs),
-                     torch::zeros({graphs, kRewriteWidth}).index_reduce(0, graph, rewrites, "amax", /*include_self=*/false)},
-                    1);
+  // that offers none keeps zeros). Each state's rewrites are one run of rows, so its max is the
+  // max of its slice (libtorch 1.13's index_reduce would do it too, but warns on every call that it
+  // is in beta).
+  if (graphs == 0) return torch::zeros({0, 2 * kRewriteWidth});
+  std::vector<torch::Tensor> maxima;
+  int64_t first = 0;
+  for (int64_t b = 0; b < graphs; ++b) {
+    int64_t end = first;
+    while (end < count && graphOfRewrite[static_cast<size_t>(end)] == b) ++end;
+    maxima.push_back(end > first ? std::get<0>(rewrites.slice(0, first, end).max(0)) : torch::zeros({kRewriteWidth}));
+    first = end;
+  }
+  return torch::cat({sumInto(rewrites, graph, graphs), torch::stack(maxima)}, 1);
 }
 
 WorldModelImpl::WorldModelImpl(int rules) : rules_(rules) {
