@@ -125,7 +125,7 @@ int runPuctTrain(const RlTrainOptions& options) {
                       {"rule_pack", header.rulePack},
                       // Its file name: a report travels with its checkpoint (resources/agents), and the
                       // scratch folder a run wrote it to would name nothing there.
-                      {"checkpoint", std::filesystem::path(options.out).filename().string()},
+                      {"checkpoint", options.checkpointName()},
                       {"seconds", report.seconds},
                       {"generations", generations},
                       {"games_played", games},

@@ -127,7 +127,7 @@ int runRlTrain(const RlTrainOptions& options) {
                       {"seed", options.seed},
                       {"cost", cost->spec()},
                       {"rule_pack", header.rulePack},
-                      {"checkpoint", options.out},
+                      {"checkpoint", options.checkpointName()},
                       {"seconds", report.seconds},
                       {"curve", curveJson(report)},
                       {"updates", updatesJson(report)},

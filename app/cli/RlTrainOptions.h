@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct RlTrainOptions {
   ModelShapeOptions shapes;
   RlflowTrainSettings rlflow;
   PuctTrainSettings puct;
+
+  // The checkpoint as a training report names it: its file's name, not the folder a run wrote it
+  // to (a shipped report lies beside its checkpoint).
+  std::string checkpointName() const { return std::filesystem::path(out).filename().string(); }
 };
 
 // A model's name in progress lines and the curve: its file's stem, with its folder where two

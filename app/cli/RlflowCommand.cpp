@@ -319,7 +319,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
                       {"seed", options.seed},
                       {"cost", cost->spec()},
                       {"rule_pack", header.rulePack},
-                      {"checkpoint", options.out},
+                      {"checkpoint", options.checkpointName()},
                       {"seconds", report.seconds},
                       {"dream", dreamModeName(training.dream)},
                       {"world_model_episodes", training.worldModelEpisodes},

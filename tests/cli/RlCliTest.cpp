@@ -31,6 +31,7 @@ TEST(RlCli, TrainsAnAgentAndRunsItAsAStrategy) {
   EXPECT_NE(train.output.find("episode 3/3 vgg19"), std::string::npos) << train.output;
   EXPECT_NE(train.output.find("update 1"), std::string::npos) << train.output;
   nlohmann::json report = readJson(trainJson);
+  EXPECT_EQ(report["checkpoint"], "agent.ckpt") << "the file's name, not the scratch folder it was written to";
   ASSERT_EQ(report["curve"].size(), 3u);
   for (const auto& point : report["curve"]) {
     EXPECT_EQ(point["model"], "vgg19");
