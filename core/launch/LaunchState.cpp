@@ -1,7 +1,7 @@
 // launch.json: read, validated and written atomically.
 #include "launch/LaunchState.h"
 
-#include "launch/JsonCount.h"
+#include "support/JsonCount.h"
 #include "launch/WorkDir.h"
 #include "support/ContentHash.h"
 #include "support/Error.h"

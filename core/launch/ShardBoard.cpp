@@ -1,7 +1,7 @@
 // shards.json: written atomically by the driver, read by whoever watches the launch.
 #include "launch/ShardBoard.h"
 
-#include "launch/JsonCount.h"
+#include "support/JsonCount.h"
 #include "launch/WorkDir.h"
 #include "support/Error.h"
 #include "support/ReadFile.h"

@@ -3,6 +3,7 @@
 #include "rl/Observation.h"
 #include "rl/RulePackFingerprint.h"
 #include "support/Error.h"
+#include "support/JsonCount.h"
 #include "support/ReadFile.h"
 
 #include <nlohmann/json.hpp>
@@ -36,20 +37,20 @@ nlohmann::json configJson(const AgentConfig& c) {
 
 AgentConfig configFromJson(const nlohmann::json& j) {
   AgentConfig c;
-  c.opKinds = j.at("op_kinds").get<int>();
-  c.nodeFigures = j.at("node_figures").get<int>();
-  c.globalFeatures = j.at("global_features").get<int>();
-  c.rules = j.at("rules").get<int>();
-  c.hidden = j.at("hidden").get<int>();
-  c.messagePassingSteps = j.at("message_passing_steps").get<int>();
-  c.ruleEmbedding = j.at("rule_embedding").get<int>();
-  c.headHidden = j.at("head_hidden").get<int>();
-  c.headHidden2 = j.at("head_hidden2").get<int>();
+  c.opKinds = jsonCount<int>(j, "op_kinds");
+  c.nodeFigures = jsonCount<int>(j, "node_figures");
+  c.globalFeatures = jsonCount<int>(j, "global_features");
+  c.rules = jsonCount<int>(j, "rules");
+  c.hidden = jsonCount<int>(j, "hidden");
+  c.messagePassingSteps = jsonCount<int>(j, "message_passing_steps");
+  c.ruleEmbedding = jsonCount<int>(j, "rule_embedding");
+  c.headHidden = jsonCount<int>(j, "head_hidden");
+  c.headHidden2 = jsonCount<int>(j, "head_hidden2");
   c.greedyPrior = j.at("greedy_prior").get<double>();
   c.detourPrior = j.at("detour_prior").get<double>();
   c.stopPrior = j.at("stop_prior").get<double>();
-  c.maxCandidates = j.at("max_candidates").get<int>();
-  c.horizon = j.at("horizon").get<int>();
+  c.maxCandidates = jsonCount<int>(j, "max_candidates");
+  c.horizon = jsonCount<int>(j, "horizon");
   c.learningRate = j.at("learning_rate").get<double>();
   c.clip = j.at("clip").get<double>();
   c.gamma = j.at("gamma").get<double>();
@@ -58,9 +59,9 @@ AgentConfig configFromJson(const nlohmann::json& j) {
   c.valueWeight = j.at("value_weight").get<double>();
   c.maxGradNorm = j.at("max_grad_norm").get<double>();
   c.targetKl = j.at("target_kl").get<double>();
-  c.epochs = j.at("epochs").get<int>();
-  c.minibatch = j.at("minibatch").get<int>();
-  c.episodesPerUpdate = j.at("episodes_per_update").get<int>();
+  c.epochs = jsonCount<int>(j, "epochs");
+  c.minibatch = jsonCount<int>(j, "minibatch");
+  c.episodesPerUpdate = jsonCount<int>(j, "episodes_per_update");
   return c;
 }
 
@@ -118,15 +119,17 @@ CheckpointContents readCheckpointFile(const std::string& path) {
     nlohmann::json json = nlohmann::json::parse(headerText);
     CheckpointHeader& h = contents.header;
     h.agent = json.at("agent").get<std::string>();
-    h.agentFormat = json.value("agent_format", 1);
+    h.agentFormat = json.contains("agent_format") ? jsonCount<int>(json, "agent_format") : 1;
     h.config = configFromJson(json.at("config"));
     h.rulePack = json.at("rule_pack").get<std::string>();
-    h.rulePackSize = json.at("rule_pack_size").get<int>();
+    h.rulePackSize = jsonCount<int>(json, "rule_pack_size");
     h.cost = json.at("cost").get<std::string>();
     h.models = json.at("models").get<std::vector<std::string>>();
-    h.episodes = json.at("episodes").get<int>();
-    h.seed = json.at("seed").get<uint64_t>();
+    h.episodes = jsonCount<int>(json, "episodes");
+    h.seed = jsonCount<uint64_t>(json, "seed");
   } catch (const nlohmann::json::exception& e) {
+    throw errorInFile(path, std::string("the checkpoint's header is malformed: ") + e.what());
+  } catch (const Error& e) { // a count that is not an integer of its type
     throw errorInFile(path, std::string("the checkpoint's header is malformed: ") + e.what());
   }
   checkAgentConfig(contents.header.config, path);

@@ -97,6 +97,26 @@ TEST_F(CheckpointFileTest, ForeignAndMalformedFilesAreRefusedByName) {
   EXPECT_NE(errorOf([&] { readCheckpointFile(tempPath("rl-checkpoint", "missing.ckpt")); }).find("missing.ckpt"), std::string::npos);
 }
 
+// A count of the header that is a float, or too large for its type, is refused by name, not cast
+// (casting a float beyond the range is undefined behaviour).
+TEST_F(CheckpointFileTest, ACountThatIsNotAnIntegerOfItsTypeIsRefusedByName) {
+  const std::string path = tempPath("rl-checkpoint", "counts.ckpt");
+  writeCheckpointFile(path, header(), weights);
+  const std::string bytes = readBytes(path);
+  const size_t headerStart = bytes.find('{'), weightsLine = bytes.find("\nweights ");
+  const std::string headerText = bytes.substr(headerStart, weightsLine - headerStart);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"episodes\": 30", "\"episodes\": 1e30"},
+                                 {"\"horizon\": 7", "\"horizon\": 7.5"},
+                                 {"\"seed\": 5", "\"seed\": -5"}}) {
+    std::string changed = headerText;
+    ASSERT_NE(changed.find(from), std::string::npos) << from << " in " << headerText;
+    changed.replace(changed.find(from), from.size(), to);
+    writeBytes(path, "tessera-agent-checkpoint 1\nheader " + std::to_string(changed.size()) + "\n" + changed + bytes.substr(weightsLine));
+    const std::string error = errorOf([&] { readCheckpointFile(path); });
+    EXPECT_NE(error.find(path + ": the checkpoint's header is malformed"), std::string::npos) << to << ": " << error;
+  }
+}
+
 TEST_F(CheckpointFileTest, ImpossibleSettingsAreRefused) {
   const std::string path = tempPath("rl-checkpoint", "settings.ckpt");
   CheckpointHeader h = header();

@@ -1,6 +1,6 @@
-// A count in a launch file (a shard's index, its retries): a JSON integer that fits the type. A
-// float or an integer out of range is refused, not cast (casting a float beyond the range is
-// undefined behaviour; fuzz_launch_files found it).
+// A count in a file Tessera reads (a launch file's shard index, a checkpoint's layer sizes): a JSON
+// integer that fits the type. A float or an integer out of range is refused, not cast (casting a
+// float beyond the range is undefined behaviour; fuzz_launch_files found it).
 #pragma once
 
 #include "support/Error.h"
@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-namespace tessera::launch {
+namespace tessera {
 
 template <class Count>
 Count jsonCount(const nlohmann::json& object, const char* key) {
@@ -24,4 +24,4 @@ Count jsonCount(const nlohmann::json& object, const char* key) {
   return value.get<Count>();
 }
 
-} // namespace tessera::launch
+} // namespace tessera
