@@ -89,7 +89,14 @@ void Schedule::apply(Instruction instruction) {
       instruction.decision = tune::samplePerfectTile(rng_, loop.extent, static_cast<int>(parts), maxInnermost);
     } else {
       int64_t product = 1;
-      for (int64_t f : instruction.decision) product *= f > 0 ? f : 0;
+      for (int64_t f : instruction.decision) {
+        // A factor below 1, or one past what is left of the extent, cannot tile it (nor overflow the product).
+        if (f < 1 || product > loop.extent / f) {
+          product = 0;
+          break;
+        }
+        product *= f;
+      }
       if (static_cast<int64_t>(instruction.decision.size()) != parts || product != loop.extent)
         fail(instruction, "decision does not tile " + loop.name + " (extent " + std::to_string(loop.extent) + ") in " +
                               std::to_string(parts) + " parts");

@@ -150,6 +150,8 @@ TEST(Trace, ReplayRejectsDecisionsThatDoNotFit) {
   Trace badTile = trace;
   badTile.instructions[0].decision = {2, 2, 2, 2}; // 16, not i's extent 64
   EXPECT_THROW(replaySchedule(c, badTile), Error);
+  badTile.instructions[0].decision = {1, 7, 2000000000000000000, 1}; // the product overflows int64 (fuzz_tuning_trace)
+  EXPECT_THROW(replaySchedule(c, badTile), Error);
   Trace badIndex = trace;
   for (size_t i : badIndex.samplingInstructions())
     if (badIndex.instructions[i].kind == InstructionKind::SampleCategorical) badIndex.instructions[i].decision = {7};
