@@ -1,10 +1,10 @@
 // launch.json: read, validated and written atomically.
 #include "launch/LaunchState.h"
 
-#include "support/JsonCount.h"
 #include "launch/WorkDir.h"
 #include "support/ContentHash.h"
 #include "support/Error.h"
+#include "support/JsonCount.h"
 #include "support/ReadFile.h"
 
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // shards.json: written atomically by the driver, read by whoever watches the launch.
 #include "launch/ShardBoard.h"
 
-#include "support/JsonCount.h"
 #include "launch/WorkDir.h"
 #include "support/Error.h"
+#include "support/JsonCount.h"
 #include "support/ReadFile.h"
 
 #include <nlohmann/json.hpp>

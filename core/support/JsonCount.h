@@ -1,6 +1,7 @@
-// A count in a file Tessera reads (a launch file's shard index, a checkpoint's layer sizes): a JSON
-// integer that fits the type. A float or an integer out of range is refused, not cast (casting a
-// float beyond the range is undefined behaviour; fuzz_launch_files found it).
+// A count in a file Tessera reads (a launch file's shard index, a checkpoint's layer sizes, a tuning
+// trace's decisions): a JSON integer that fits the type. A float or an integer out of range is
+// refused, not cast (casting a float beyond the range is undefined behaviour; fuzz_launch_files
+// and fuzz_tuning_trace found it).
 #pragma once
 
 #include "support/Error.h"
@@ -13,13 +14,18 @@
 
 namespace tessera {
 
+// Whether `value` is a JSON integer that Count holds.
+template <class Count>
+bool jsonIntegerFits(const nlohmann::json& value) {
+  return value.is_number_unsigned()  ? std::in_range<Count>(value.get<uint64_t>())
+         : value.is_number_integer() ? std::in_range<Count>(value.get<int64_t>())
+                                     : false;
+}
+
 template <class Count>
 Count jsonCount(const nlohmann::json& object, const char* key) {
   const nlohmann::json& value = object.at(key);
-  const bool fits = value.is_number_unsigned()  ? std::in_range<Count>(value.get<uint64_t>())
-                    : value.is_number_integer() ? std::in_range<Count>(value.get<int64_t>())
-                                                : false;
-  if (!fits) throw Error(std::string("'") + key + "' is " + value.dump() + ", not a count from " + std::to_string(std::numeric_limits<Count>::min()) +
+  if (!jsonIntegerFits<Count>(value)) throw Error(std::string("'") + key + "' is " + value.dump() + ", not a count from " + std::to_string(std::numeric_limits<Count>::min()) +
                          " to " + std::to_string(std::numeric_limits<Count>::max()));
   return value.get<Count>();
 }

@@ -2,6 +2,7 @@
 #include "tune/Trace.h"
 
 #include "support/Error.h"
+#include "support/JsonCount.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,10 +39,7 @@ template <class T> std::vector<T> listOf(const nlohmann::json& object, const cha
   if constexpr (std::is_integral_v<T>) {
     // A float or an integer beyond T is refused, not cast (a float cast out of range is undefined; fuzz_tuning_trace).
     for (const nlohmann::json& element : value) {
-      const bool fits = element.is_number_unsigned()  ? std::in_range<T>(element.get<uint64_t>())
-                        : element.is_number_integer() ? std::in_range<T>(element.get<int64_t>())
-                                                      : false;
-      if (!fits) throw Error("trace: instruction " + std::to_string(index) + ": '" + key + "' has " + element.dump() + ", not an integer");
+      if (!jsonIntegerFits<T>(element)) throw Error("trace: instruction " + std::to_string(index) + ": '" + key + "' has " + element.dump() + ", not an integer");
     }
   }
   try {
