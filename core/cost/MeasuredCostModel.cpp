@@ -51,14 +51,7 @@ double MeasuredCostModel::costMs(const OpSignature& signature) {
 double MeasuredCostModel::measuredMs(const OpSignature& signature) {
   if (runsAsView(*this, signature)) return 0.0;
   std::string key = signature.key();
-  if (auto it = answered_.find(key); it != answered_.end()) return it->second;
-  if (cache_) {
-    if (std::optional<double> cached = cache_->lookup(device_, key)) {
-      ++stats_.cacheHits;
-      deviceCosts_[key] = *cached;
-      return answered_[key] = *cached;
-    }
-  }
+  if (std::optional<double> known = knownMs(key)) return *known;
   if (!stats_.deviceFailure.empty() || !profiler_->canMeasure(signature)) return answered_[key] = estimate(signature);
 
   const auto start = std::chrono::steady_clock::now();
@@ -89,11 +82,20 @@ double MeasuredCostModel::measuredMs(const OpSignature& signature) {
   return answered_[key] = ms;
 }
 
+std::optional<double> MeasuredCostModel::knownMs(const std::string& key) {
+  if (auto it = answered_.find(key); it != answered_.end()) return it->second;
+  if (!cache_) return std::nullopt;
+  std::optional<double> cached = cache_->lookup(device_, key);
+  if (cached) {
+    ++stats_.cacheHits;
+    deviceCosts_[key] = *cached;
+    answered_[key] = *cached;
+  }
+  return cached;
+}
+
 bool MeasuredCostModel::wouldTime(const OpSignature& signature) {
-  if (runsAsView(*this, signature)) return false;
-  const std::string key = signature.key();
-  if (answered_.count(key) > 0) return false;
-  if (cache_ && cache_->lookup(device_, key)) return false;
+  if (runsAsView(*this, signature) || knownMs(signature.key())) return false; // a cached figure is kept: costMs reads it next
   return stats_.deviceFailure.empty() && profiler_->canMeasure(signature);
 }
 

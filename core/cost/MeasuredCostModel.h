@@ -80,6 +80,8 @@ public:
 
 private:
   double estimate(const OpSignature& signature);
+  // The figure this model answered before or the cost cache holds (taken into its answers), if any.
+  std::optional<double> knownMs(const std::string& key);
   // Whether a timing taken now may go to the cache; says once why not.
   bool hostQuietEnoughToCache();
 
