@@ -274,10 +274,11 @@ int runCalibrate(const AccuracyOptions& options) {
   if (!measured) throw Error(options.cost + " is unavailable here, so there is nothing to calibrate");
   const std::optional<LatencyCalibration> before = measured->calibration();
   measured->setCalibration(std::nullopt); // the candidates are sampled with the plain op costs
-  std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backendOf(options));
+  const std::string backend = backendOf(options);
+  std::unique_ptr<GraphExecutor> executor = makeCliExecutor(backend);
   // Whole graphs timed on a busy host's processors measure the scheduler, not the device: such a fit
   // is shown but never stored, as a busy host's op timings never reach the cost cache.
-  const bool timesOnTheHost = backendOf(options) != "cuda";
+  const bool timesOnTheHost = backendTimesOnTheHost(backend);
   std::optional<HostLoad> busiest;
   auto noteLoad = [&] {
     if (!timesOnTheHost) return;

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tessera {
 
@@ -16,6 +17,10 @@ struct HostLoad {
   // More runnable threads than processors, with one to spare for the program itself.
   bool busy() const { return loadAverage > processors + 1.0; }
 };
+
+// Whether a backend times on the host's processors, which other work may be holding: every CPU
+// backend does; CUDA times on its device.
+inline bool backendTimesOnTheHost(std::string_view backend) { return backend != "cuda"; }
 
 // A load average to read instead of the system's: a test injects a quiet or a busy machine with it.
 inline constexpr const char* kHostLoadVariable = "TESSERA_HOST_LOAD";

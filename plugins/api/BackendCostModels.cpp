@@ -43,8 +43,7 @@ std::unique_ptr<CostModel> makeMeasuredCostModel(PluginHost& host, const std::st
   } catch (const Error& e) {
     if (warn) warn(std::string("no cost cache (") + e.what() + "); every signature is measured again in each run");
   }
-  // The CPU's backends time ops on the host's processors, which other work may be holding.
-  const bool timesOnTheHost = backendName != "cuda";
+  const bool timesOnTheHost = backendTimesOnTheHost(backendName);
   if (timesOnTheHost) (void)hostLoadOverride(); // a malformed $TESSERA_HOST_LOAD is refused by name
   try {
     auto model = std::make_unique<MeasuredCostModel>("measured:" + backendName, backend.makeProfiler(), cache,
