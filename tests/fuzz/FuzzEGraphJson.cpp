@@ -5,13 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tessera::fuzz::FuzzOutcome outcome =
-      tessera::fuzz::checkEGraphJson(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
-  if (outcome.defect.empty()) return 0;
-  std::fprintf(stderr, "%s\n", outcome.defect.c_str());
-  std::abort();
+      tessera::fuzz::checkEGraphJson(std::string(tessera::fuzz::inputBytes(data, size)), "fuzz.json");
+  return tessera::fuzz::endOfInput(outcome);
 }

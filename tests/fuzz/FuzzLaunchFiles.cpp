@@ -5,15 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string workDir = tessera::fuzz::fuzzScratchPath("launch");
   tessera::fuzz::FuzzOutcome outcome =
-      tessera::fuzz::checkLaunchFiles(std::string(reinterpret_cast<const char*>(data), size), workDir);
-  if (outcome.defect.empty()) return 0;
-  std::fprintf(stderr, "%s\n", outcome.defect.c_str());
-  std::abort();
+      tessera::fuzz::checkLaunchFiles(std::string(tessera::fuzz::inputBytes(data, size)), workDir);
+  return tessera::fuzz::endOfInput(outcome);
 }

@@ -5,13 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   tessera::fuzz::FuzzOutcome outcome =
-      tessera::fuzz::checkRuleText(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.rules");
-  if (outcome.defect.empty()) return 0;
-  std::fprintf(stderr, "%s\n", outcome.defect.c_str());
-  std::abort();
+      tessera::fuzz::checkRuleText(tessera::fuzz::inputBytes(data, size), "fuzz.rules");
+  return tessera::fuzz::endOfInput(outcome);
 }

@@ -6,10 +6,15 @@
 
 #include <unistd.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 namespace tessera::fuzz {
 
@@ -17,6 +22,17 @@ struct FuzzOutcome {
   bool accepted = false; // parsed (and, where the check goes further, used) without an error
   std::string defect;    // empty: accepted or refused with a tessera::Error, as the contract says
 };
+
+// libFuzzer's input as bytes.
+inline std::string_view inputBytes(const uint8_t* data, size_t size) { return {reinterpret_cast<const char*>(data), size}; }
+
+// A fuzz target's answer to libFuzzer: 0 for an input the contract holds for; a defect is printed
+// and aborts, so the fuzzer keeps the input as a crash.
+inline int endOfInput(const FuzzOutcome& outcome) {
+  if (outcome.defect.empty()) return 0;
+  std::fprintf(stderr, "%s\n", outcome.defect.c_str());
+  std::abort();
+}
 
 inline std::string fileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

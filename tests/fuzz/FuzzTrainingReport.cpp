@@ -4,15 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string scratch = tessera::fuzz::fuzzScratchPath("report.json");
   tessera::fuzz::FuzzOutcome outcome =
-      tessera::fuzz::checkTrainingReport(std::string(reinterpret_cast<const char*>(data), size), scratch);
-  if (outcome.defect.empty()) return 0;
-  std::fprintf(stderr, "%s\n", outcome.defect.c_str());
-  std::abort();
+      tessera::fuzz::checkTrainingReport(std::string(tessera::fuzz::inputBytes(data, size)), scratch);
+  return tessera::fuzz::endOfInput(outcome);
 }
