@@ -145,13 +145,13 @@ SearchState MctsRun::guideState(uint32_t id, const ActionPath& path) {
 
 void MctsRun::floorPriors(MctsNode& node) {
   const ActionSpace& space = actions();
-  size_t canAct = 0;
-  for (size_t a = 0; a < node.actionPriors.size(); ++a) canAct += space.allowed[a] && node.ruleMatches[a] > 0;
-  if (canAct == 0) return;
-  const double floor = params_.priorFloor / static_cast<double>(canAct);
+  auto canAct = [&](size_t a) { return space.allowed[a] && node.ruleMatches[a] > 0; };
+  size_t acting = 0;
+  for (size_t a = 0; a < node.actionPriors.size(); ++a) acting += canAct(a);
+  if (acting == 0) return;
+  const double floor = params_.priorFloor / static_cast<double>(acting);
   for (size_t a = 0; a < node.actionPriors.size(); ++a)
-    node.actionPriors[a] = static_cast<float>((1 - params_.priorFloor) * node.actionPriors[a] +
-                                              (space.allowed[a] && node.ruleMatches[a] > 0 ? floor : 0.0));
+    node.actionPriors[a] = static_cast<float>((1 - params_.priorFloor) * node.actionPriors[a] + (canAct(a) ? floor : 0.0));
 }
 
 bool MctsRun::askGuide(uint32_t id, const ActionPath& path) {
