@@ -12,6 +12,7 @@
 
 #include "onnx/OnnxImport.h"
 #include "rl/RulePackFingerprint.h"
+#include "rl/TrainedModels.h"
 #include "support/Error.h"
 
 #if TESSERA_HAVE_TORCH
@@ -94,7 +95,7 @@ int runRlTrain(const RlTrainOptions& options) {
   CheckpointHeader header;
   header.rulePack = rulePackFingerprint(rules.list);
   header.cost = cost->spec();
-  for (const NamedGraph& model : episodes.models()) header.models.push_back(model.name);
+  recordTrainedModels(header, episodes.models());
   header.episodes = static_cast<int>(report.episodes.size());
   header.seed = options.seed;
   std::filesystem::path parent = std::filesystem::path(options.out).parent_path();

@@ -10,6 +10,7 @@
 #if TESSERA_HAVE_TORCH
 #include "RlflowEpisodeShards.h"
 #include "rl/RulePackFingerprint.h"
+#include "rl/TrainedModels.h"
 #include "rlflow/RlflowDreamTrace.h"
 #include "rlflow/RlflowTraining.h"
 #endif
@@ -170,9 +171,11 @@ int runWorldModelEval(const WorldModelEvalOptions& options) {
   ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);
   RlflowAgent agent = RlflowAgent::load(options.checkpoint, rules.list, options.seed);
   std::vector<NamedGraph> models = importModels(options.models, options.shapes);
+  // Models the agent also trained on: by hash; by label only in checkpoints that kept no hashes.
+  const CheckpointHeader& trained = agent.loadedFrom();
   std::vector<std::string> seen;
   for (const NamedGraph& model : models)
-    if (std::find(agent.loadedFrom().models.begin(), agent.loadedFrom().models.end(), model.name) != agent.loadedFrom().models.end())
+    if (wasTrainedOn(trained, model.graph).value_or(std::find(trained.models.begin(), trained.models.end(), model.name) != trained.models.end()))
       seen.push_back(model.name);
   GraphEpisodes episodes(std::move(models), rules.list, *cost, environmentOptionsFor(agent.config()));
   std::mt19937_64 random(options.seed);
@@ -273,7 +276,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
   CheckpointHeader header;
   header.rulePack = rulePackFingerprint(rules.list);
   header.cost = cost->spec();
-  for (const NamedGraph& model : episodes.models()) header.models.push_back(model.name);
+  recordTrainedModels(header, episodes.models());
   header.episodes = static_cast<int>(report.dreams.size());
   header.seed = options.seed;
   const std::filesystem::path parent = std::filesystem::path(options.out).parent_path();

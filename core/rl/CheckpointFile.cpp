@@ -91,6 +91,7 @@ void writeCheckpointFile(const std::string& path, const CheckpointHeader& header
                       {"cost", header.cost},     {"models", header.models},
                       {"episodes", header.episodes}, {"seed", header.seed}};
   if (header.agentFormat != 1) json["agent_format"] = header.agentFormat; // checkpoints of format 1 have none
+  if (!header.modelHashes.empty()) json["model_hashes"] = header.modelHashes;
   const std::string text = json.dump(1);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw errorInFile(path, "cannot write the checkpoint");
@@ -125,6 +126,7 @@ CheckpointContents readCheckpointFile(const std::string& path) {
     h.rulePackSize = jsonCount<int>(json, "rule_pack_size");
     h.cost = json.at("cost").get<std::string>();
     h.models = json.at("models").get<std::vector<std::string>>();
+    if (json.contains("model_hashes")) h.modelHashes = json.at("model_hashes").get<std::vector<std::string>>();
     h.episodes = jsonCount<int>(json, "episodes");
     h.seed = jsonCount<uint64_t>(json, "seed");
   } catch (const nlohmann::json::exception& e) {
@@ -135,6 +137,9 @@ CheckpointContents readCheckpointFile(const std::string& path) {
   checkAgentConfig(contents.header.config, path);
   if (contents.header.config.rules != contents.header.rulePackSize)
     throw errorInFile(path, "the checkpoint's header is inconsistent (config.rules differs from rule_pack_size)");
+  if (!contents.header.modelHashes.empty() && contents.header.modelHashes.size() != contents.header.models.size())
+    throw errorInFile(path, "the checkpoint's header is inconsistent (" + std::to_string(contents.header.modelHashes.size()) +
+                                " model hashes for " + std::to_string(contents.header.models.size()) + " models)");
   contents.weights.assign(view.substr(at, weightsLength));
   return contents;
 }

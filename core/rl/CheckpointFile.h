@@ -22,7 +22,10 @@ struct CheckpointHeader {
   std::string rulePack;            // rulePackFingerprint of the pack it was trained with
   int rulePackSize = 0;
   std::string cost;                // the cost model its rewards came from
-  std::vector<std::string> models; // the models it was trained on
+  std::vector<std::string> models; // the models it was trained on, as training labelled them
+  // Their structural hashes (rl/TrainedModels.h), in the order of `models`, so a model is known
+  // whatever another command calls it; empty in checkpoints written before they were kept.
+  std::vector<std::string> modelHashes;
   int episodes = 0;
   uint64_t seed = 0;
 };

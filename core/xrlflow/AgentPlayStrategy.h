@@ -12,6 +12,7 @@
 #include "rl/CheckpointFile.h"
 #include "rl/DecisionSummary.h"
 #include "rl/RewriteEnvironment.h"
+#include "rl/TrainedModels.h"
 #include "search/RunProtocol.h"
 #include "search/SearchClock.h"
 #include "search/Strategy.h"
@@ -55,7 +56,8 @@ public:
     Agent agent = Agent::load(parameters.checkpoint, input.rules, input.options.seed);
     const CheckpointHeader& trained = agent.loadedFrom();
     say(input, std::string(Agent::kName) + ": agent " + parameters.checkpoint + " (trained " + std::to_string(trained.episodes) + " " +
-                   play_.episodesCounted + " on " + std::to_string(trained.models.size()) + " models with " + trained.cost + ")");
+                   play_.episodesCounted + " on " + std::to_string(trained.models.size()) + " models with " + trained.cost + "); " +
+                   trainingSetVerdict(trained, input.original));
 
     SearchResult result;
     RunProtocol protocol(input, result);
