@@ -1,8 +1,10 @@
 // `tessera-cli rl train --agent puct --models M... [--games N] [--simulations S] [--seed S]
-// --out CKPT [--json F]` (issue #37): trains the PUCT agent, MCTS's learned prior and value, by
-// self-play (core/puct) and writes its checkpoint for `optimize --strategy mcts --param prior=CKPT`.
-// A progress line per game and generation on stderr; the JSON report logs each generation's
-// strength (the mean verified speedup of its games) for a chart. Needs a build with libtorch.
+// [--launcher local|slurm --work-dir D --games-per-shard N] --out CKPT [--json F]` (issue #37):
+// trains the PUCT agent, MCTS's learned prior and value, by self-play (core/puct) and writes its
+// checkpoint for `optimize --strategy mcts --param prior=CKPT`. With --launcher the games are played
+// by launched shards (PuctGameShards.h), with the same results. A progress line per game and
+// generation on stderr; the JSON report logs each generation's strength (the mean verified speedup
+// of its games) for a chart. Needs a build with libtorch.
 #include "RlTrainOptions.h"
 
 #include "CostModelFactory.h"
@@ -10,6 +12,7 @@
 #include "support/Error.h"
 
 #if TESSERA_HAVE_TORCH
+#include "PuctGameShards.h"
 #include "puct/PuctSelfPlay.h"
 #include "rl/RulePackFingerprint.h"
 #endif
@@ -73,11 +76,7 @@ int runPuctTrain(const RlTrainOptions& options) {
   std::vector<Graph> graphs = options.shapes.importEach(options.models);
   for (size_t i = 0; i < graphs.size(); ++i) models.push_back({modelLabel(options.models[i], options.models), std::move(graphs[i])});
 
-  PuctAgent agent(rules.list.size(), options.seed);
-  reportProgress("training a puct agent by self-play on " + std::to_string(models.size()) + " models: " + std::to_string(selfPlay.games) +
-                 " games of " + std::to_string(selfPlay.simulations) + " simulations a step, " + std::to_string(selfPlay.gamesPerGeneration) +
-                 " a generation, seed " + std::to_string(options.seed) + ", cost " + cost->spec());
-  SelfPlayReport report = trainBySelfPlay(agent, models, rules.list, *cost, selfPlay);
+  if (!options.puct.gameShard.empty()) return writeGameShard(options, models, rules.list, *cost, selfPlay);
 
   CheckpointHeader header;
   header.rulePack = rulePackFingerprint(rules.list);
@@ -85,6 +84,13 @@ int runPuctTrain(const RlTrainOptions& options) {
   for (const NamedGraph& model : models) header.models.push_back(model.name);
   header.episodes = selfPlay.games;
   header.seed = options.seed;
+  if (options.rlflow.launcher.enabled()) selfPlay.play = playGamesOnShards(options, selfPlay, header);
+  PuctAgent agent(rules.list.size(), options.seed);
+  reportProgress("training a puct agent by self-play on " + std::to_string(models.size()) + " models: " + std::to_string(selfPlay.games) +
+                 " games of " + std::to_string(selfPlay.simulations) + " simulations a step, " + std::to_string(selfPlay.gamesPerGeneration) +
+                 " a generation, seed " + std::to_string(options.seed) + ", cost " + cost->spec());
+  SelfPlayReport report = trainBySelfPlay(agent, models, rules.list, *cost, selfPlay);
+
   const std::filesystem::path parent = std::filesystem::path(options.out).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
@@ -147,6 +153,10 @@ int runPuctTrain(const RlTrainOptions&) {
 void addPuctTrainOptions(CLI::App* train, PuctTrainSettings& settings) {
   train->add_option("--games", settings.games, "puct: self-play games (model g mod n plays game g)")->capture_default_str();
   train->add_option("--simulations", settings.simulations, "puct: MCTS simulations per step in self-play")->capture_default_str();
+  train->add_option("--games-per-shard", settings.gamesPerShard, "puct with --launcher: self-play games a shard plays")->capture_default_str();
+  // internal: what `--launcher` gives each shard
+  train->add_option("--game-shard", settings.gameShard, "A launched shard: play self-play games FIRST:COUNT into --out")->group("");
+  train->add_option("--shard-network", settings.shardNetwork, "A launched shard: the network that plays its games")->group("");
 }
 
 } // namespace tessera::cli

@@ -60,7 +60,9 @@ int runRlTrain(const RlTrainOptions& options) {
   if (options.agent == "rlflow") return runRlflowTrain(options);
   if (options.agent == "puct") return runPuctTrain(options);
   if (options.agent != XrlflowAgent::kName) throw Error("unknown agent '" + options.agent + "' (use xrlflow, rlflow or puct)");
-  if (options.rlflow.launcher.enabled()) throw Error("rl train --launcher: only rlflow's world-model episodes are launched (--agent rlflow)");
+  if (options.rlflow.launcher.enabled())
+    throw Error("rl train --launcher: xrlflow trains in this process; only rlflow's world-model episodes are launched (--agent rlflow), "
+                "and puct's self-play games (--agent puct)");
   if (options.episodes < 1) throw Error("--episodes must be at least 1");
   std::unique_ptr<CostModel> cost = makeCliCostModel(options.cost);
   ActiveRules rules = loadActiveRules(RuleChoice{options.rules, {}, {}}, reportProgress);

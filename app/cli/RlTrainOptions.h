@@ -20,7 +20,7 @@ struct RlflowTrainSettings {
   int worldModelEpisodes = 60;
   int dreamEpisodes = 2200;
   std::vector<std::string> parameters; // KEY=VALUE
-  LauncherOptions launcher;            // the world-model episodes collected by launched shards
+  LauncherOptions launcher;            // rlflow's world-model episodes, puct's self-play games on launched shards
   int episodesPerShard = 10;
   std::string episodeShard;            // FIRST:COUNT: this process is a launched shard of those episodes
 };
@@ -28,6 +28,9 @@ struct RlflowTrainSettings {
 struct PuctTrainSettings {
   int games = 12;
   int simulations = 16;
+  int gamesPerShard = 2;     // with --launcher
+  std::string gameShard;     // FIRST:COUNT: this process is a launched shard playing those games
+  std::string shardNetwork;  // the shard's network: the generation's checkpoint the driver wrote
 };
 
 struct RlTrainOptions {

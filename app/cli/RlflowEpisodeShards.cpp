@@ -3,9 +3,11 @@
 #include "RlflowEpisodeShards.h"
 
 #include "LauncherOptions.h"
+#include "RlTrainShards.h"
 
 #include "launch/Shard.h"
 #include "rl/GraphEpisodes.h"
+#include "rl/ObservationJson.h"
 #include "rlflow/RlflowTraining.h"
 #include "support/Error.h"
 #include "support/ReadFile.h"
@@ -13,37 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 
 namespace tessera::cli {
 
 namespace {
-
-nlohmann::json observationJson(const Observation& o) {
-  nlohmann::json candidates = nlohmann::json::array();
-  for (const CandidateObservation& c : o.candidates)
-    candidates.push_back({{"rule", c.rule}, {"rows", c.rows}, {"cost_delta_pct", c.costDeltaPct}, {"op_delta", c.opDelta}});
-  const GraphObservation& g = o.graph;
-  return {{"nodes", g.nodes},         {"ops", g.ops},           {"figures", g.figures}, {"senders", g.senders},
-          {"receivers", g.receivers}, {"globals", g.globals},   {"candidates", candidates}};
-}
-
-Observation observationFrom(const nlohmann::json& json) {
-  Observation o;
-  GraphObservation& g = o.graph;
-  g.nodes = json.at("nodes").get<int64_t>();
-  g.ops = json.at("ops").get<std::vector<int32_t>>();
-  g.figures = json.at("figures").get<std::vector<float>>();
-  g.senders = json.at("senders").get<std::vector<int32_t>>();
-  g.receivers = json.at("receivers").get<std::vector<int32_t>>();
-  g.globals = json.at("globals").get<std::vector<float>>();
-  for (const nlohmann::json& c : json.at("candidates"))
-    o.candidates.push_back({c.at("rule").get<int32_t>(), c.at("rows").get<std::vector<int32_t>>(), c.at("cost_delta_pct").get<float>(),
-                            c.at("op_delta").get<float>()});
-  return o;
-}
 
 nlohmann::json episodeJson(const WorldModelEpisode& episode) {
   nlohmann::json states = nlohmann::json::array(), actions = nlohmann::json::array();
@@ -55,7 +32,7 @@ nlohmann::json episodeJson(const WorldModelEpisode& episode) {
 WorldModelEpisode episodeFrom(const nlohmann::json& json) {
   WorldModelEpisode episode;
   episode.model = json.at("model").get<std::string>();
-  for (const nlohmann::json& state : json.at("states")) episode.states.push_back(observationFrom(state));
+  for (const nlohmann::json& state : json.at("states")) episode.states.push_back(observationFromJson(state));
   for (const nlohmann::json& action : json.at("actions")) episode.actions.push_back({action.at(0).get<int>(), action.at(1).get<int>()});
   episode.rewards = json.at("rewards").get<std::vector<double>>();
   episode.done = json.at("done").get<std::vector<bool>>();
@@ -63,17 +40,6 @@ WorldModelEpisode episodeFrom(const nlohmann::json& json) {
       episode.done.size() != episode.actions.size())
     throw Error("an episode's states, actions, rewards and done flags do not line up");
   return episode;
-}
-
-// "FIRST:COUNT" of --episode-shard.
-std::pair<int, int> episodeRange(const std::string& text) {
-  const size_t colon = text.find(':');
-  int first = -1, count = -1;
-  const char* end = text.data() + text.size();
-  if (colon == std::string::npos || std::from_chars(text.data(), text.data() + colon, first).ptr != text.data() + colon ||
-      std::from_chars(text.data() + colon + 1, end, count).ptr != end || first < 0 || count < 1)
-    throw Error("--episode-shard " + text + ": expected FIRST:COUNT");
-  return {first, count};
 }
 
 // What a shard was asked for, so that a file from another launch or seed is not taken for it.
@@ -106,12 +72,10 @@ std::vector<WorldModelEpisode> readEpisodeShard(const std::string& path, const E
   return episodes;
 }
 
-std::string absolute(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
-
 } // namespace
 
 int writeEpisodeShard(const RlTrainOptions& options, GraphEpisodes& models, int rules, double stopProbability) {
-  const auto [first, count] = episodeRange(options.rlflow.episodeShard);
+  const auto [first, count] = shardRange("--episode-shard", options.rlflow.episodeShard);
   size_t realSteps = 0;
   const std::vector<WorldModelEpisode> episodes =
       collectSeededEpisodes(models, first, count, rules, stopProbability, options.seed, realSteps, reportProgress);
@@ -129,7 +93,7 @@ EpisodeCollection collectEpisodesOnShards(const RlTrainOptions& options) {
   if (options.rlflow.episodesPerShard < 1) throw Error("--episodes-per-shard must be at least 1");
   return [&options](size_t& realSteps) {
     LauncherOptions launcher = options.rlflow.launcher;
-    const std::string workDir = absolute(launchWorkDir(launcher, "rl-train"));
+    const std::string workDir = absolutePath(launchWorkDir(launcher, "rl-train"));
     const int total = options.rlflow.worldModelEpisodes, perShard = options.rlflow.episodesPerShard;
     std::vector<launch::Shard> shards;
     std::vector<EpisodeRange> ranges;
@@ -139,24 +103,13 @@ EpisodeCollection collectEpisodesOnShards(const RlTrainOptions& options) {
       launch::Shard shard;
       shard.name = "world-model episodes " + std::to_string(first + 1) + "-" + std::to_string(first + count);
       shard.output = workDir + "/episodes-" + std::to_string(first) + "-" + std::to_string(count) + ".cbor";
-      shard.argv = {selfExecutable(), "rl", "train", "--agent", "rlflow", "--models"};
-      for (const std::string& model : options.models) shard.argv.push_back(absolute(model));
-      const std::string cost = options.cost.rfind("table:", 0) == 0 ? "table:" + absolute(options.cost.substr(6)) : options.cost;
-      shard.argv.insert(shard.argv.end(), {"--seed", std::to_string(options.seed), "--cost", cost, "--episode-shard",
-                                           std::to_string(first) + ":" + std::to_string(count), "--out", launch::kOutputPlaceholder});
-      if (!options.rules.empty()) shard.argv.insert(shard.argv.end(), {"--rules", absolute(options.rules)});
-      if (options.maxCandidates > 0) shard.argv.insert(shard.argv.end(), {"--max-candidates", std::to_string(options.maxCandidates)});
-      if (options.horizon > 0) shard.argv.insert(shard.argv.end(), {"--horizon", std::to_string(options.horizon)});
-      for (const std::string& parameter : options.rlflow.parameters) shard.argv.insert(shard.argv.end(), {"--param", parameter});
-      for (const std::string& shape : options.shapes.inputShapes) shard.argv.insert(shard.argv.end(), {"--input-shape", shape});
-      for (const std::string& dim : options.shapes.dims) shard.argv.insert(shard.argv.end(), {"--dim", dim});
+      shard.argv = rlTrainShardCommand(options);
+      shard.argv.insert(shard.argv.end(),
+                        {"--episode-shard", std::to_string(first) + ":" + std::to_string(count), "--out", launch::kOutputPlaceholder});
       shards.push_back(std::move(shard));
     }
     const launch::LaunchResult result = runShards(launcher, shards);
-    if (!result.allDone())
-      throw Error("rl train: " + std::to_string(result.failed().size()) + " of " + std::to_string(shards.size()) +
-                  " world-model episode shard(s) did not finish (see the launch lines above); run again with --work-dir " + workDir +
-                  " to collect only those");
+    requireShardsDone(result, "world-model episode", workDir);
     std::vector<WorldModelEpisode> data;
     for (size_t i = 0; i < shards.size(); ++i)
       for (WorldModelEpisode& episode : readEpisodeShard(shards[i].output, ranges[i])) {

@@ -3,6 +3,7 @@
 #include "search/MctsStrategy.h"
 #include "support/Error.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -58,14 +59,13 @@ private:
   std::mt19937_64 random_;
 };
 
-struct GameOutcome {
-  SelfPlayGame game;
-  std::vector<PuctSample> samples;
-};
+// Game g's seed of its root noise and its rollouts: its own, whoever plays it.
+uint64_t seedOfGame(const SelfPlayOptions& options, int game) { return options.seed * 1000003 + static_cast<uint64_t>(game); }
 
-GameOutcome playGame(PuctAgent& agent, const NamedGraph& model, std::span<const Rule* const> rules, CostModel& cost,
-                     const SelfPlayOptions& options, uint64_t seed, double rootNoise) {
+PlayedGame playGame(PuctAgent& agent, const NamedGraph& model, std::span<const Rule* const> rules, CostModel& cost,
+                    const SelfPlayOptions& options, int game, double rootNoise) {
   const auto start = Clock::now();
+  const uint64_t seed = seedOfGame(options, game);
   auto guide = std::make_shared<RecordingGuide>(agent, rootNoise, seed);
   std::unique_ptr<Strategy> strategy = makeMctsStrategy(guide);
   Control control;
@@ -80,7 +80,8 @@ GameOutcome playGame(PuctAgent& agent, const NamedGraph& model, std::span<const 
   SearchResult result = strategy->run(SearchInput{model.graph, rules, cost, control, events, search});
   verifySearchResult(model.graph, result, 1, seed);
 
-  GameOutcome outcome;
+  PlayedGame outcome;
+  outcome.game.index = game;
   outcome.game.model = model.name;
   outcome.game.verified = result.verified;
   outcome.game.speedupPct = result.verified ? result.speedupPct : 0.0;
@@ -94,6 +95,30 @@ GameOutcome playGame(PuctAgent& agent, const NamedGraph& model, std::span<const 
 
 } // namespace
 
+std::vector<PlayedGame> playSelfPlayGames(PuctAgent& agent, std::span<const NamedGraph> models, std::span<const Rule* const> rules,
+                                          CostModel& cost, const SelfPlayOptions& options, int first, int count) {
+  if (models.empty()) throw Error("puct self-play needs at least one model");
+  std::vector<PlayedGame> played;
+  for (int game = first; game < first + count; ++game) {
+    const bool finalRound = game >= options.games;
+    const size_t model = finalRound ? static_cast<size_t>(game - options.games) : static_cast<size_t>(game) % models.size();
+    if (model >= models.size()) throw Error("puct self-play: game " + std::to_string(game + 1) + " is past the final round");
+    PlayedGame outcome = playGame(agent, models[model], rules, cost, options, game, finalRound ? 0.0 : options.rootNoise);
+    outcome.game.generation = finalRound ? -1 : game / options.gamesPerGeneration;
+    if (options.progress) options.progress(selfPlayGameLine(outcome.game, options));
+    played.push_back(std::move(outcome));
+  }
+  return played;
+}
+
+std::string selfPlayGameLine(const SelfPlayGame& game, const SelfPlayOptions& options) {
+  const std::string verified = game.verified ? " (verified)" : " (NOT verified: 0)";
+  if (game.generation < 0) return "final network, " + game.model + formatted(": speedup %.2f %%", game.speedupPct) + verified;
+  return formatted("generation %.0f, game %.0f", game.generation + 1, game.index + 1) + "/" + std::to_string(options.games) + " " + game.model +
+         formatted(": speedup %.2f %%", game.speedupPct) + verified + ", " + std::to_string(game.steps) + " steps, " +
+         std::to_string(game.samples) + " targets" + formatted(", %.1f s", game.seconds);
+}
+
 SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> models, std::span<const Rule* const> rules,
                                CostModel& cost, const SelfPlayOptions& options) {
   if (models.empty()) throw Error("puct self-play needs at least one model");
@@ -103,31 +128,34 @@ SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> mod
   auto say = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
+  auto play = options.play ? options.play : [&](PuctAgent& network, int, int first, int count) {
+    return playSelfPlayGames(network, models, rules, cost, options, first, count);
+  };
+  auto expectGames = [](const std::vector<PlayedGame>& games, int first, int count) {
+    if (games.size() != static_cast<size_t>(count))
+      throw Error("puct self-play: " + std::to_string(games.size()) + " games came back of " + std::to_string(count));
+    for (int i = 0; i < count; ++i)
+      if (games[static_cast<size_t>(i)].game.index != first + i) throw Error("puct self-play: the games came back out of order");
+  };
   SelfPlayReport report;
   std::deque<PuctSample> buffer;
   std::mt19937_64 random(options.seed);
   const int generations = (options.games + options.gamesPerGeneration - 1) / options.gamesPerGeneration;
-  int game = 0;
   for (int generation = 0; generation < generations; ++generation) {
     const auto generationStart = Clock::now();
     SelfPlayGeneration record;
     record.generation = generation;
+    const int first = generation * options.gamesPerGeneration, count = std::min(options.gamesPerGeneration, options.games - first);
+    std::vector<PlayedGame> games = play(agent, generation, first, count);
+    expectGames(games, first, count);
     double speedups = 0;
-    int played = 0;
-    for (; played < options.gamesPerGeneration && game < options.games; ++played, ++game) {
-      const NamedGraph& model = models[static_cast<size_t>(game) % models.size()];
-      GameOutcome outcome = playGame(agent, model, rules, cost, options, options.seed * 1000003 + static_cast<uint64_t>(game), options.rootNoise);
-      outcome.game.generation = generation;
+    for (PlayedGame& outcome : games) {
       speedups += outcome.game.speedupPct;
       for (PuctSample& sample : outcome.samples) buffer.push_back(std::move(sample));
       while (buffer.size() > options.replayCapacity) buffer.pop_front();
-      say(formatted("generation %.0f, game %.0f", generation + 1, game + 1) + "/" + std::to_string(options.games) + " " + model.name +
-          formatted(": speedup %.2f %%", outcome.game.speedupPct) + (outcome.game.verified ? " (verified)" : " (NOT verified: 0)") + ", " +
-          std::to_string(outcome.game.steps) + " steps, " + std::to_string(outcome.game.samples) + " targets" +
-          formatted(", %.1f s", outcome.game.seconds));
       report.games.push_back(std::move(outcome.game));
     }
-    record.meanSpeedupPct = speedups / played;
+    record.meanSpeedupPct = speedups / count;
 
     std::uniform_int_distribution<size_t> pick(0, buffer.empty() ? 0 : buffer.size() - 1);
     std::vector<const PuctSample*> batch;
@@ -151,13 +179,12 @@ SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> mod
     report.generations.push_back(record);
   }
 
+  const int finalCount = static_cast<int>(models.size());
+  std::vector<PlayedGame> finalGames = play(agent, -1, options.games, finalCount);
+  expectGames(finalGames, options.games, finalCount);
   double finalSpeedups = 0;
-  for (size_t m = 0; m < models.size(); ++m) {
-    GameOutcome outcome = playGame(agent, models[m], rules, cost, options, options.seed * 1000003 + static_cast<uint64_t>(options.games + m), 0.0);
-    outcome.game.generation = -1;
+  for (PlayedGame& outcome : finalGames) {
     finalSpeedups += outcome.game.speedupPct;
-    say("final network, " + models[m].name + formatted(": speedup %.2f %%", outcome.game.speedupPct) +
-        (outcome.game.verified ? " (verified)" : " (NOT verified: 0)"));
     report.games.push_back(std::move(outcome.game));
   }
   report.finalMeanSpeedupPct = finalSpeedups / static_cast<double>(models.size());

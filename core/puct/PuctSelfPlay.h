@@ -3,11 +3,14 @@
 // final verified speedups (value targets, as the gain still reached below each root) fill a replay
 // buffer; after each generation, minibatch steps on the buffer. Each generation's strength is the
 // mean verified speedup of its games; a last round plays every model once with the final network
-// (without root noise).
+// (without root noise). Each game's random streams (root noise, rollouts) come from (seed, game
+// number) alone, so games played elsewhere with the same network (launched shards, app/cli) are
+// the games played here, bit for bit.
 #pragma once
 
 #include "cost/CostModel.h"
 #include "puct/PuctAgent.h"
+#include "puct/SelfPlayGame.h"
 #include "rl/GraphEpisodes.h"
 
 #include <functional>
@@ -33,16 +36,9 @@ struct SelfPlayOptions {
   size_t replayCapacity = 4000; // samples kept, the oldest dropped first
   uint64_t seed = 1;
   std::function<void(const std::string&)> progress;
-};
-
-struct SelfPlayGame {
-  int generation = 0;           // -1: the final network's evaluation round
-  std::string model;
-  double speedupPct = 0;
-  bool verified = false;
-  int steps = 0;
-  size_t samples = 0;           // roots recorded
-  double seconds = 0;
+  // Plays games [first, first + count) with the network `agent` holds now (generation -1: the final
+  // round) and returns them in game order; they must be what playSelfPlayGames gives. Default: here.
+  std::function<std::vector<PlayedGame>(PuctAgent& agent, int generation, int first, int count)> play;
 };
 
 struct SelfPlayGeneration {
@@ -59,6 +55,14 @@ struct SelfPlayReport {
   double finalMeanSpeedupPct = 0; // the trained network, one game a model
   double seconds = 0;
 };
+
+// Games [first, first + count) of a run with these options, played here with `agent`'s network;
+// each game's line goes to options.progress.
+std::vector<PlayedGame> playSelfPlayGames(PuctAgent& agent, std::span<const NamedGraph> models, std::span<const Rule* const> rules,
+                                          CostModel& cost, const SelfPlayOptions& options, int first, int count);
+
+// A game's progress line, as the training prints it wherever the game was played.
+std::string selfPlayGameLine(const SelfPlayGame& game, const SelfPlayOptions& options);
 
 // Throws tessera::Error for options that cannot train (no models, no games).
 SelfPlayReport trainBySelfPlay(PuctAgent& agent, std::span<const NamedGraph> models, std::span<const Rule* const> rules,

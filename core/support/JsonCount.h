@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace tessera {
 
@@ -28,6 +29,20 @@ Count jsonCount(const nlohmann::json& object, const char* key) {
   if (!jsonIntegerFits<Count>(value)) throw Error(std::string("'") + key + "' is " + value.dump() + ", not a count from " + std::to_string(std::numeric_limits<Count>::min()) +
                          " to " + std::to_string(std::numeric_limits<Count>::max()));
   return value.get<Count>();
+}
+
+// A list of counts under `key` (an observation's op kinds and edge rows), each checked as jsonCount does.
+template <class Count>
+std::vector<Count> jsonCounts(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& list = object.at(key);
+  if (!list.is_array()) throw Error(std::string("'") + key + "' is not a list");
+  std::vector<Count> counts;
+  counts.reserve(list.size());
+  for (const nlohmann::json& value : list) {
+    if (!jsonIntegerFits<Count>(value)) throw Error(std::string("'") + key + "' holds " + value.dump() + ", not a count of its type");
+    counts.push_back(value.get<Count>());
+  }
+  return counts;
 }
 
 } // namespace tessera
