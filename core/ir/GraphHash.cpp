@@ -14,20 +14,20 @@ size_t hashTensorType(const TensorType& type) {
   return h;
 }
 
-// Identity of a leaf: inputs and weights are matched by name and type.
-size_t leafHash(const Node& node) {
-  size_t h = std::hash<std::string>{}(node.name);
+// Identity of a leaf: inputs and weights are matched by type, and by name unless `leaves` says not.
+size_t leafHash(const Node& node, LeafIdentity leaves) {
+  size_t h = leaves == LeafIdentity::NameAndType ? std::hash<std::string>{}(node.name) : 0;
   hashCombine(h, hashTensorType(node.outputTypes[0]));
   return h;
 }
 
-std::vector<size_t> nodeHashes(const Graph& graph) {
+std::vector<size_t> nodeHashes(const Graph& graph, LeafIdentity leaves) {
   std::vector<size_t> hashes(graph.size(), 0);
   for (NodeId id : graph.topologicalOrder()) {
     const Node& node = graph.node(id);
     size_t h = static_cast<size_t>(node.kind) * 0x100000001b3ULL;
     if (node.kind == OpKind::Input || node.kind == OpKind::Weight) {
-      hashCombine(h, leafHash(node));
+      hashCombine(h, leafHash(node, leaves));
     } else {
       hashCombine(h, node.attrs.hash());
       if (node.opaque) hashCombine(h, std::hash<std::string>{}(node.opaque->domain + "::" + node.opaque->opType));
@@ -79,8 +79,8 @@ private:
 
 } // namespace
 
-size_t structuralHash(const Graph& graph) {
-  std::vector<size_t> hashes = nodeHashes(graph);
+size_t structuralHash(const Graph& graph, LeafIdentity leaves) {
+  std::vector<size_t> hashes = nodeHashes(graph, leaves);
   size_t h = graph.outputs().size();
   for (const GraphOutput& out : graph.outputs()) {
     hashCombine(h, hashes[out.value.node]);

@@ -11,9 +11,14 @@
 
 namespace tessera {
 
-// Hash of what the graph computes: ops, attributes, wiring, inputs and weights by name and type.
-// Node ids and op names do not matter.
-size_t structuralHash(const Graph& graph);
+// How a hash knows inputs and weights: by name and type (what the graph computes), or by type
+// alone (its shape as a graph: what an agent, which never reads names, sees of a model; two exports
+// of one model whose weights are named differently hash the same).
+enum class LeafIdentity { NameAndType, TypeOnly };
+
+// Hash of what the graph computes: ops, attributes, wiring, and inputs and weights as `leaves`
+// says. Node ids and op names do not matter.
+size_t structuralHash(const Graph& graph, LeafIdentity leaves = LeafIdentity::NameAndType);
 
 // True when both graphs compute the same thing by the same structure (isomorphic from the outputs).
 bool structurallyEqual(const Graph& a, const Graph& b);
@@ -22,7 +27,7 @@ bool structurallyEqual(const Graph& a, const Graph& b);
 class GraphSet {
 public:
   using HashFunction = std::function<size_t(const Graph&)>;
-  explicit GraphSet(HashFunction hash = structuralHash) : hash_(std::move(hash)) {}
+  explicit GraphSet(HashFunction hash = [](const Graph& graph) { return structuralHash(graph); }) : hash_(std::move(hash)) {}
 
   // Inserts unless a structurally equal graph is present; returns whether it was inserted.
   bool insert(const Graph& graph);

@@ -9,7 +9,7 @@ namespace tessera {
 
 std::string modelHash(const Graph& graph) {
   char digits[17];
-  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(structuralHash(graph)));
+  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(structuralHash(graph, LeafIdentity::TypeOnly)));
   return digits;
 }
 

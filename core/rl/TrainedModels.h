@@ -1,6 +1,7 @@
 // Which models an agent was trained on, kept in its checkpoint so that a figure on a model can say
 // whether it is in-sample. Labels depend on the other models of a command line ("bert" alone,
-// "tensat/bert" beside samples/bert.onnx), so a model is recognised by its structural hash.
+// "tensat/bert" beside samples/bert.onnx), so a model is recognised by its structural hash, blind
+// to the names of its inputs and weights, which no agent reads.
 #pragma once
 
 #include "rl/CheckpointFile.h"
@@ -12,7 +13,7 @@
 
 namespace tessera {
 
-// The model's structural hash (ir/GraphHash.h) as 16 hex digits.
+// The model's structural hash (ir/GraphHash.h, leaves by type alone) as 16 hex digits.
 std::string modelHash(const Graph& graph);
 
 // Sets the header's models (labels) and their hashes.

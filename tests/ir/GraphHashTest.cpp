@@ -43,6 +43,24 @@ TEST(GraphHash, AttributesAndWeightNamesMatter) {
   EXPECT_NE(structuralHash(a), structuralHash(c));
 }
 
+// Two exports of one model may name their weights differently; an agent, which reads no names,
+// sees one graph.
+TEST(GraphHash, LeavesByTypeAloneIgnoreTheirNamesButNotTheirShapes) {
+  Graph a = sample(false);
+  Graph renamed = sample(false);
+  renamed.mutableNode(*renamed.findNode("w")).name = "w2";
+  renamed.mutableNode(*renamed.findNode("x")).name = "input";
+  EXPECT_NE(structuralHash(a), structuralHash(renamed));
+  EXPECT_EQ(structuralHash(a, LeafIdentity::TypeOnly), structuralHash(renamed, LeafIdentity::TypeOnly));
+  Graph reshaped;
+  NodeId x = reshaped.addInput("x", f32({3, 4}));
+  NodeId w = reshaped.addWeight("w", Tensor::splat(f32({4, 4}), 1.0));
+  NodeId mm = reshaped.addNode(OpKind::MatMul, {{x}, {w}});
+  reshaped.addOutput({reshaped.addNode(OpKind::Add, {{reshaped.addNode(OpKind::Relu, {{mm}})}, {mm}})});
+  EXPECT_NE(structuralHash(a, LeafIdentity::TypeOnly), structuralHash(reshaped, LeafIdentity::TypeOnly));
+  EXPECT_NE(structuralHash(a, LeafIdentity::TypeOnly), structuralHash(sample(false, OpKind::Tanh), LeafIdentity::TypeOnly));
+}
+
 TEST(GraphSet, KeepsDistinctGraphsWhenHashesCollide) {
   GraphSet set([](const Graph&) { return size_t{42}; }); // every graph collides
   EXPECT_TRUE(set.insert(sample(false)));
