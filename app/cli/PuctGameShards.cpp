@@ -27,7 +27,7 @@ std::string roundName(int generation) { return generation < 0 ? "final" : "gener
 
 } // namespace
 
-decltype(SelfPlayOptions::play) playGamesOnShards(const RlTrainOptions& options, const SelfPlayOptions& selfPlay, const CheckpointHeader& network) {
+SelfPlayGamePlayer playGamesOnShards(const RlTrainOptions& options, const SelfPlayOptions& selfPlay, const CheckpointHeader& network) {
   if (options.puct.gamesPerShard < 1) throw Error("--games-per-shard must be at least 1");
   LauncherOptions launcher = options.rlflow.launcher;
   const std::string workDir = absolutePath(launchWorkDir(launcher, "rl-train"));

@@ -18,7 +18,7 @@ namespace tessera::cli {
 // SelfPlayOptions::play on shards; `network` is the header every generation's checkpoint carries.
 // Creates the work directory now; the returned function throws tessera::Error naming the shards
 // that failed or a game file that is not theirs.
-decltype(SelfPlayOptions::play) playGamesOnShards(const RlTrainOptions& options, const SelfPlayOptions& selfPlay, const CheckpointHeader& network);
+SelfPlayGamePlayer playGamesOnShards(const RlTrainOptions& options, const SelfPlayOptions& selfPlay, const CheckpointHeader& network);
 
 // A launched shard (hidden --game-shard FIRST:COUNT --shard-network CKPT): plays those games with
 // that network and writes them to --out.

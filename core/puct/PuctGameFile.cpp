@@ -146,7 +146,8 @@ PuctGameFile readPuctGameFile(const std::string& path) {
 std::vector<PlayedGame> readPuctGames(const std::string& path, const PuctGamesKey& expected) {
   PuctGameFile file = readPuctGameFile(path);
   if (!(file.key == expected))
-    throw errorInFile(path, "holds " + describe(file.key) + ", not " + describe(expected) + " (a shard of another generation or run)");
+    throw errorInFile(path, "holds " + describe(file.key) + ", not " + describe(expected) +
+                                " (a shard of another generation or run: give this training a --work-dir of its own)");
   return std::move(file.games);
 }
 

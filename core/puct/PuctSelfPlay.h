@@ -20,6 +20,10 @@
 
 namespace tessera {
 
+// Plays games [first, first + count) of a run with the network `agent` holds now (generation -1:
+// the final round) and returns them in game order.
+using SelfPlayGamePlayer = std::function<std::vector<PlayedGame>(PuctAgent& agent, int generation, int first, int count)>;
+
 struct SelfPlayOptions {
   int games = 12;               // self-play games in all; game g plays model g mod n
   int gamesPerGeneration = 4;
@@ -36,9 +40,8 @@ struct SelfPlayOptions {
   size_t replayCapacity = 4000; // samples kept, the oldest dropped first
   uint64_t seed = 1;
   std::function<void(const std::string&)> progress;
-  // Plays games [first, first + count) with the network `agent` holds now (generation -1: the final
-  // round) and returns them in game order; they must be what playSelfPlayGames gives. Default: here.
-  std::function<std::vector<PlayedGame>(PuctAgent& agent, int generation, int first, int count)> play;
+  // Where the games are played; they must be what playSelfPlayGames gives. Default: here.
+  SelfPlayGamePlayer play;
 };
 
 struct SelfPlayGeneration {
