@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace tessera {
 
 PuctInput observeSearchState(const mcts::SearchState& state) {
   PuctInput input;
-  ExtractedGraph extracted = extractGraph(state.egraph, state.seed, state.enodeCoster, "dag");
+  std::optional<ExtractedGraph> fresh;
+  if (!state.extraction) fresh = extractGraph(state.egraph, state.seed, state.enodeCoster, "dag");
+  const ExtractedGraph& extracted = state.extraction ? *state.extraction : *fresh;
   const double original = state.originalCostMs > 0 ? state.originalCostMs : 1.0;
   input.stateSpeedupPct = 100.0 * (original - extracted.dagCostMs) / original;
   EpisodeProgress progress;

@@ -23,8 +23,9 @@ struct PuctInput {
   double stateSpeedupPct = 0;       // the extraction's speedup over the original: values count from it
 };
 
-// Extracts the state's best graph (DAG greedy, as MCTS prices its states); the rules' matches are
-// the search's counts (SearchState::matches).
+// Reads the state's best graph (DAG greedy, as MCTS prices its states: the search's extraction
+// when it gives one, SearchState::extraction, else a fresh one); the rules' matches are the
+// search's counts (SearchState::matches).
 PuctInput observeSearchState(const mcts::SearchState& state);
 
 } // namespace tessera

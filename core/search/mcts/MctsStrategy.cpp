@@ -13,6 +13,7 @@
 #include "search/mcts/MctsParameters.h"
 #include "search/mcts/MctsPlanner.h"
 #include "search/mcts/MctsTree.h"
+#include "search/mcts/PathCache.h"
 #include "search/mcts/PriorModel.h"
 #include "search/mcts/RolloutPolicy.h"
 #include "search/mcts/RuleAction.h"
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 namespace tessera {
@@ -80,7 +82,8 @@ private:
   bool countMatches(uint32_t node);
   // PUCT: the guide's view of the node's state, which the e-graph holds, `path` below the committed root.
   SearchState guideState(uint32_t node, const ActionPath& path);
-  // PUCT: the guide reads the node's state; false, and no evaluation, when the search must stop first.
+  // PUCT: the guide reads the node's state, or its reading of the same state in an earlier step's
+  // tree is reused; false, and no evaluation, when the search must stop first.
   bool askGuide(uint32_t node, const ActionPath& path);
   // prior_floor: every action that can act keeps at least e / (their number) of the node's prior.
   void floorPriors(MctsNode& node);
@@ -108,6 +111,13 @@ private:
   std::shared_ptr<PriorModel> guide_;  // null: plain UCT
   std::vector<uint32_t> timesApplied_; // per action, committed applications that changed the e-graph
   std::vector<uint32_t> guideTimes_;   // scratch: timesApplied_ plus a simulated path
+  // PUCT: what the guide read of each state below the committed root, with the matches it was
+  // given, kept across commits as the state costs are (the root is read anew each step).
+  struct GuideReading {
+    std::vector<uint32_t> ruleMatches;
+    Guidance guidance; // as the guide gave it, before prior_floor
+  };
+  PathCache<GuideReading> guideReadings_;
 };
 
 MctsRun::MctsRun(const SearchInput& input, std::shared_ptr<PriorModel> guide)
@@ -122,6 +132,7 @@ MctsRun::MctsRun(const SearchInput& input, std::shared_ptr<PriorModel> guide)
   rulesVersion_ = input.control.rulesVersion();
   space_ = ActionSpace::arrange(input.rules, input.control);
   if (!guide_ && !params_.prior.empty()) guide_ = loadPriorModel(params_.prior, input.rules);
+  if (guide_) coster_.keepExtractions(); // the guide reads each new leaf's graph from its pricing
 }
 
 bool MctsRun::countMatches(uint32_t id) {
@@ -155,8 +166,21 @@ void MctsRun::floorPriors(MctsNode& node) {
 }
 
 bool MctsRun::askGuide(uint32_t id, const ActionPath& path) {
-  if (!countMatches(id) || shouldStop()) return false;
-  Guidance guidance = guide_->evaluate(guideState(id, path));
+  const GuideReading* known = path.empty() ? nullptr : guideReadings_.find(path);
+  Guidance guidance;
+  if (known) {
+    if (shouldStop()) return false;
+    tree_.node(id).ruleMatches = known->ruleMatches;
+    guidance = known->guidance;
+  } else {
+    if (!countMatches(id) || shouldStop()) return false;
+    // A new leaf was just priced (MctsPlanner::expand): the guide reads that extraction's graph.
+    std::optional<ExtractedGraph> extraction = path.empty() ? std::nullopt : coster_.lastExtraction(egraph_, seed_, path);
+    SearchState state = guideState(id, path);
+    state.extraction = extraction ? &*extraction : nullptr;
+    guidance = guide_->evaluate(state);
+    if (!path.empty()) guideReadings_.insert(path, GuideReading{tree_.node(id).ruleMatches, guidance});
+  }
   MctsNode& node = tree_.node(id);
   node.guideValue = guidance.value;
   node.actionPriors = std::move(guidance.prior);
@@ -172,6 +196,7 @@ const ActionSpace& MctsRun::actions() {
   if (version != rulesVersion_) {
     rulesVersion_ = version;
     space_ = ActionSpace::arrange(input_.rules, input_.control);
+    guideReadings_.clear(); // the guide reads which rules are allowed
   }
   return space_;
 }
@@ -230,6 +255,7 @@ bool MctsRun::rebase(int step) {
   egraph_.setListener(nullptr);
   recorder_.finishRebase(step, seed_, seed.origins);
   coster_.forgetStates();
+  guideReadings_.clear();
   bestStateCost_ = coster_.price(egraph_, seed_);
   ++rebases_;
 
@@ -344,6 +370,7 @@ SearchResult MctsRun::run() {
     }
     const uint16_t action = tree_.node(chosen).action;
     coster_.commit(action);
+    guideReadings_.commit(action);
     MctsNode& committed = tree_.node(chosen);
     if (std::isnan(committed.stateCost)) committed.stateCost = coster_.price(egraph_, seed_);
     const double stateCost = committed.stateCost;

@@ -30,6 +30,9 @@ struct SearchState {
   size_t nodeLimit = 1;
   double originalCostMs = 0;
   bool root = false;                 // the committed state a step plans from (self-play adds noise there)
+  // The state's DAG greedy extraction (by enodeCoster) when the search already ran it to price the
+  // state, so the guide need not extract the same e-graph again; null: extract it yourself.
+  const ExtractedGraph* extraction = nullptr;
 };
 
 struct Guidance {
@@ -40,6 +43,9 @@ struct Guidance {
 class PriorModel {
 public:
   virtual ~PriorModel() = default;
+  // A function of the state: the search asks once about each state below the committed root and
+  // keeps the answer while the state stays below it (later steps reuse it); a root is asked anew
+  // each step.
   virtual Guidance evaluate(const SearchState& state) = 0;
   // After a step's simulations, before its commit: the root's state and its children's visits per
   // action. Self-play training records these as its policy targets; a plain search ignores them.
