@@ -15,6 +15,7 @@
 #include "PuctGameShards.h"
 #include "puct/PuctSelfPlay.h"
 #include "rl/RulePackFingerprint.h"
+#include "rl/TrainedModels.h"
 #endif
 
 #include <nlohmann/json.hpp>
@@ -81,7 +82,7 @@ int runPuctTrain(const RlTrainOptions& options) {
   CheckpointHeader header;
   header.rulePack = rulePackFingerprint(rules.list);
   header.cost = cost->spec();
-  for (const NamedGraph& model : models) header.models.push_back(model.name);
+  recordTrainedModels(header, models);
   header.episodes = selfPlay.games;
   header.seed = options.seed;
   if (options.rlflow.launcher.enabled()) selfPlay.play = playGamesOnShards(options, selfPlay, header);
