@@ -60,9 +60,9 @@ mcts::Guidance PuctAgent::guidance(const PuctInput& input) {
   mcts::Guidance guidance;
   guidance.prior.assign(state_->rules, 0.0f);
   if (std::find(input.canAct.begin(), input.canAct.end(), 1) == input.canAct.end()) return guidance; // saturated: nothing to guide
-  torch::NoGradGuard noGrad;
+  c10::InferenceMode inference; // no autograd bookkeeping at all: a search only reads the answer
   state_->network->eval();
-  PuctOutput output = state_->network->forward({&input});
+  PuctOutput output = state_->network->evaluate(input);
   const torch::Tensor priors = output.logPriors[0].exp().contiguous();
   const float* values = priors.data_ptr<float>();
   for (size_t r = 0; r < state_->rules; ++r) guidance.prior[r] = values[r];

@@ -24,8 +24,14 @@ public:
   PuctNetworkImpl(int rules, int opKinds, int nodeFigures, int globalFeatures);
   // Every input must have a rule that can act.
   PuctOutput forward(const std::vector<const PuctInput*>& batch);
+  // The same for one state, as a search asks (no gradients): the prior head scores only the rules
+  // that can act, whose priors are the only ones not forced to 0, so the answer is forward()'s to
+  // the bit (each row of a Linear is computed on its own) at a fraction of the cost.
+  PuctOutput evaluate(const PuctInput& input);
 
 private:
+  torch::Tensor value(const torch::Tensor& z, const torch::Tensor& state, const torch::Tensor& rules);
+
   int rules_;
   GraphEncoder encoder_{nullptr};
   torch::nn::Embedding ruleEmbedding_{nullptr};

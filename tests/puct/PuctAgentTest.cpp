@@ -3,6 +3,7 @@
 // `prior=CKPT` steering MCTS once the agent is registered.
 #include "onnx/OnnxImport.h"
 #include "puct/PuctAgent.h"
+#include "puct/PuctNetwork.h"
 #include "puct/PuctSelfPlay.h"
 #include "rewrite/DefaultRules.h"
 #include "rl/RulePackFingerprint.h"
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <random>
 
 using namespace tessera;
 using tessera::test::errorOf;
@@ -53,6 +55,32 @@ TEST(PuctAgent, ThePriorGoesOnlyToRulesThatCanAct) {
   EXPECT_EQ(guidance.prior[0], 0.0f);
   EXPECT_NEAR(guidance.prior[1] + guidance.prior[2], 1.0, 1e-5);
   EXPECT_GE(guidance.value, 0.0);
+}
+
+TEST(PuctAgent, OneStatesEvaluationIsTheBatchForwardToTheBit) {
+  // The search's evaluation scores only the rules that can act; its priors and value must be the
+  // batch forward's exactly, or a guided search would change its results.
+  constexpr int kRules = 203;
+  PuctNetwork network(kRules, opKindCount(), nodeFigureSize(), globalFeatureSize());
+  network->eval();
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> feature(0.0f, 1.0f);
+  PuctInput input = smallInput();
+  input.ruleFeatures.resize(kRules * kPuctRuleFeatures);
+  for (float& value : input.ruleFeatures) value = feature(random);
+  for (std::vector<int> acting : {std::vector<int>{0}, {5, 17, 40}, {202}}) {
+    input.canAct.assign(kRules, 0);
+    for (int r : acting) input.canAct[r] = 1;
+    for (int pass = 0; pass < 2; ++pass) {
+      torch::NoGradGuard noGrad;
+      const PuctOutput batch = network->forward({&input});
+      c10::InferenceMode inference;
+      const PuctOutput one = network->evaluate(input);
+      EXPECT_TRUE(torch::equal(batch.logPriors, one.logPriors)) << acting.size() << " rules acting";
+      EXPECT_TRUE(torch::equal(batch.value, one.value));
+      for (int r = 0; r < kRules; r += 2) input.canAct[r] = 1; // then half of them, and more
+    }
+  }
 }
 
 TEST(PuctAgent, TrainingMovesThePriorTowardsTheVisits) {
