@@ -119,5 +119,12 @@ TEST(PuctLaunchErrors, AShardNeedsItsNetwork) {
   EXPECT_NE(run.output.find("--game-shard needs --shard-network"), std::string::npos) << run.output;
 }
 
+TEST(PuctLaunchErrors, AShardOfNoGamesIsRefused) {
+  const CapturedRun run = runCli({"rl", "train", "--agent", "puct", "--models", TESSERA_SOURCE_DIR "/samples/nasrnn.onnx", "--cost",
+                                  "analytic:h200", "--launcher", "local", "--games-per-shard", "0", "--out", "/nonexistent/puct.ckpt"});
+  EXPECT_FALSE(run.exit.succeeded());
+  EXPECT_NE(run.output.find("--games-per-shard must be at least 1"), std::string::npos) << run.output;
+}
+
 } // namespace
 } // namespace tessera::launch
