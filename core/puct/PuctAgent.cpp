@@ -1,6 +1,7 @@
 #include "puct/PuctAgent.h"
 
 #include "puct/PuctNetwork.h"
+#include "rl/TrainedModels.h"
 #include "rlflow/RlflowNetworks.h"
 #include "support/Error.h"
 #include "xrlflow/ModuleWeights.h"
@@ -18,6 +19,8 @@ constexpr double kValueLossWeight = 0.01;
 
 struct PuctAgent::State {
   size_t rules = 0;
+  std::string loadedFrom;         // the checkpoint's path; empty for a new agent
+  CheckpointHeader trainedWith;   // its header
   PuctNetwork network{nullptr};
   std::unique_ptr<torch::optim::Adam> optimizer;
 };
@@ -44,6 +47,8 @@ std::unique_ptr<PuctAgent> PuctAgent::load(const std::string& path, std::span<co
     const std::string what = e.what();
     throw errorInFile(path, "the agent's weights do not load: " + what.substr(0, what.find('\n')));
   }
+  agent->state_->loadedFrom = path;
+  agent->state_->trainedWith = std::move(contents.header);
   return agent;
 }
 
@@ -68,6 +73,12 @@ mcts::Guidance PuctAgent::guidance(const PuctInput& input) {
   for (size_t r = 0; r < state_->rules; ++r) guidance.prior[r] = values[r];
   guidance.value = std::max(0.0, output.value[0].item<double>());
   return guidance;
+}
+
+std::string PuctAgent::describe(const Graph& model) const {
+  if (state_->loadedFrom.empty()) return {};
+  return state_->loadedFrom + " (trained on " + std::to_string(state_->trainedWith.models.size()) + " models); " +
+         trainingSetVerdict(state_->trainedWith, model);
 }
 
 mcts::Guidance PuctAgent::evaluate(const mcts::SearchState& state) { return guidance(observeSearchState(state)); }

@@ -7,6 +7,7 @@
 #include "puct/PuctSelfPlay.h"
 #include "rewrite/DefaultRules.h"
 #include "rl/RulePackFingerprint.h"
+#include "rl/TrainedModels.h"
 #include "search/MctsStrategy.h"
 #include "search/mcts/PriorModel.h"
 #include "support/Error.h"
@@ -111,6 +112,21 @@ TEST(PuctAgent, ACheckpointRoundTripsWithItsGuidance) {
   input.ruleFeatures.resize(pack.list.size() * kPuctRuleFeatures, 0.0f);
   input.canAct.resize(pack.list.size(), 1);
   EXPECT_EQ(agent.guidance(input).prior, loaded->guidance(input).prior);
+}
+
+// A run's log says whether its model is in the guide's training set (in-sample figures are said so).
+TEST(PuctAgent, ALoadedAgentSaysWhereItComesFromAndWhetherTheModelIsInItsTrainingSet) {
+  Pack pack;
+  PuctAgent agent(pack.list.size(), 3);
+  EXPECT_EQ(agent.describe(test::expChain(3)), "") << "a new agent comes from no file";
+  const std::string path = scratch("describe.ckpt");
+  CheckpointHeader header;
+  header.rulePack = rulePackFingerprint(pack.list);
+  recordTrainedModels(header, std::vector<NamedGraph>{{"chain", test::expChain(3)}});
+  agent.save(path, header);
+  std::unique_ptr<PuctAgent> loaded = PuctAgent::load(path, pack.list);
+  EXPECT_EQ(loaded->describe(test::expChain(3)), path + " (trained on 1 models); this model is in its training set (in-sample)");
+  EXPECT_EQ(loaded->describe(test::expChain(4)), path + " (trained on 1 models); this model is not in its training set (held out)");
 }
 
 TEST(PuctAgent, ACheckpointOfAnotherAgentRulePackOrACorruptOneIsRefused) {

@@ -50,6 +50,9 @@ public:
   // After a step's simulations, before its commit: the root's state and its children's visits per
   // action. Self-play training records these as its policy targets; a plain search ignores them.
   virtual void planned(const SearchState&, std::span<const uint32_t> /*visitsPerAction*/) {}
+  // What a run's log says of the guide before searching `model`: where it was loaded from and
+  // whether `model` is in its training set. Empty for a guide not loaded from a file (self-play).
+  virtual std::string describe(const Graph& /*model*/) const { return {}; }
 };
 
 // Loads the guide a checkpoint holds for `rules`; throws tessera::Error naming the file when it is
