@@ -56,9 +56,13 @@ bool JobsPanel::openWorkDir(const QString& workDir) {
 }
 
 bool JobsPanel::refresh() {
+  // A work directory of several launches in a row shows the one its driver is at, and is followed
+  // after that one finishes, for the next may start.
+  const std::string shown = launch::launchToShow(workDir_.toStdString());
+  const bool series = shown != workDir_.toStdString();
   launch::ShardBoard board;
   try {
-    board = launch::readShardBoard(workDir_.toStdString());
+    board = launch::readShardBoard(shown);
   } catch (const Error& e) {
     error_ = QString::fromStdString(e.what());
     summary_->setText(error_);
@@ -81,9 +85,9 @@ bool JobsPanel::refresh() {
                         .arg(failed)
                         .arg(retries)
                         .arg(board.finished ? tr("the driver finished") : tr("the driver is at work"), QString::fromStdString(board.updated),
-                             workDir_.toHtmlEscaped()));
+                             QString::fromStdString(shown).toHtmlEscaped()));
   model_->setShards(std::move(board.shards));
-  if (board.finished) poll_->stop();
+  if (board.finished && !series) poll_->stop();
   else if (!poll_->isActive()) poll_->start();
   return true;
 }

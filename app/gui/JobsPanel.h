@@ -20,8 +20,9 @@ class JobsPanel final : public QWidget {
 public:
   explicit JobsPanel(QWidget* parent = nullptr);
 
-  // Shows the launch in `workDir` and follows it; false (errorText() says why) when it holds no
-  // readable shard board.
+  // Shows the launch in `workDir` and follows it; for a directory of several launches in a row
+  // (launch/ShardBoard.h: launchToShow), the one its driver is at. False (errorText() says why)
+  // when there is no readable shard board.
   bool openWorkDir(const QString& workDir);
   QString errorText() const { return error_; }
   views::ShardTableModel* model() const { return model_; }

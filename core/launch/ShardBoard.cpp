@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <ctime>
+#include <filesystem>
 
 namespace tessera::launch {
 
@@ -69,6 +70,24 @@ ShardBoard readShardBoard(const std::string& workDir) {
     throw errorInFile(path, e.what());
   }
   return board;
+}
+
+std::string launchToShow(const std::string& workDir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(fs::path(workDir) / kShardBoardFile, ec)) return workDir;
+  std::string latest = workDir;
+  fs::file_time_type latestWritten = fs::file_time_type::min();
+  for (const fs::directory_entry& entry : fs::directory_iterator(workDir, ec)) {
+    const fs::path board = entry.path() / kShardBoardFile;
+    std::error_code timeError;
+    const fs::file_time_type written = fs::last_write_time(board, timeError);
+    if (timeError || written < latestWritten) continue; // no board there, or an older one
+    if (written == latestWritten && entry.path().string() < latest) continue; // a tie goes to the later name
+    latest = entry.path().string();
+    latestWritten = written;
+  }
+  return latest;
 }
 
 } // namespace tessera::launch

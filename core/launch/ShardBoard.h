@@ -26,6 +26,13 @@ void writeShardBoard(const std::string& workDir, ShardBoard& board);
 // The board in `workDir`; throws tessera::Error naming the file when it is missing or malformed.
 ShardBoard readShardBoard(const std::string& workDir);
 
+// The directory whose board shows where the launches of `workDir` stand. A command that launches
+// several times in a row keeps each launch in a directory of its own below its --work-dir (rl train
+// --agent puct: generation-1, generation-2, …, final); for such a directory, the subdirectory whose
+// board was written last, which is where its driver is now. `workDir` itself when it holds a board,
+// or when no subdirectory does (readShardBoard then says there is none).
+std::string launchToShow(const std::string& workDir);
+
 // "RUNNING" → ShardState::Running; throws tessera::Error for a name it does not know.
 ShardState shardStateNamed(const std::string& name);
 

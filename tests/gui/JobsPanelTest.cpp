@@ -6,6 +6,7 @@
 #include "launch/ShardBoard.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -51,6 +52,38 @@ TEST(JobsPanel, ShowsTheBoardAndFollowsTheDriverUntilItFinishes) {
   EXPECT_TRUE(QTest::qWaitFor([&] { return cell(model, 2, views::ShardTableModel::State) == "FAILED"; }, 5000));
   EXPECT_EQ(cell(model, 1, views::ShardTableModel::State), "DONE");
   EXPECT_EQ(cell(model, 2, views::ShardTableModel::Retries), "2");
+}
+
+// rl train --agent puct launches once per generation, each in a directory of its own below its
+// --work-dir: opening that directory shows the generation at work and moves on to the next.
+TEST(JobsPanel, ADirectoryOfLaunchesInARowShowsTheLatestAndFollowsTheNext) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  for (const char* launchDir : {"generation-1", "generation-2", "final"}) ASSERT_TRUE(QDir(dir.path()).mkdir(launchDir));
+  launch::ShardBoard first = runningBoard();
+  first.finished = true;
+  launch::writeShardBoard((dir.path() + "/generation-1").toStdString(), first);
+  QTest::qWait(20); // file times must tell the boards apart
+  launch::ShardBoard second{"local", "rl train", {}, false, {}};
+  second.shards.push_back({0, "games 1-2", launch::ShardState::Running, "localhost", 0, {}});
+  launch::writeShardBoard((dir.path() + "/generation-2").toStdString(), second);
+
+  gui::JobsPanel panel;
+  ASSERT_TRUE(panel.openWorkDir(dir.path())) << panel.errorText().toStdString();
+  const views::ShardTableModel& model = *panel.model();
+  ASSERT_EQ(model.rowCount(), 1);
+  EXPECT_EQ(cell(model, 0, views::ShardTableModel::Name), "games 1-2");
+
+  second.shards[0].state = launch::ShardState::Done;
+  second.finished = true;
+  launch::writeShardBoard((dir.path() + "/generation-2").toStdString(), second);
+  QTest::qWait(20);
+  launch::ShardBoard last{"local", "rl train", {}, false, {}};
+  last.shards.push_back({0, "final round", launch::ShardState::Pending, {}, 0, {}});
+  last.shards.push_back({1, "final round 2", launch::ShardState::Pending, {}, 0, {}});
+  launch::writeShardBoard((dir.path() + "/final").toStdString(), last);
+  EXPECT_TRUE(QTest::qWaitFor([&] { return model.rowCount() == 2; }, 5000)) << "the panel moved on to the next launch";
+  EXPECT_EQ(cell(model, 1, views::ShardTableModel::Name), "final round 2");
 }
 
 TEST(JobsPanel, ADirectoryWithoutABoardIsRefusedNamingTheFile) {

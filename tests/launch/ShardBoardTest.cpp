@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -48,6 +49,24 @@ TEST_F(ShardBoardTest, ReadsBackWhatTheDriverWrote) {
     EXPECT_EQ(read.shards[i].retries, board.shards[i].retries);
     EXPECT_EQ(read.shards[i].note, board.shards[i].note);
   }
+}
+
+// A work directory of several launches in a row (rl train --agent puct: one per generation) is
+// shown by the launch whose board was written last; a launch's own directory by itself.
+TEST_F(ShardBoardTest, LaunchesInARowAreShownByTheOneWrittenLast) {
+  namespace fs = std::filesystem;
+  EXPECT_EQ(launchToShow(dir), dir) << "no board anywhere: the directory itself, whose missing board readShardBoard names";
+  ShardBoard board{"local", "rl train", {}, true, {}};
+  for (const char* name : {"generation-1", "generation-2", "final"}) fs::create_directories(fs::path(dir) / name);
+  writeShardBoard(dir + "/generation-2", board);
+  writeShardBoard(dir + "/generation-1", board);
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(fs::path(dir) / "generation-2" / kShardBoardFile, now - std::chrono::seconds(5));
+  fs::last_write_time(fs::path(dir) / "generation-1" / kShardBoardFile, now - std::chrono::seconds(10));
+  EXPECT_EQ(launchToShow(dir), dir + "/generation-2");
+  writeShardBoard(dir + "/final", board);
+  EXPECT_EQ(launchToShow(dir), dir + "/final");
+  EXPECT_EQ(launchToShow(dir + "/generation-1"), dir + "/generation-1") << "a launch's own directory shows itself";
 }
 
 TEST_F(ShardBoardTest, AMissingOrMalformedBoardNamesItsFile) {
