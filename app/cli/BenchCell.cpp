@@ -82,6 +82,7 @@ BenchRow runBenchCell(const BenchSettings& settings, const BenchModel& model, co
     row.verificationRun = result.verificationRun;
     row.verified = result.verified;
     row.noiseToSignal = result.noiseToSignal;
+    row.inSample = result.inSample;
     if (run.deployCheck) row.e2eMismatch = run.deployCheck->skipped;
     if (const std::optional<DoNoHarmOutcome>& outcome = run.deployCheck ? run.deployCheck->outcome : std::nullopt) {
       row.keptOriginal = outcome->keptOriginal;
@@ -120,6 +121,7 @@ BenchRow combineSeeds(const std::vector<BenchRow>& runs) {
       row.stopReason += (row.stopReason.empty() ? "" : ",") + run.stopReason;
     row.verificationRun = row.verificationRun || run.verificationRun;
     row.noiseToSignal = std::max(row.noiseToSignal, run.noiseToSignal);
+    row.inSample = run.inSample; // the same checkpoint and model for every seed
     if (!run.e2eReturnedPct) continue;
     if (run.e2eOriginalMs) e2eOriginal.push_back(*run.e2eOriginalMs);
     if (run.e2eCandidateMs) e2eCandidate.push_back(*run.e2eCandidateMs);
@@ -171,6 +173,7 @@ nlohmann::json benchRowJson(const BenchRow& row) {
     j["kept_original"] = row.keptOriginal;
     if (!row.e2eMismatch.empty()) j["e2e_mismatch"] = row.e2eMismatch;
   }
+  if (row.inSample) j["in_sample"] = *row.inSample;
   if (!row.error.empty()) j["error"] = row.error;
   return j;
 }
@@ -192,6 +195,7 @@ BenchRow benchRowFromJson(const nlohmann::json& j) {
   row.seedSpeedups = j.at("speedup_pct_per_seed").get<std::vector<double>>();
   row.speedupStd = j.at("speedup_pct_std").get<double>();
   row.secondsMax = j.at("optimize_seconds_max").get<double>();
+  if (j.contains("in_sample")) row.inSample = j["in_sample"].get<bool>();
   if (j.contains("e2e_returned_speedup_pct")) {
     if (j.contains("e2e_original_ms")) row.e2eOriginalMs = j["e2e_original_ms"].get<double>();
     if (j.contains("e2e_optimized_ms")) row.e2eCandidateMs = j["e2e_optimized_ms"].get<double>();

@@ -52,6 +52,7 @@ struct BenchRow {
   std::vector<double> seedSpeedups; // one per seed, in seed order
   double speedupStd = 0;            // sample standard deviation over seeds (0 for one seed)
   double secondsMax = 0;
+  std::optional<bool> inSample; // an agent's or guide's row: whether it trained on the model (SearchResult::inSample)
 };
 
 // The plan of one cell: what optimize would run for the same model, strategy, seed and settings.

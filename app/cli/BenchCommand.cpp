@@ -10,6 +10,7 @@
 #include "CostModelFactory.h"
 #include "EndToEndReport.h"
 #include "LauncherOptions.h"
+#include "ModelLabel.h"
 #include "ModelShapeOptions.h"
 #include "PublishedResults.h"
 #include "BenchCell.h"
@@ -84,7 +85,7 @@ std::vector<BenchModel> loadModels(const std::vector<std::string>& specs, Benchm
     }
   }
   std::vector<Graph> graphs = shapes.importEach(files);
-  for (size_t i = 0; i < files.size(); ++i) models.push_back({std::filesystem::path(files[i]).stem().string(), files[i], {}, std::move(graphs[i])});
+  for (size_t i = 0; i < files.size(); ++i) models.push_back({modelLabel(files[i], files), files[i], {}, std::move(graphs[i])});
   return models;
 }
 
@@ -214,6 +215,7 @@ std::vector<std::vector<BenchRow>> runCellsOnShards(BenchOptions& options, const
         try {
           const nlohmann::json rows = nlohmann::json::parse(std::ifstream(shards[next].output));
           runs.push_back(benchRowFromJson(rows.at(0)));
+          runs.back().model = model.name; // the shard labels its one model by its stem alone
         } catch (const nlohmann::json::exception& e) {
           throw errorInFile(shards[next].output, std::string("not a bench cell's row: ") + e.what());
         }

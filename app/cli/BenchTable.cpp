@@ -31,6 +31,11 @@ std::string speedupText(const BenchRow& row, bool seeded) {
   return text;
 }
 
+// The published figures of a model labelled "tensat/vgg19" (two models shared a stem) are vgg19's.
+const PublishedResult* publishedResultOf(const BenchModel& model) {
+  return pact24Result(model.name.substr(model.name.rfind('/') + 1));
+}
+
 // Running means of a column, over the cells that count.
 struct Mean {
   double sum = 0;
@@ -48,7 +53,7 @@ BenchTable benchTable(const std::vector<BenchModel>& models, const std::vector<s
                       const std::vector<BenchRow>& rows, bool e2e, bool seeded) {
   BenchTable table;
   bool anyPublished = false;
-  for (const BenchModel& model : models) anyPublished = anyPublished || pact24Result(model.name);
+  for (const BenchModel& model : models) anyPublished = anyPublished || publishedResultOf(model);
 
   table.columns.push_back({"model"});
   table.columns.push_back({"original ms"});
@@ -67,7 +72,7 @@ BenchTable benchTable(const std::vector<BenchModel>& models, const std::vector<s
 
   std::map<std::string, Mean> speedupMeans, e2eMeans;
   Mean published[3];
-  bool anyUnverified = false, anyKept = false;
+  bool anyUnverified = false, anyKept = false, anyInSample = false;
   for (const BenchModel& model : models) {
     std::vector<std::string> cells{model.name};
     double original = 0;
@@ -90,7 +95,8 @@ BenchTable benchTable(const std::vector<BenchModel>& models, const std::vector<s
       // A speedup nobody could check is shown, marked, and left out of the means.
       const bool unverified = it->verificationRun && !it->verified;
       anyUnverified = anyUnverified || unverified;
-      cells.push_back((unverified ? "UNVERIF " : "") + speedupText(*it, seeded));
+      anyInSample = anyInSample || it->inSample.value_or(false);
+      cells.push_back((unverified ? "UNVERIF " : "") + speedupText(*it, seeded) + (it->inSample.value_or(false) ? " i" : ""));
       cells.push_back(fixed(it->seconds, 2));
       cells.push_back(std::to_string(it->enodes));
       if (!unverified) speedupMeans[strategy].add(it->speedupPct);
@@ -103,7 +109,7 @@ BenchTable benchTable(const std::vector<BenchModel>& models, const std::vector<s
       cells.push_back(percent(*it->e2eReturnedPct) + (it->keptOriginal ? " k" : ""));
       e2eMeans[strategy].add(*it->e2eReturnedPct);
     }
-    if (const PublishedResult* paper = pact24Result(model.name)) {
+    if (const PublishedResult* paper = publishedResultOf(model)) {
       const double figures[3] = {paper->tensatPct, paper->ocfIlpPct, paper->ilpIlpPct};
       for (int i = 0; i < 3; ++i) {
         cells.push_back(percent(figures[i]));
@@ -127,6 +133,7 @@ BenchTable benchTable(const std::vector<BenchModel>& models, const std::vector<s
     mean.insert(mean.end(), {"", "", ""});
   table.body.push_back(std::move(mean));
 
+  if (anyInSample) table.notes.push_back("i: in-sample, the agent or guide trained on this model");
   if (anyUnverified) table.notes.push_back("UNVERIF: the optimised graph did not verify against the original; the means leave it out");
   if (seeded) table.notes.push_back("speedup: mean ± sample standard deviation over seeds; time s: mean per run");
   if (published[0].count)

@@ -120,6 +120,7 @@ nlohmann::json jsonReport(const RunPlan& plan, const RunOutcome& run, const Grap
           {"ops_after", result.best.opCount()}};
   if (result.verificationRun && !plan.exportPath.empty()) report["verified_file"] = plan.exportPath;
   if (run.runId) report["session_run"] = run.runId;
+  if (result.inSample) report["in_sample"] = *result.inSample;
   if (!run.costFallbackNote.empty()) report["cost_fallback"] = run.costFallbackNote;
   if (!run.deployCheck) return report;
   if (!run.deployCheck->skipped.empty()) report["e2e_skipped"] = run.deployCheck->skipped;

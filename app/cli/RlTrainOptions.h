@@ -5,6 +5,7 @@
 #include "CommandContext.h"
 #include "cost/CostModel.h"
 #include "LauncherOptions.h"
+#include "ModelLabel.h"
 #include "ModelShapeOptions.h"
 
 #include <CLI/CLI.hpp>
@@ -53,10 +54,6 @@ struct RlTrainOptions {
   // to (a shipped report lies beside its checkpoint).
   std::string checkpointName() const { return std::filesystem::path(out).filename().string(); }
 };
-
-// A model's name in progress lines and the curve: its file's stem, with its folder where two
-// models share a stem (samples/bert.onnx and samples/tensat/bert.onnx).
-std::string modelLabel(const std::string& path, const std::vector<std::string>& all);
 
 // The number an agent's `--param KEY=VALUE` gives, in [low, high]; throws tessera::Error naming the pair.
 double trainParameterNumber(const std::string& key, const std::string& value, double low, double high);

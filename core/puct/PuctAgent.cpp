@@ -81,6 +81,11 @@ std::string PuctAgent::describe(const Graph& model) const {
          trainingSetVerdict(state_->trainedWith, model);
 }
 
+std::optional<bool> PuctAgent::trainedOn(const Graph& model) const {
+  if (state_->loadedFrom.empty()) return std::nullopt;
+  return wasTrainedOn(state_->trainedWith, model);
+}
+
 mcts::Guidance PuctAgent::evaluate(const mcts::SearchState& state) { return guidance(observeSearchState(state)); }
 
 PuctLosses PuctAgent::train(std::span<const PuctSample* const> batch) {

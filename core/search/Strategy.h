@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,6 +65,9 @@ struct SearchResult {
   double searchSeconds = 0;      // wall time, measuring included
   double measuringSeconds = 0;   // of searchSeconds, the cost model timing ops (not counted by the time limit)
   double extractionSeconds = 0;
+  // A learned agent's or guide's run: whether the model is in its training set (in-sample);
+  // empty for other strategies and for checkpoints that cannot tell (rl/TrainedModels.h).
+  std::optional<bool> inSample;
   // Filled by verifySearchResult.
   bool verificationRun = false;
   bool verified = false;

@@ -60,6 +60,7 @@ public:
                    trainingSetVerdict(trained, input.original));
 
     SearchResult result;
+    result.inSample = wasTrainedOn(trained, input.original);
     RunProtocol protocol(input, result);
     protocol.start();
     RewriteEnvironmentOptions options = argmaxOptionsFor(agent.config());

@@ -50,6 +50,18 @@ TEST(RlCli, TrainsAnAgentAndRunsItAsAStrategy) {
   EXPECT_TRUE(optimized["verified"].get<bool>());
   EXPECT_GE(optimized["speedup_pct"].get<double>(), 0.0);
   EXPECT_LE(optimized["steps"].get<int>(), 5);
+  EXPECT_EQ(optimized["in_sample"], true) << "the agent trained on vgg19";
+
+  // bench marks an agent's rows on the models it trained on, and says what the mark means.
+  const std::string benchJson = dir + "/bench.json";
+  auto bench = runCli("bench --models " + kSamples + "/vgg19.onnx " + kSamples + "/squeezenet.onnx --strategies xrlflow " +
+                      "--param xrlflow.max_steps=2 --param xrlflow.checkpoint=" + checkpoint + " --cost analytic:h200 --json " + benchJson);
+  ASSERT_EQ(bench.exitCode, 0) << bench.output;
+  EXPECT_NE(bench.output.find("i: in-sample"), std::string::npos) << bench.output;
+  for (const nlohmann::json& row : readJson(benchJson)) {
+    ASSERT_TRUE(row.contains("in_sample")) << row.dump();
+    EXPECT_EQ(row["in_sample"].get<bool>(), row["model"] == "vgg19") << row.dump();
+  }
 
   // The same run again gives the same graph.
   auto again = runCli(optimize);

@@ -93,6 +93,22 @@ TEST(SearchCli, BenchWritesOneRowPerModelAndStrategy) {
   expectCleanError(runCli("bench --models no-such-model"), "no-such-model");
 }
 
+// Two model files with one stem (TENSAT's vgg19 is another graph than samples/vgg19.onnx) are two
+// rows, each with its own figures, labelled by folder; the published figures are vgg19's for both.
+TEST(SearchCli, BenchTellsApartModelsThatShareAStem) {
+  std::string dir = makeTempDir("bench-stems");
+  auto result = runCli("bench --models " + kSamples + "/vgg19.onnx " + kSamples + "/tensat/vgg19.onnx --strategies greedy --json " +
+                       dir + "/bench.json");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  nlohmann::json rows = readJson(dir + "/bench.json");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["model"], "samples/vgg19");
+  EXPECT_EQ(rows[1]["model"], "tensat/vgg19");
+  EXPECT_NE(result.output.find("samples/vgg19"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("tensat/vgg19"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("12.48%"), std::string::npos) << "PACT'24's vgg19 figure, found for a folder label: " << result.output;
+}
+
 // --suite real: the exported models of samples/real at their documented shapes; --models picks some.
 TEST(SearchCli, BenchRunsTheRealSuiteAtItsDocumentedShapes) {
   std::string dir = makeTempDir("bench-real");

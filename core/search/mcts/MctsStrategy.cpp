@@ -274,8 +274,10 @@ bool MctsRun::rebase(int step) {
 SearchResult MctsRun::run() {
   const SearchOptions& options = input_.options;
   protocol_.start();
-  if (guide_)
+  if (guide_) {
     if (const std::string guide = guide_->describe(input_.original); !guide.empty()) say("mcts: guided by " + guide);
+    result_.inSample = guide_->trainedOn(input_.original);
+  }
 
   egraph_.setListener(&recorder_);
   seed_ = seedEGraph(egraph_, input_.original);

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,6 +54,8 @@ public:
   // What a run's log says of the guide before searching `model`: where it was loaded from and
   // whether `model` is in its training set. Empty for a guide not loaded from a file (self-play).
   virtual std::string describe(const Graph& /*model*/) const { return {}; }
+  // Whether `model` is in the guide's training set; empty when it cannot tell (or was not loaded).
+  virtual std::optional<bool> trainedOn(const Graph& /*model*/) const { return std::nullopt; }
 };
 
 // Loads the guide a checkpoint holds for `rules`; throws tessera::Error naming the file when it is
