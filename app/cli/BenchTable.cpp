@@ -95,8 +95,9 @@ BenchTable benchTable(const std::vector<BenchModel>& models, const std::vector<s
       // A speedup nobody could check is shown, marked, and left out of the means.
       const bool unverified = it->verificationRun && !it->verified;
       anyUnverified = anyUnverified || unverified;
-      anyInSample = anyInSample || it->inSample.value_or(false);
-      cells.push_back((unverified ? "UNVERIF " : "") + speedupText(*it, seeded) + (it->inSample.value_or(false) ? " i" : ""));
+      const bool inSample = it->inSample.value_or(false);
+      anyInSample = anyInSample || inSample;
+      cells.push_back((unverified ? "UNVERIF " : "") + speedupText(*it, seeded) + (inSample ? " i" : ""));
       cells.push_back(fixed(it->seconds, 2));
       cells.push_back(std::to_string(it->enodes));
       if (!unverified) speedupMeans[strategy].add(it->speedupPct);

@@ -78,7 +78,7 @@ mcts::Guidance PuctAgent::guidance(const PuctInput& input) {
 std::string PuctAgent::describe(const Graph& model) const {
   if (state_->loadedFrom.empty()) return {};
   return state_->loadedFrom + " (trained on " + std::to_string(state_->trainedWith.models.size()) + " models); " +
-         trainingSetVerdict(state_->trainedWith, model);
+         trainingSetVerdict(trainedOn(model));
 }
 
 std::optional<bool> PuctAgent::trainedOn(const Graph& model) const {

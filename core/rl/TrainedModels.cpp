@@ -27,8 +27,7 @@ std::optional<bool> wasTrainedOn(const CheckpointHeader& header, const Graph& gr
   return std::find(header.modelHashes.begin(), header.modelHashes.end(), modelHash(graph)) != header.modelHashes.end();
 }
 
-std::string trainingSetVerdict(const CheckpointHeader& header, const Graph& graph) {
-  const std::optional<bool> trained = wasTrainedOn(header, graph);
+std::string trainingSetVerdict(std::optional<bool> trained) {
   if (!trained) return "the checkpoint does not say whether this model was in its training set";
   return *trained ? "this model is in its training set (in-sample)" : "this model is not in its training set (held out)";
 }

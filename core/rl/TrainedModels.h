@@ -23,8 +23,8 @@ void recordTrainedModels(CheckpointHeader& header, std::span<const NamedGraph> m
 // kept no hashes, whose labels are all there is.
 std::optional<bool> wasTrainedOn(const CheckpointHeader& header, const Graph& graph);
 
-// What a run's log says of that: "this model is in its training set (in-sample)", "… is not …
-// (held out)", or that the checkpoint cannot tell.
-std::string trainingSetVerdict(const CheckpointHeader& header, const Graph& graph);
+// What a run's log says of wasTrainedOn's answer: "this model is in its training set (in-sample)",
+// "… is not … (held out)", or that the checkpoint cannot tell.
+std::string trainingSetVerdict(std::optional<bool> trained);
 
 } // namespace tessera

@@ -55,12 +55,13 @@ public:
     const Parameters parameters = readParameters(input.options);
     Agent agent = Agent::load(parameters.checkpoint, input.rules, input.options.seed);
     const CheckpointHeader& trained = agent.loadedFrom();
+    const std::optional<bool> inSample = wasTrainedOn(trained, input.original);
     say(input, std::string(Agent::kName) + ": agent " + parameters.checkpoint + " (trained " + std::to_string(trained.episodes) + " " +
                    play_.episodesCounted + " on " + std::to_string(trained.models.size()) + " models with " + trained.cost + "); " +
-                   trainingSetVerdict(trained, input.original));
+                   trainingSetVerdict(inSample));
 
     SearchResult result;
-    result.inSample = wasTrainedOn(trained, input.original);
+    result.inSample = inSample;
     RunProtocol protocol(input, result);
     protocol.start();
     RewriteEnvironmentOptions options = argmaxOptionsFor(agent.config());

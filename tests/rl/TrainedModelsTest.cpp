@@ -43,8 +43,8 @@ TEST(TrainedModels, AModelIsRecognisedWhateverItIsCalledAndAnotherIsNot) {
   EXPECT_EQ(read.modelHashes, h.modelHashes);
   EXPECT_EQ(wasTrainedOn(read, expChain(4)), std::optional<bool>(true));
   EXPECT_EQ(wasTrainedOn(read, expChain(5)), std::optional<bool>(false));
-  EXPECT_EQ(trainingSetVerdict(read, expChain(3)), "this model is in its training set (in-sample)");
-  EXPECT_EQ(trainingSetVerdict(read, expChain(5)), "this model is not in its training set (held out)");
+  EXPECT_EQ(trainingSetVerdict(wasTrainedOn(read, expChain(3))), "this model is in its training set (in-sample)");
+  EXPECT_EQ(trainingSetVerdict(wasTrainedOn(read, expChain(5))), "this model is not in its training set (held out)");
 }
 
 TEST(TrainedModels, ACheckpointWithoutHashesCannotTell) {
@@ -56,7 +56,7 @@ TEST(TrainedModels, ACheckpointWithoutHashesCannotTell) {
   const CheckpointHeader read = readCheckpointFile(path).header;
   EXPECT_TRUE(read.modelHashes.empty());
   EXPECT_EQ(wasTrainedOn(read, expChain(3)), std::nullopt);
-  EXPECT_NE(trainingSetVerdict(read, expChain(3)).find("does not say"), std::string::npos);
+  EXPECT_NE(trainingSetVerdict(wasTrainedOn(read, expChain(3))).find("does not say"), std::string::npos);
 }
 
 TEST(TrainedModels, HashesThatDoNotMatchTheModelsAreRefusedByName) {
