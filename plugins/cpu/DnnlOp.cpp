@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <new>
 #include <numeric>
 
 namespace tessera::cpu {
@@ -63,9 +66,19 @@ std::vector<int64_t> intsOr(const Attributes& attrs, const char* name, int64_t f
   return values;
 }
 
+// Every primitive takes its scratchpad (a gemm convolution's im2col buffer, a reduction's partial
+// sums) from DnnlOp::execute, which hands it the executing thread's. oneDNN's own scratchpad is
+// per thread too, but it is registered by the thread that creates the primitive: one created on
+// one thread and run on another (the explorer lowers ops on its pricing thread and times them on
+// its search thread) ran with a null scratchpad and crashed.
+dnnl::primitive_attr ownScratchpad(dnnl::primitive_attr attr = {}) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
 // The fused activation of Conv and MatMul as a post-op (NONE=0 SIGMOID=1 RELU=2 TANH=3).
 dnnl::primitive_attr activationAttr(const Attributes& attrs) {
-  dnnl::primitive_attr attr;
+  dnnl::primitive_attr attr = ownScratchpad();
   const auto activation = static_cast<Activation>(attrs.getInt("activation", 0));
   if (activation == Activation::None) return attr;
   dnnl::post_ops ops;
@@ -155,15 +168,22 @@ private:
     return m;
   }
 
-  void call(const dnnl::primitive& primitive, const char* implementation, std::unordered_map<int, memory> args,
+  // `pd` was made with ownScratchpad: the scratchpad it asks for is bound at each execute.
+  void call(const dnnl::primitive_desc_base& pd, const dnnl::primitive& primitive, std::unordered_map<int, memory> args,
             int preparesInput = -1) {
-    op_->calls_.push_back({primitive, std::move(args), preparesInput});
-    op_->implementations_.emplace_back(implementation);
+    DnnlOp::Call call{primitive, {}, preparesInput, {}};
+    if (const memory::desc scratchpad = pd.scratchpad_desc(); scratchpad.get_size() > 0) {
+      call.scratchpad = memory(scratchpad, engine_, DNNL_MEMORY_NONE);
+      args.emplace(DNNL_ARG_SCRATCHPAD, call.scratchpad);
+    }
+    call.args = std::move(args);
+    op_->calls_.push_back(std::move(call));
+    op_->implementations_.emplace_back(pd.impl_info_str());
   }
 
   void reorder(const memory& from, const memory& to, int preparesInput = -1) {
-    dnnl::reorder::primitive_desc pd(engine_, from.get_desc(), engine_, to.get_desc());
-    call(dnnl::reorder(pd), pd.impl_info_str(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, preparesInput);
+    dnnl::reorder::primitive_desc pd(engine_, from.get_desc(), engine_, to.get_desc(), ownScratchpad());
+    call(pd, dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, preparesInput);
   }
 
   // Input `i`, stored as `given`, in the layout a primitive wants.
@@ -203,7 +223,7 @@ private:
                                          {DNNL_ARG_WEIGHTS, inputAs(1, plain(weightDims), pd.weights_desc())},
                                          {DNNL_ARG_DST, output(0, dst)}};
     if (hasBias) args.emplace(DNNL_ARG_BIAS, input(2, bias));
-    call(dnnl::convolution_forward(pd), pd.impl_info_str(), std::move(args));
+    call(pd, dnnl::convolution_forward(pd), std::move(args));
   }
 
   void matmulCall(const memory::desc& a, const memory::desc& b, const memory::desc& bias, const memory::desc& dst,
@@ -212,7 +232,7 @@ private:
     dnnl::matmul::primitive_desc pd(desc, attr, engine_);
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, input(0, a)}, {DNNL_ARG_WEIGHTS, input(1, b)}, {DNNL_ARG_DST, output(0, dst)}};
     if (hasBias) args.emplace(DNNL_ARG_BIAS, input(2, bias));
-    call(dnnl::matmul(pd), pd.impl_info_str(), std::move(args));
+    call(pd, dnnl::matmul(pd), std::move(args));
   }
 
   // numpy matmul: 1-D operands promoted, batch axes broadcast.
@@ -246,7 +266,7 @@ private:
     const memory::desc a = transA ? memory::desc({m, k}, f32, {1, m}) : plain(Dims{m, k});
     const memory::desc b = transB ? memory::desc({k, n}, f32, {1, k}) : plain(Dims{k, n});
     const bool hasBias = s_.inputs.size() > 2;
-    dnnl::primitive_attr attr;
+    dnnl::primitive_attr attr = ownScratchpad();
     if (!measure_) {
       if (hasBias && beta != 1.0f) unsupported("Gemm with beta != 1");
       if (hasBias && alpha != 1.0f) unsupported("Gemm with alpha != 1 and a C input");
@@ -262,8 +282,8 @@ private:
                        dnnl::normalization_flags::use_shift;
     const memory::desc data = plain(in(0)), channel = plain(Dims{in(0)[1]});
     dnnl::batch_normalization_forward::desc desc(inference, data, s_.attrs.getFloat("epsilon", 1e-5f), flags);
-    dnnl::batch_normalization_forward::primitive_desc pd(desc, engine_);
-    call(dnnl::batch_normalization_forward(pd), pd.impl_info_str(),
+    dnnl::batch_normalization_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::batch_normalization_forward(pd),
          {{DNNL_ARG_SRC, input(0, data)},
           {DNNL_ARG_SCALE, input(1, channel)},
           {DNNL_ARG_SHIFT, input(2, channel)},
@@ -285,13 +305,13 @@ private:
     if (s_.inputs.size() > 2) flags = flags | dnnl::normalization_flags::use_shift;
     const memory::desc data = plain(Dims{outer, inner}), parameter = plain(Dims{inner});
     dnnl::layer_normalization_forward::desc desc(inference, data, s_.attrs.getFloat("epsilon", 1e-5f), flags);
-    dnnl::layer_normalization_forward::primitive_desc pd(desc, engine_);
+    dnnl::layer_normalization_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_SCALE, input(1, parameter)}, {DNNL_ARG_DST, output(0, data)}};
     if (s_.inputs.size() > 2) args.emplace(DNNL_ARG_SHIFT, input(2, parameter));
     addIfNeeded(args, pd, DNNL_ARG_MEAN, pd.mean_desc());
     addIfNeeded(args, pd, DNNL_ARG_VARIANCE, pd.variance_desc());
-    call(dnnl::layer_normalization_forward(pd), pd.impl_info_str(), std::move(args));
+    call(pd, dnnl::layer_normalization_forward(pd), std::move(args));
   }
 
   void lrn() {
@@ -302,8 +322,8 @@ private:
     const memory::desc data = plain(in(0));
     dnnl::lrn_forward::desc desc(inference, algorithm::lrn_across_channels, data, size, s_.attrs.getFloat("alpha", 1e-4f),
                                  s_.attrs.getFloat("beta", 0.75f), s_.attrs.getFloat("bias", 1.0f));
-    dnnl::lrn_forward::primitive_desc pd(desc, engine_);
-    call(dnnl::lrn_forward(pd), pd.impl_info_str(), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
+    dnnl::lrn_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::lrn_forward(pd), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
   }
 
   void softmax() {
@@ -312,8 +332,8 @@ private:
     if (axis < 0) axis += rank;
     const memory::desc data = plain(in(0));
     dnnl::softmax_forward::desc desc(inference, data, static_cast<int>(axis));
-    dnnl::softmax_forward::primitive_desc pd(desc, engine_);
-    call(dnnl::softmax_forward(pd), pd.impl_info_str(), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
+    dnnl::softmax_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::softmax_forward(pd), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
   }
 
   void eltwise() {
@@ -348,8 +368,8 @@ private:
     }
     const memory::desc data = plain(in(0));
     dnnl::eltwise_forward::desc desc(inference, kind, data, alpha, beta);
-    dnnl::eltwise_forward::primitive_desc pd(desc, engine_);
-    call(dnnl::eltwise_forward(pd), pd.impl_info_str(), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
+    dnnl::eltwise_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
   }
 
   // oneDNN's binary broadcasts only its second operand, so the full-shape operand goes first.
@@ -379,8 +399,8 @@ private:
     }
     const memory::desc a = plain(outDims), b = plain(alignedDims(in(second), rank)), dst = plain(outDims);
     dnnl::binary::desc desc(kind, a, b, dst);
-    dnnl::binary::primitive_desc pd(desc, engine_);
-    call(dnnl::binary(pd), pd.impl_info_str(),
+    dnnl::binary::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::binary(pd),
          {{DNNL_ARG_SRC_0, input(first, a)}, {DNNL_ARG_SRC_1, input(second, b)}, {DNNL_ARG_DST, output(0, dst)}});
   }
 
@@ -390,8 +410,8 @@ private:
     if (s_.inputs[1].numel() != 1 || in(0) != out()) unsupported("Pow with a tensor exponent");
     const memory::desc data = plain(in(0));
     dnnl::eltwise_forward::desc desc(inference, algorithm::eltwise_pow, data, 1.0f, 2.0f);
-    dnnl::eltwise_forward::primitive_desc pd(desc, engine_);
-    call(dnnl::eltwise_forward(pd), pd.impl_info_str(), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
+    dnnl::eltwise_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, input(0, data)}, {DNNL_ARG_DST, output(0, data)}});
   }
 
   // x * s where s is the first element of the second input.
@@ -399,8 +419,8 @@ private:
     const Dims dims = dimsOf(out());
     const memory::desc a = plain(dims), b = plain(Dims(dims.size(), 1));
     dnnl::binary::desc desc(algorithm::binary_mul, a, b, a);
-    dnnl::binary::primitive_desc pd(desc, engine_);
-    call(dnnl::binary(pd), pd.impl_info_str(),
+    dnnl::binary::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::binary(pd),
          {{DNNL_ARG_SRC_0, input(0, a)}, {DNNL_ARG_SRC_1, input(1, b)}, {DNNL_ARG_DST, output(0, a)}});
   }
 
@@ -413,17 +433,17 @@ private:
       return;
     }
     std::vector<memory::desc> sources(s_.inputs.size(), data);
-    dnnl::sum::primitive_desc pd(data, std::vector<float>(sources.size(), 1.0f), sources, engine_);
+    dnnl::sum::primitive_desc pd(data, std::vector<float>(sources.size(), 1.0f), sources, engine_, ownScratchpad());
     std::unordered_map<int, memory> args{{DNNL_ARG_DST, output(0, data)}};
     for (size_t i = 0; i < sources.size(); ++i) args.emplace(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), input(i, data));
-    call(dnnl::sum(pd), pd.impl_info_str(), std::move(args));
+    call(pd, dnnl::sum(pd), std::move(args));
   }
 
   void poolCall(algorithm kind, const Dims& strides, const Dims& kernel, const Dims& dilations, const Dims& padL, const Dims& padR) {
     const memory::desc src = plain(in(0)), dst = plain(out());
     dnnl::pooling_v2_forward::desc desc(inference, kind, src, dst, strides, kernel, dilations, padL, padR);
-    dnnl::pooling_v2_forward::primitive_desc pd(desc, engine_);
-    call(dnnl::pooling_v2_forward(pd), pd.impl_info_str(), {{DNNL_ARG_SRC, input(0, src)}, {DNNL_ARG_DST, output(0, dst)}});
+    dnnl::pooling_v2_forward::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::pooling_v2_forward(pd), {{DNNL_ARG_SRC, input(0, src)}, {DNNL_ARG_DST, output(0, dst)}});
   }
 
   void pool() {
@@ -461,8 +481,8 @@ private:
     // keepdims or not, the output buffer is the same row-major block.
     const memory::desc src = plain(in(0)), dst = plain(kept);
     dnnl::reduction::desc desc(algorithm::reduction_mean, src, dst, 0.0f, 0.0f);
-    dnnl::reduction::primitive_desc pd(desc, engine_);
-    call(dnnl::reduction(pd), pd.impl_info_str(), {{DNNL_ARG_SRC, input(0, src)}, {DNNL_ARG_DST, output(0, dst)}});
+    dnnl::reduction::primitive_desc pd(desc, ownScratchpad(), engine_);
+    call(pd, dnnl::reduction(pd), {{DNNL_ARG_SRC, input(0, src)}, {DNNL_ARG_DST, output(0, dst)}});
   }
 
   void concat() {
@@ -471,10 +491,10 @@ private:
     std::vector<memory::desc> sources;
     for (const TensorType& t : s_.inputs) sources.push_back(plain(t.shape));
     const memory::desc dst = plain(out());
-    dnnl::concat::primitive_desc pd(dst, axis, sources, engine_);
+    dnnl::concat::primitive_desc pd(dst, axis, sources, engine_, ownScratchpad());
     std::unordered_map<int, memory> args{{DNNL_ARG_DST, output(0, dst)}};
     for (size_t i = 0; i < sources.size(); ++i) args.emplace(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), input(i, sources[i]));
-    call(dnnl::concat(pd), pd.impl_info_str(), std::move(args));
+    call(pd, dnnl::concat(pd), std::move(args));
   }
 
   // Each output is a reorder of a window of the input.
@@ -558,17 +578,44 @@ void DnnlOp::setConstant(size_t index) {
   if (index < constant_.size()) constant_[index] = true;
 }
 
+namespace {
+
+struct FreeBytes {
+  void operator()(std::byte* bytes) const { std::free(bytes); }
+};
+
+// The executing thread's scratchpad, grown to the largest any primitive asked of it. On a CPU
+// stream a primitive runs to completion before the thread's next one starts, so one buffer serves
+// them all, as oneDNN's own per-thread scratchpad does.
+void* threadScratchpad(size_t bytes) {
+  constexpr size_t page = 4096;
+  thread_local std::unique_ptr<std::byte, FreeBytes> buffer;
+  thread_local size_t capacity = 0;
+  if (bytes > capacity) {
+    const size_t rounded = (bytes + page - 1) / page * page;
+    buffer.reset(); // before allocating the next, so both never coexist
+    capacity = 0;
+    buffer.reset(static_cast<std::byte*>(std::aligned_alloc(page, rounded)));
+    if (!buffer) throw std::bad_alloc();
+    capacity = rounded;
+  }
+  return buffer.get();
+}
+
+} // namespace
+
 void DnnlOp::execute(dnnl::stream& stream, std::span<const float* const> inputs, std::span<float* const> outputs) {
   for (Bound& bound : memories_) {
     if (bound.binding == Binding::Input) bound.memory.set_data_handle(const_cast<float*>(inputs[bound.index]));
     if (bound.binding == Binding::Output) bound.memory.set_data_handle(outputs[bound.index]);
   }
-  for (const Call& call : calls_) {
+  for (Call& call : calls_) {
     if (call.preparesInput >= 0) {
       const auto input = static_cast<size_t>(call.preparesInput);
       if (constant_[input] && prepared_[input]) continue;
       prepared_[input] = constant_[input];
     }
+    if (call.scratchpad) call.scratchpad.set_data_handle(threadScratchpad(call.scratchpad.get_desc().get_size()));
     call.primitive.execute(stream, call.args);
   }
   stream.wait();

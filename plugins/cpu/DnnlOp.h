@@ -50,6 +50,7 @@ private:
     dnnl::primitive primitive;
     std::unordered_map<int, dnnl::memory> args;
     int preparesInput = -1; // a reorder of this input into the primitive's layout
+    dnnl::memory scratchpad; // empty when the primitive needs none; bound to the thread's at execute
   };
 
   std::vector<Bound> memories_;

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <thread>
 
 #include <cmath>
 #include <span>
@@ -36,9 +37,12 @@ const dnnl::engine& engine() {
   return instance;
 }
 
+enum class RunOn { LoweringThread, AnotherThread };
+
 // Builds the op in a graph (canonical attributes, inferred outputs), runs it through oneDNN and
 // through evaluateNode, and compares every element.
-void expectMatchesInterpreter(OpKind kind, const std::vector<Operand>& operands, const Attributes& attrs = {}) {
+void expectMatchesInterpreter(OpKind kind, const std::vector<Operand>& operands, const Attributes& attrs = {},
+                              RunOn runOn = RunOn::LoweringThread) {
   Graph graph;
   std::vector<ValueRef> refs;
   std::vector<Tensor> inputs;
@@ -61,9 +65,15 @@ void expectMatchesInterpreter(OpKind kind, const std::vector<Operand>& operands,
   std::vector<float*> out;
   for (const Tensor& t : inputs) in.push_back(t.floats().data());
   for (Tensor& t : outputs) out.push_back(t.mutableFloats().data());
-  dnnl::stream stream(engine());
-  op->execute(stream, in, out);
-  op->execute(stream, in, out); // a second run (prepared inputs reused) gives the same
+  const auto run = [&] {
+    dnnl::stream stream(engine());
+    op->execute(stream, in, out);
+    op->execute(stream, in, out); // a second run (prepared inputs reused) gives the same
+  };
+  if (runOn == RunOn::AnotherThread)
+    std::thread(run).join();
+  else
+    run();
 
   for (size_t port = 0; port < outputs.size(); ++port) {
     ASSERT_EQ(outputs[port].numel(), expected[port].numel());
@@ -95,6 +105,16 @@ TEST(DnnlOp, ConvolutionsWithStridesPadsDilationsGroupsBiasAndActivation) {
   expectMatchesInterpreter(OpKind::Conv, {{f32({1, 8, 9, 9})}, {f32({8, 2, 3, 3})}, {f32({8})}},
                            {{"pads", Ints{1, 1, 1, 1}}, {"activation", int64_t{3}}}); // 4 groups
   expectMatchesInterpreter(OpKind::Conv, {{f32({1, 8, 9, 9})}, {f32({8, 1, 3, 3})}}, {{"pads", Ints{1, 1, 1, 1}}}); // depthwise
+}
+
+// The explorer lowers an op on its pricing thread and times it on its search thread. A strided
+// convolution on three channels runs as a gemm over an im2col buffer in oneDNN's scratchpad, which
+// oneDNN registers per thread: run on another thread it wrote through a null pointer.
+TEST(DnnlOp, AnOpLoweredOnOneThreadRunsOnAnother) {
+  expectMatchesInterpreter(OpKind::Conv, {{f32({1, 3, 224, 224})}, {f32({64, 3, 3, 3})}}, {{"strides", Ints{2, 2}}},
+                           RunOn::AnotherThread);
+  expectMatchesInterpreter(OpKind::ReduceMean, {{f32({2, 64, 33, 17})}}, {{"axes", Ints{2, 3}}, {"keepdims", int64_t{1}}},
+                           RunOn::AnotherThread);
 }
 
 TEST(DnnlOp, MatMulAndGemm) {
