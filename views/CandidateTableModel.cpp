@@ -19,7 +19,8 @@ void CandidateTableModel::setCandidates(std::vector<CandidateRecord> candidates,
   });
   runs_.clear();
   for (const RunRecord& run : runs)
-    runs_[run.id] = RunFacts{QString::fromStdString(run.info.strategy), run.summary ? run.summary->originalCostMs : 0.0};
+    runs_[run.id] = RunFacts{QString::fromStdString(run.info.strategy), run.summary ? run.summary->originalCostMs : 0.0,
+                             run.summary && run.summary->inSample.value_or(false)};
   shown_ = std::min<int>(kPageRows, static_cast<int>(all_.size()));
   endResetModel();
 }
@@ -64,9 +65,14 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  const bool inSample = runs_.count(c.runId) && runs_.at(c.runId).inSample;
+  if (role == Qt::ToolTipRole && index.column() == Speedup && inSample)
+    return tr("%1 % (in-sample: the agent or guide that found it trained on this model)").arg(speedupOf(c), 0, 'f', 2);
   switch (index.column()) {
   case Cost: return QString::number(c.costMs, 'f', 4);
-  case Speedup: return runs_.count(c.runId) ? QStringLiteral("%1 %").arg(speedupOf(c), 0, 'f', 2) : QString();
+  case Speedup:
+    if (!runs_.count(c.runId)) return QString();
+    return QStringLiteral("%1 %").arg(speedupOf(c), 0, 'f', 2) + (inSample ? QStringLiteral(" i") : QString());
   case Method: return QString::fromStdString(c.method);
   case Step: return c.step;
   case Run: return QVariant::fromValue<qint64>(c.runId);

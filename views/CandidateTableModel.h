@@ -43,6 +43,7 @@ private:
   struct RunFacts {
     QString strategy;
     double originalMs = 0;
+    bool inSample = false; // an agent's or guide's run on a model its checkpoint trained on
   };
   std::vector<CandidateRecord> all_; // sorted by cost; only the first shown_ are rows
   std::map<int64_t, RunFacts> runs_;

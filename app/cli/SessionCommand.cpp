@@ -50,27 +50,33 @@ nlohmann::json runJson(const RunRecord& run) {
   row["enodes"] = summary.enodes;
   row["eclasses"] = summary.eclasses;
   row["verified"] = summary.verified ? nlohmann::json(*summary.verified) : nlohmann::json();
+  // null where no checkpoint was involved or the session predates the column
+  row["in_sample"] = summary.inSample ? nlohmann::json(*summary.inSample) : nlohmann::json();
   return row;
 }
 
 void printRuns(const std::vector<RunRecord>& runs) {
   std::printf("runs       %zu\n", runs.size());
   if (runs.empty()) return;
-  std::printf("  %4s %-8s %6s %-16s %-16s %12s %12s %9s %6s %8s %8s %9s\n", "id", "strategy", "seed", "cost", "stop", "original_ms",
+  std::printf("  %4s %-8s %6s %-16s %-16s %12s %12s %9s   %6s %8s %8s %9s\n", "id", "strategy", "seed", "cost", "stop", "original_ms",
               "best_ms", "speedup%", "steps", "enodes", "events", "seconds");
+  bool anyInSample = false;
   for (const RunRecord& run : runs) {
     if (!run.summary) {
-      std::printf("  %4lld %-8s %6llu %-16s %-16s %12s %12s %9s %6s %8s %8zu %9s\n", static_cast<long long>(run.id),
+      std::printf("  %4lld %-8s %6llu %-16s %-16s %12s %12s %9s   %6s %8s %8zu %9s\n", static_cast<long long>(run.id),
                   run.info.strategy.c_str(), static_cast<unsigned long long>(run.info.seed), run.info.costSpec.c_str(), "(unfinished)",
                   "-", "-", "-", "-", "-", run.eventCount, "-");
       continue;
     }
     const RunSummary& s = *run.summary;
-    std::printf("  %4lld %-8s %6llu %-16s %-16s %12.4f %12.4f %9.2f %6d %8zu %8zu %9.2f\n", static_cast<long long>(run.id),
+    const bool inSample = s.inSample.value_or(false);
+    anyInSample = anyInSample || inSample;
+    std::printf("  %4lld %-8s %6llu %-16s %-16s %12.4f %12.4f %9.2f%s %6d %8zu %8zu %9.2f\n", static_cast<long long>(run.id),
                 run.info.strategy.c_str(), static_cast<unsigned long long>(run.info.seed), run.info.costSpec.c_str(),
-                s.stopReason.c_str(), s.originalCostMs, s.bestCostMs, s.speedupPct, s.steps, s.enodes, run.eventCount,
-                run.durationSeconds());
+                s.stopReason.c_str(), s.originalCostMs, s.bestCostMs, s.speedupPct, inSample ? " i" : "  ", s.steps, s.enodes,
+                run.eventCount, run.durationSeconds());
   }
+  if (anyInSample) std::printf("  i: in-sample, the agent or guide trained on this model\n");
 }
 
 int exportCandidate(Session& session, const SessionOptions& options) {

@@ -265,7 +265,11 @@ void RunController::showOutcome(const SearchOutcome& outcome) {
                                                    : tr("<span style='color:#d32f2f'>verification FAILED</span>");
   // The cost model as every headline names it: an analytic one says which device it predicts for.
   const QString pricedWith = QString::fromStdString(costSpecHeadline(outcome.best.costSpec)).toHtmlEscaped();
-  runPanel_->setOutcome(endToEndLine(outcome) + tr("cost model %1<br>").arg(pricedWith) +
+  // An agent's figure on a model it trained on is in-sample, and the panel says so as bench does.
+  const QString trainingSet = !result.inSample ? QString()
+                              : *result.inSample ? tr("in-sample: the agent or guide trained on this model<br>")
+                                                 : tr("held out: the agent or guide did not train on this model<br>");
+  runPanel_->setOutcome(endToEndLine(outcome) + tr("cost model %1<br>").arg(pricedWith) + trainingSet +
                         tr("<b>%1 → %2 ms</b> (speedup %3 %)<br>%4 ops → %5 ops · %6 · %7 candidates · stopped: %8 · %9 s")
                             .arg(result.originalCostMs, 0, 'f', 4)
                             .arg(result.bestCostMs, 0, 'f', 4)

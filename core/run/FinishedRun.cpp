@@ -16,6 +16,7 @@ RunSummary runSummaryOf(const SearchResult& result) {
   summary.eclasses = result.eclasses;
   summary.steps = result.steps;
   if (result.verificationRun) summary.verified = result.verified;
+  summary.inSample = result.inSample;
   return summary;
 }
 

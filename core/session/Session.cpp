@@ -122,7 +122,7 @@ int64_t Session::beginRun(const RunInfo& info) {
 void Session::finishRun(int64_t runId, const RunSummary& summary) {
   sql::Statement update(*state_->db,
                         "UPDATE runs SET finished_at = ?, stop_reason = ?, original_cost_ms = ?, best_cost_ms = ?, speedup_pct = ?,"
-                        " enodes = ?, eclasses = ?, steps = ?, verified = ? WHERE id = ?");
+                        " enodes = ?, eclasses = ?, steps = ?, verified = ?, in_sample = ? WHERE id = ?");
   update.bind(1, unixSeconds()).bind(2, summary.stopReason).bind(3, summary.originalCostMs).bind(4, summary.bestCostMs);
   update.bind(5, summary.speedupPct).bind(6, static_cast<int64_t>(summary.enodes)).bind(7, static_cast<int64_t>(summary.eclasses));
   update.bind(8, static_cast<int64_t>(summary.steps));
@@ -130,7 +130,11 @@ void Session::finishRun(int64_t runId, const RunSummary& summary) {
     update.bind(9, static_cast<int64_t>(*summary.verified));
   else
     update.bindNull(9);
-  update.bind(10, runId);
+  if (summary.inSample)
+    update.bind(10, static_cast<int64_t>(*summary.inSample));
+  else
+    update.bindNull(10);
+  update.bind(11, runId);
   update.run();
   if (state_->db->changes() == 0) throw errorInFile(path(), "no run " + std::to_string(runId));
 }
@@ -140,7 +144,7 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT id, model_id, strategy, parameters, seed, cost_spec, started_at, finished_at, stop_reason, original_cost_ms,"
     " best_cost_ms, speedup_pct, enodes, eclasses, steps, verified,"
-    " (SELECT count(*) FROM events WHERE events.run_id = runs.id) FROM runs";
+    " (SELECT count(*) FROM events WHERE events.run_id = runs.id), in_sample FROM runs";
 
 RunRecord readRun(const sql::Statement& row, const std::string& path) {
   RunRecord run;
@@ -166,6 +170,7 @@ RunRecord readRun(const sql::Statement& row, const std::string& path) {
   summary.eclasses = static_cast<size_t>(row.columnInt(13));
   summary.steps = static_cast<int>(row.columnInt(14));
   if (!row.columnIsNull(15)) summary.verified = row.columnInt(15) != 0;
+  if (!row.columnIsNull(17)) summary.inSample = row.columnInt(17) != 0;
   run.summary = summary;
   return run;
 }

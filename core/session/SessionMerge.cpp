@@ -32,9 +32,9 @@ bool alreadyMerged(sql::Database& db, int64_t shardRun) {
 
 int64_t copyRun(sql::Database& db, int64_t shardRun, int64_t model) {
   sql::Statement run(db, "INSERT INTO main.runs (model_id, strategy, parameters, seed, cost_spec, started_at, finished_at, stop_reason, "
-                         "original_cost_ms, best_cost_ms, speedup_pct, enodes, eclasses, steps, verified) "
+                         "original_cost_ms, best_cost_ms, speedup_pct, enodes, eclasses, steps, verified, in_sample) "
                          "SELECT ?2, strategy, parameters, seed, cost_spec, started_at, finished_at, stop_reason, original_cost_ms, "
-                         "best_cost_ms, speedup_pct, enodes, eclasses, steps, verified FROM shard.runs WHERE id = ?1");
+                         "best_cost_ms, speedup_pct, enodes, eclasses, steps, verified, in_sample FROM shard.runs WHERE id = ?1");
   run.bind(1, shardRun).bind(2, model).run();
   const int64_t merged = db.lastInsertId();
   for (const char* sql : {"INSERT INTO main.events (run_id, sequence, seconds, kind, payload) "

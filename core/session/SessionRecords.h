@@ -36,6 +36,9 @@ struct RunSummary {
   size_t eclasses = 0;
   int steps = 0;
   std::optional<bool> verified; // empty when verification did not run
+  // An agent's or a guided search's run: whether its checkpoint trained on this model (the
+  // figure is then in-sample). Empty for the other strategies and for older sessions.
+  std::optional<bool> inSample;
 };
 
 struct RunRecord {

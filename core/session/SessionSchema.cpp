@@ -60,6 +60,9 @@ CREATE TABLE op_costs (
     // No table changes: event logs may now hold egraph_rebased events (an MCTS run that rebased a
     // full e-graph), which an older Tessera could not replay, so it must refuse the file up front.
     Migration{3, "-- egraph_rebased events\n"},
+    // Whether an agent's (or a guided search's) checkpoint trained on the run's model, so that a
+    // reopened session says which figures are in-sample. NULL: not known or not an agent's run.
+    Migration{4, "ALTER TABLE runs ADD COLUMN in_sample INTEGER;\n"},
 };
 static_assert(kMigrations.back().version == kCurrentVersion, "the last migration defines the current version");
 

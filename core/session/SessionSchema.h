@@ -16,7 +16,8 @@ namespace session_schema {
 
 constexpr int64_t kApplicationId = 0x5453534E; // "TSSN"
 // v1: models, runs, events, candidates, node origins. v2: user decisions and measured op costs.
-constexpr int kCurrentVersion = 3;
+// v3: egraph_rebased events. v4: runs.in_sample.
+constexpr int kCurrentVersion = 4;
 
 // Reads the file without changing it (raw header, then a read-only connection) and returns its
 // schema version. Throws tessera::Error naming the file for a missing file, one that is not

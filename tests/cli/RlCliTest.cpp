@@ -63,10 +63,21 @@ TEST(RlCli, TrainsAnAgentAndRunsItAsAStrategy) {
     EXPECT_EQ(row["in_sample"].get<bool>(), row["model"] == "vgg19") << row.dump();
   }
 
-  // The same run again gives the same graph.
-  auto again = runCli(optimize);
+  // The same run again gives the same graph, and a session keeps whether it is in-sample.
+  const std::string session = dir + "/runs.tsession", listing = dir + "/listing.json";
+  auto again = runCli(optimize + " --session " + session);
   ASSERT_EQ(again.exitCode, 0) << again.output;
   EXPECT_EQ(readJson(runJson)["optimized_cost_ms"], optimized["optimized_cost_ms"]);
+  auto heldOut = runCli("optimize " + kSamples + "/squeezenet.onnx --strategy xrlflow --param max_steps=2 --param checkpoint=" +
+                        checkpoint + " --session " + session);
+  ASSERT_EQ(heldOut.exitCode, 0) << heldOut.output;
+  auto listed = runCli("session " + session + " --json " + listing);
+  ASSERT_EQ(listed.exitCode, 0) << listed.output;
+  EXPECT_NE(listed.output.find("i: in-sample"), std::string::npos) << listed.output;
+  const nlohmann::json runs = readJson(listing)["runs"];
+  ASSERT_EQ(runs.size(), 2u) << runs.dump();
+  EXPECT_EQ(runs[0]["in_sample"], true) << "vgg19: " << runs.dump();
+  EXPECT_EQ(runs[1]["in_sample"], false) << "squeezenet: " << runs.dump();
 }
 
 TEST(RlCli, BadCheckpointsAreRefusedByName) {

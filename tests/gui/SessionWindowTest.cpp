@@ -120,6 +120,27 @@ TEST(CandidateTableModel, PagesRowsAndPassesTheModelTester) {
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
 }
 
+TEST(CandidateTableModel, MarksTheSpeedupsOfAnAgentOnAModelItTrainedOn) {
+  std::vector<CandidateRecord> candidates{CandidateRecord{1, 1, 0, 6.0, "agent", 3, 5}, CandidateRecord{2, 2, 0, 8.0, "agent", 2, 5},
+                                          CandidateRecord{3, 3, 0, 9.0, "dag", 1, 5}};
+  std::vector<RunRecord> runs(3);
+  for (int i = 0; i < 3; ++i) {
+    runs[i].id = i + 1;
+    runs[i].info.strategy = i < 2 ? "xrlflow" : "greedy";
+    runs[i].summary = RunSummary{};
+    runs[i].summary->originalCostMs = 10.0;
+  }
+  runs[0].summary->inSample = true;
+  runs[1].summary->inSample = false; // held out: no mark
+  views::CandidateTableModel model;
+  model.setCandidates(candidates, runs);
+  const auto speedup = [&](int row, int role) { return model.index(row, views::CandidateTableModel::Speedup).data(role).toString(); };
+  EXPECT_EQ(speedup(0, Qt::DisplayRole), "40.00 % i");
+  EXPECT_NE(speedup(0, Qt::ToolTipRole).indexOf("in-sample"), -1) << speedup(0, Qt::ToolTipRole).toStdString();
+  EXPECT_EQ(speedup(1, Qt::DisplayRole), "20.00 %");
+  EXPECT_EQ(speedup(2, Qt::DisplayRole), "10.00 %");
+}
+
 TEST(SessionWindow, OpeningFiveHundredCandidatesIsInstantAndLazy) {
   QTemporaryDir dir;
   QString path = dir.filePath("big.tsession");

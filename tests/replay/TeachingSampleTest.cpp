@@ -9,12 +9,28 @@
 #include "replay/ReplayModel.h"
 #include "search/Strategy.h"
 #include "session/Session.h"
+#include "session/SessionSchema.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 
 using namespace tessera;
 
 namespace {
+// The schema version in the SQLite header (user_version, big-endian at byte 60), read without
+// opening a connection, which would leave a write-ahead log beside the file.
+int userVersion(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char bytes[4] = {};
+  in.seekg(60);
+  in.read(reinterpret_cast<char*>(bytes), 4);
+  return (bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3];
+}
+
 SearchResult optimize(const Graph& graph, const char* strategy) {
   static const RuleSet rules = defaultRules();
   std::vector<const Rule*> list;
@@ -41,7 +57,14 @@ TEST(TeachingSample, GreedyMissesWhatSaturationFinds) {
 // replays to the cost the run recorded: what the guide asks a student to look at is there.
 TEST(TeachingSample, TheBundledSessionHoldsAReplayableRunOfEachStrategy) {
   const std::string dir = std::string(TESSERA_SOURCE_DIR) + "/samples/teaching";
-  Session session = Session::open(dir + "/phase_ordering.tsession");
+  // Opening a session of an older schema migrates it in place: the bundled file is kept current,
+  // and the test reads a copy so that it never writes into the source tree.
+  EXPECT_EQ(userVersion(dir + "/phase_ordering.tsession"), session_schema::kCurrentVersion)
+      << "open a copy with this build's tessera-cli session and bundle the migrated file";
+  const std::filesystem::path copy = std::filesystem::temp_directory_path() /
+                                        ("tessera-teaching-sample-" + std::to_string(::getpid()) + ".tsession");
+  std::filesystem::copy_file(dir + "/phase_ordering.tsession", copy, std::filesystem::copy_options::overwrite_existing);
+  Session session = Session::open(copy.string());
   const std::vector<ModelRecord> models = session.models();
   ASSERT_EQ(models.size(), 1u);
   const Graph bundled = onnx_io::importOnnxFile(dir + "/phase_ordering.onnx");

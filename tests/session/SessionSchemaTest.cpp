@@ -66,6 +66,26 @@ TEST(SessionSchema, AVersionOneFileKeepsItsDataAndGainsDecisionsFromItsLog) {
   EXPECT_EQ(session.opCosts("cpu").size(), 1u);
 }
 
+TEST(SessionSchema, AVersionThreeFileKeepsItsRunsWhichCannotSayWhetherTheyAreInSample) {
+  std::string path = test::tempSessionPath("v3");
+  {
+    sql::Database db(path, sql::Database::Mode::Create);
+    session_schema::migrate(db, 3);
+    db.execute("INSERT INTO models (id, name, source_path, op_count, added_at, onnx) VALUES (1, 'm', 'm.onnx', 3, 0, x'00')");
+    db.execute("INSERT INTO runs (id, model_id, strategy, parameters, seed, cost_spec, started_at, finished_at, stop_reason,"
+               " original_cost_ms, best_cost_ms, speedup_pct, enodes, eclasses, steps, verified)"
+               " VALUES (1, 1, 'xrlflow', '{}', 1, 'analytic:h200', 0, 1, 'saturated', 2, 1, 50, 0, 0, 4, 1)");
+  }
+  EXPECT_EQ(session_schema::checkFile(path), 3);
+
+  Session session = Session::open(path);
+  EXPECT_EQ(session.database().queryInt("PRAGMA user_version"), session_schema::kCurrentVersion);
+  ASSERT_EQ(session.runs().size(), 1u);
+  ASSERT_TRUE(session.runs()[0].summary);
+  EXPECT_DOUBLE_EQ(session.runs()[0].summary->speedupPct, 50);
+  EXPECT_FALSE(session.runs()[0].summary->inSample);
+}
+
 TEST(SessionSchema, MigratingTwiceChangesNothing) {
   std::string path = test::tempSessionPath("twice");
   { Session::create(path); }

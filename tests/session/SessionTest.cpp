@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
+#include <optional>
 #include <thread>
 
 namespace tessera {
@@ -83,6 +85,23 @@ TEST(Session, RunsKeepTheirInfoAndSummary) {
   EXPECT_FALSE(runs[1].summary);
   EXPECT_EQ(session.run(unfinished)->info.strategy, "taso");
   EXPECT_FALSE(session.run(12345));
+}
+
+TEST(Session, ARunKeepsWhetherItsAgentTrainedOnTheModel) {
+  Session session = Session::create(test::tempSessionPath("in-sample"));
+  int64_t model = session.addModel("squeezenet", "x.onnx", test::sampleModel());
+  std::map<int64_t, std::optional<bool>> verdicts;
+  for (std::optional<bool> verdict : {std::optional<bool>(true), std::optional<bool>(false), std::optional<bool>()}) {
+    int64_t runId = session.beginRun(RunInfo{model, "xrlflow", {}, 1, "analytic:h200"});
+    RunSummary summary{"saturated", 10.0, 6.0, 40.0, 0, 0, 3, true};
+    summary.inSample = verdict;
+    session.finishRun(runId, summary);
+    verdicts[runId] = verdict;
+  }
+  for (const RunRecord& run : session.runs()) {
+    ASSERT_TRUE(run.summary);
+    EXPECT_EQ(run.summary->inSample, verdicts.at(run.id)) << "run " << run.id;
+  }
 }
 
 TEST(Session, CandidatesListWithoutGraphsAndLoadWithProvenance) {
