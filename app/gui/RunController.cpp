@@ -107,8 +107,8 @@ void RunController::connectRunner() {
     statusBar_->showMessage(line, 5000);
     emit logged(line);
   });
-  connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms) {
-    const double original = candidates_->original().totalMs;
+  // Against the run's own original: the views may still be priced with another cost model.
+  connect(runner_, &SearchRunner::bestCostChanged, this, [this](double ms, double original) {
     const double speedup = original > 0 ? (original - ms) / original * 100 : 0;
     bestStatus_->setText(tr("best %1 ms (%2 %)").arg(ms, 0, 'f', 4).arg(speedup, 0, 'f', 2));
   });

@@ -106,6 +106,7 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
   settings_ = settings;
   startedMs_ = QDateTime::currentMSecsSinceEpoch();
   running_ = true;
+  originalCostMs_ = 0;
   paused_ = startPaused;
   runBatches_ = 0;
 
@@ -135,7 +136,10 @@ bool SearchRunner::start(std::shared_ptr<const Graph> model, RunSettings setting
     observer.progress = backends.warn;
     observer.started = [&](const RunStarted& started) {
       if (started.runId) post([this, started] { emit runRecorded(started.modelId, started.runId); });
-      post([this, started] { emit bestCostChanged(started.originalCostMs); }); // runModel's own line names the rules and cost
+      post([this, started] { // runModel's own line names the rules and cost
+        originalCostMs_ = started.originalCostMs;
+        emit bestCostChanged(started.originalCostMs, started.originalCostMs);
+      });
     };
     try {
       RunOutcome run = runModel(*model, plan, backends, *control, queue.get(), observer);
@@ -169,7 +173,7 @@ void SearchRunner::drainEvents() {
   std::vector<Event> events = queue_->drain();
   if (events.empty()) return;
   for (const Event& event : events) {
-    if (const auto* best = std::get_if<BestCostChanged>(&event.payload)) emit bestCostChanged(best->costMs);
+    if (const auto* best = std::get_if<BestCostChanged>(&event.payload)) emit bestCostChanged(best->costMs, originalCostMs_);
   }
   // Only the newest step matters for the bar; a batch may hold several.
   for (auto it = events.rbegin(); it != events.rend(); ++it) {
@@ -213,7 +217,7 @@ void SearchRunner::deliver(std::shared_ptr<const SearchOutcome> outcome, const Q
     emit failed(error);
     return;
   }
-  emit bestCostChanged(outcome->result.bestCostMs);
+  emit bestCostChanged(outcome->result.bestCostMs, outcome->result.originalCostMs);
   emit finished(outcome);
 }
 

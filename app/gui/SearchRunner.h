@@ -86,8 +86,9 @@ signals:
   // From StepCommitted events: the step, the e-graph size (graphs explored for taso/greedy) and a
   // percentage of the budget (steps, time or nodes, whichever is nearest its limit).
   void stepCommitted(int step, qulonglong enodes, int percent);
-  // The original's cost when the run starts, then every BestCostChanged, then the final best.
-  void bestCostChanged(double ms);
+  // The original's cost when the run starts, then every BestCostChanged, then the final best, each
+  // with the original's cost under the run's cost model (which the views may not be priced with).
+  void bestCostChanged(double ms, double originalMs);
   // Every event the run emits, in order, in batches drained on the UI thread at most ~30 times a
   // second and once more before finished()/failed(). The batch is shared and immutable: keep the
   // pointer, never copy per event. Live views (e-graph, MCTS tree, timeline, rules) connect here.
@@ -113,6 +114,7 @@ private:
   qint64 startedMs_ = 0;
   bool running_ = false;
   bool paused_ = false;
+  double originalCostMs_ = 0; // the running search's original, priced by its own cost model
   int stepIntervalMs_ = 0;
   uint64_t eventsDelivered_ = 0;
   uint64_t batchesDelivered_ = 0;

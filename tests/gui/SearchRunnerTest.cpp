@@ -44,6 +44,7 @@ struct Recorder {
   QStringList lines;
   std::vector<bool> running;
   std::vector<double> best;
+  std::vector<double> bestAgainst; // the original each best cost came with
   std::vector<Event> events;
   int batches = 0;
   bool batchOffUiThread = false;
@@ -53,7 +54,10 @@ struct Recorder {
     QObject::connect(&runner, &SearchRunner::failed, [this](const QString& m) { failure = m; });
     QObject::connect(&runner, &SearchRunner::progress, [this](const QString& line, int) { lines << line; });
     QObject::connect(&runner, &SearchRunner::runningChanged, [this](bool on) { running.push_back(on); });
-    QObject::connect(&runner, &SearchRunner::bestCostChanged, [this](double ms) { best.push_back(ms); });
+    QObject::connect(&runner, &SearchRunner::bestCostChanged, [this](double ms, double original) {
+      best.push_back(ms);
+      bestAgainst.push_back(original);
+    });
     QObject::connect(&runner, &SearchRunner::eventsArrived, [this](EventBatch batch) {
       if (QThread::currentThread() != qApp->thread()) batchOffUiThread = true;
       ++batches;
@@ -119,6 +123,8 @@ TEST(SearchRunner, RunFinishesOnTheWorkerAndEmitsItsResult) {
   EXPECT_DOUBLE_EQ(recorder.best.front(), result.originalCostMs);
   EXPECT_DOUBLE_EQ(recorder.best.back(), result.bestCostMs);
   EXPECT_TRUE(std::is_sorted(recorder.best.rbegin(), recorder.best.rend()));
+  // Each comes with the run's own original, whatever the views are priced with.
+  for (double original : recorder.bestAgainst) EXPECT_DOUBLE_EQ(original, result.originalCostMs);
 }
 
 TEST(SearchRunner, EventsArriveInOrderedBatchesOnTheUiThread) {
