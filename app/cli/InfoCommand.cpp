@@ -61,7 +61,7 @@ int runInfo(const InfoOptions& options) {
   report["outputs"] = nlohmann::json::array();
   for (const GraphOutput& out : graph.outputs()) report["outputs"].push_back(tensorJson(out.name, graph.typeOf(out.value)));
   report["free_axes"] = freeAxesJson(graph);
-  report["shape_bindings"] = onnx_io::describeBindings(options.shapes.bindings());
+  report["shape_bindings"] = onnx_io::describeBindings(options.shapes.bindingsFor(options.model));
 
   std::printf("model      %s (%s, opset %lld)\n", options.model.c_str(), graph.info.name.c_str(),
               static_cast<long long>(graph.info.opset));

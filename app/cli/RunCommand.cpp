@@ -44,7 +44,7 @@ TensorMap readInputFiles(const RunOptions& options) {
 
 // An input file fixes the shape of an input the model leaves open, unless --input-shape does.
 onnx_io::ShapeBindings bindingsWithInputFiles(const RunOptions& options, const TensorMap& files) {
-  onnx_io::ShapeBindings bindings = options.shapes.bindings();
+  onnx_io::ShapeBindings bindings = options.shapes.bindingsFor(options.model);
   if (files.empty()) return bindings;
   for (const onnx_io::DeclaredInput& input : onnx_io::bindableInputs(options.model))
     if (auto file = files.find(input.name); file != files.end() && input.isOpen()) bindings.inputShapes.emplace(input.name, file->second.shape());

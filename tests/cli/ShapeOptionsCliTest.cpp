@@ -88,6 +88,35 @@ TEST(ShapeOptionsCli, BadSizesAreOneClearErrorEachAndWriteNothing) {
                    "none of the models has a symbolic dimension 'nothing'");
 }
 
+// Two models whose inputs share a name but not a size (the PPOCR recogniser and classifier both
+// take x): a binding scoped to one model ("MODEL:NAME=...") applies to that model alone and wins
+// over an unscoped one, so one command (rl train, bench) can take both at their own shapes.
+TEST(ShapeOptionsCli, ABindingScopedToAModelAppliesToThatModelOnly) {
+  const std::string dir = makeTempDir("shape-scoped");
+  const std::string recogniser = std::string(TESSERA_SOURCE_DIR) + "/samples/real/ppocr_v4_rec.onnx";
+  const std::string bench = " --strategies greedy --cost analytic:h200 --no-verify --json ";
+  auto scoped = runCli("bench --models " + recogniser + " " + kClassifier + bench + dir + "/scoped.json" +
+                       " --input-shape x=1x3x48x192 --input-shape ppocr_v4_rec:x=1x3x48x320");
+  ASSERT_EQ(scoped.exitCode, 0) << scoped.output;
+  // The suite's documented shapes: the recogniser at 48x320, the classifier at 48x192.
+  auto documented = runCli("bench --suite real --models ppocr_v4_rec ppocr_mobile_v2_cls" + bench + dir + "/documented.json");
+  ASSERT_EQ(documented.exitCode, 0) << documented.output;
+  const nlohmann::json a = readJson(dir + "/scoped.json"), b = readJson(dir + "/documented.json");
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_DOUBLE_EQ(a[i]["original_cost_ms"].get<double>(), b[i]["original_cost_ms"].get<double>()) << i;
+  // Without the scope, the recogniser takes the classifier's size.
+  auto unscoped = runCli("bench --models " + recogniser + bench + dir + "/unscoped.json --input-shape x=1x3x48x192");
+  ASSERT_EQ(unscoped.exitCode, 0) << unscoped.output;
+  EXPECT_LT(readJson(dir + "/unscoped.json")[0]["original_cost_ms"].get<double>(), a[0]["original_cost_ms"].get<double>());
+
+  // A scoped name must fit its own model, named in the error.
+  expectCleanError(runCli("bench --models " + recogniser + " " + kClassifier + bench + dir + "/bad.json" +
+                          " --input-shape x=1x3x48x192 --input-shape ppocr_v4_rec:images=1x3x48x320"),
+                   "ppocr_v4_rec.onnx has no graph input 'images'");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.json"));
+}
+
 TEST(ShapeOptionsCli, OptimizeKeepsTheDimensionsItCanAndPinsTheOthersWithAReason) {
   const std::string dir = makeTempDir("shape-optimize");
   const std::string model = writeBakedBatchModel(dir);
