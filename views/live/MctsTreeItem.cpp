@@ -1,5 +1,6 @@
 #include "MctsTreeItem.h"
 
+#include <QFontMetrics>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -9,7 +10,8 @@ namespace tessera::views {
 
 namespace {
 constexpr double kLabelLod = 0.55;    // below this zoom, labels in scene units are too small to read
-constexpr double kBesideRoom = 300;   // scene units right of a committed node for its prior, zoomed out
+constexpr double kBesideRoom = 300;   // scene units right of a committed node for its label, zoomed out
+constexpr int kBesideRuleWidth = 220; // pixels of a committed node's rule, zoomed out (longer names are elided)
 } // namespace
 
 MctsTreeItem::MctsTreeItem(Theme theme, QFont font) : theme_(std::move(theme)), font_(std::move(font)) {}
@@ -27,8 +29,8 @@ void MctsTreeItem::setTree(const MctsTreeMirror* tree, const MctsTreeLayout* lay
       const MirrorMctsNode* node = tree_->node(id);
       const QPointF p = layout_->position.at(id);
       bounds_ = bounds_.united(QRectF(p - QPointF(60, 30), QSizeF(120, node->prior ? 84 : 70)));
-      // A committed node's prior is written beside it at any zoom (paint): room for it to the right.
-      if (node->prior && node->committed()) bounds_ = bounds_.united(QRectF(p - QPointF(0, 30), QSizeF(kBesideRoom, 60)));
+      // A committed node's rule (and prior) is written beside it at any zoom (paint): room to the right.
+      if (node->committed()) bounds_ = bounds_.united(QRectF(p - QPointF(0, 30), QSizeF(kBesideRoom, 60)));
       if (!node->visits) continue;
       minMean_ = first ? node->meanValue() : std::min(minMean_, node->meanValue());
       maxMean_ = first ? node->meanValue() : std::max(maxMean_, node->meanValue());
@@ -111,13 +113,8 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
     if (node->prior && lod > kLabelLod) {
       paintPrior(painter, id, QRectF(p.x() - 40, below, 80, 14), Qt::AlignCenter);
       below += 14;
-    } else if (node->prior && node->committed()) {
-      // Zoomed out, only the committed path's decisions keep their prior, at the font's own size.
-      painter->save();
-      const QPointF beside = painter->worldTransform().map(QPointF(p.x() + r, p.y()));
-      painter->resetTransform();
-      paintPrior(painter, id, QRectF(beside.x() + 4, beside.y() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter);
-      painter->restore();
+    } else if (lod <= kLabelLod && node->committed() && !node->isRoot()) {
+      paintBeside(painter, id, p, r);
     }
     auto hidden = layout_->hiddenUnder.find(id);
     if (hidden != layout_->hiddenUnder.end()) {
@@ -125,6 +122,25 @@ void MctsTreeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opti
       painter->drawText(QRectF(p.x() - 40, below, 80, 14), Qt::AlignCenter, QStringLiteral("+%1 more").arg(hidden->second));
     }
   }
+}
+
+void MctsTreeItem::paintBeside(QPainter* painter, uint32_t id, QPointF p, double r) const {
+  // Zoomed out, the edge labels are too small to read, but the committed path's decisions keep
+  // their rule (and a guided run's prior) beside each node, at the font's own size.
+  const MirrorMctsNode* node = tree_->node(id);
+  painter->save();
+  const QPointF beside = painter->worldTransform().map(QPointF(p.x() + r, p.y()));
+  painter->resetTransform();
+  const QFontMetrics metrics(font_);
+  const QString rule = metrics.elidedText(QString::fromStdString(node->action), Qt::ElideMiddle, kBesideRuleWidth);
+  const QRectF ruleBox(beside.x() + 4, beside.y() - 8, metrics.horizontalAdvance(rule) + 4, 16);
+  QColor backdrop = theme_.background;
+  backdrop.setAlphaF(0.8); // the label stays legible over the branches it crosses
+  painter->fillRect(ruleBox, backdrop);
+  painter->setPen(theme_.text);
+  painter->drawText(ruleBox, Qt::AlignLeft | Qt::AlignVCenter, rule);
+  if (node->prior) paintPrior(painter, id, QRectF(ruleBox.right() + 6, beside.y() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter);
+  painter->restore();
 }
 
 QString MctsTreeItem::priorPercent(double prior) { return QStringLiteral("%1%").arg(100.0 * prior, 0, 'f', prior < 0.1 ? 1 : 0); }

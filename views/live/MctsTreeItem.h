@@ -37,6 +37,7 @@ public:
 
 private:
   void paintPrior(QPainter* painter, uint32_t id, const QRectF& box, Qt::Alignment alignment) const;
+  void paintBeside(QPainter* painter, uint32_t id, QPointF p, double r) const;
 
   const MctsTreeMirror* tree_ = nullptr;
   const MctsTreeLayout* layout_ = nullptr;
