@@ -130,6 +130,7 @@ public:
   JobsPanel* jobsPanel() const { return jobs_; } // the shards of a launch (tessera-cli --launcher)
   views::AgentDecisionPanel* agentDecisionPanel() const { return agentDecision_; }
   views::TrainingCurvesPanel* trainingPanel() const; // nullptr until the Training tab is first chosen
+  TrainingPage* trainingPage() const { return training_; }
   DreamPage* dreamPage() const { return dream_; }
   TuningPage* tuningPage() const { return tuning_; } // its widgets are made when the Tuning tab is first chosen
   SipPage* sipPage() const { return sip_; }

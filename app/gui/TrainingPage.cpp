@@ -6,10 +6,25 @@
 #include "live/TrainingCurvesPanel.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace tessera::gui {
+
+namespace {
+
+// The agent a report names (`rl train --json` writes "agent"); empty for a file that cannot be read
+// as one, which every chart is then given, so that each says what is wrong with it.
+QString reportAgent(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("agent")).toString();
+}
+
+} // namespace
 
 TrainingPage::TrainingPage(QStringList reports, QWidget* parent)
     : QWidget(parent), reports_(std::move(reports)), realStepReports_(shippedSampleEfficiencyReports()),
@@ -54,6 +69,7 @@ views::TrainingCurvesPanel* TrainingPage::panel() {
   reports_.clear();
   realStepReports_.clear();
   strengthReports_.clear();
+  if (selfPlayFirst_) charts_->setCurrentWidget(strength_);
   return panel_;
 }
 
@@ -68,18 +84,30 @@ views::StrengthCurvesPanel* TrainingPage::strengthPanel() {
 }
 
 void TrainingPage::showReports(const QStringList& paths) {
+  // A PUCT self-play report has only generations to draw, and an RL agent's report no generations:
+  // each goes to the charts that draw it, instead of being refused by the others.
+  QStringList episodic, selfPlay;
+  for (const QString& path : paths) {
+    const QString agent = reportAgent(path);
+    if (agent != QStringLiteral("puct")) episodic << path;
+    if (agent.isEmpty() || agent == QStringLiteral("puct")) selfPlay << path;
+  }
+  selfPlayFirst_ = episodic.isEmpty() && !selfPlay.isEmpty();
   if (!panel_) {
-    reports_ = paths;
-    realStepReports_ = paths;
-    strengthReports_ = paths;
+    reports_ = episodic;
+    realStepReports_ = episodic;
+    strengthReports_ = selfPlay;
     return;
   }
-  panel_->loadReports(paths, /*replace=*/true);
-  realSteps_->loadReports(paths, /*replace=*/true);
-  strength_->loadReports(paths, /*replace=*/true);
+  panel_->loadReports(episodic, /*replace=*/true);
+  realSteps_->loadReports(episodic, /*replace=*/true);
+  strength_->loadReports(selfPlay, /*replace=*/true);
+  charts_->setCurrentWidget(selfPlayFirst_ ? static_cast<QWidget*>(strength_) : realSteps_);
 }
 
 bool TrainingPage::isLoading() const { return panel_ && (panel_->isLoading() || realSteps_->isLoading() || strength_->isLoading()); }
+
+QWidget* TrainingPage::currentChart() const { return panel_ ? charts_->currentWidget() : nullptr; }
 
 int TrainingPage::curvesShown() const { return panel_ ? panel_->chart()->seriesCount() : 0; }
 

@@ -32,11 +32,15 @@ public:
   views::RealStepCurvesPanel* realStepsPanel();
   views::StrengthCurvesPanel* strengthPanel();
   bool isBuilt() const { return panel_ != nullptr; }
-  // These reports instead of the ones asked for before, in both charts: read now if the panels
-  // are made, else when they are.
+  // These reports instead of the ones asked for before, each in the charts that draw it (a PUCT
+  // report in the strength chart, another agent's in the other two): read now if the panels are
+  // made, else when they are.
   void showReports(const QStringList& paths);
   bool isLoading() const;
   int curvesShown() const; // of the per-episode chart; 0 until the panels are made
+  // The chart in front: reports that are all PUCT self-play reports open on the strength chart,
+  // the only one that draws them; others on the real-step chart. Null until the panels are made.
+  QWidget* currentChart() const;
   // The sample-efficiency reports shipped with Tessera, the real-step chart's default.
   static QStringList shippedSampleEfficiencyReports();
   // The shipped PUCT agent's training report and its seeds', the strength chart's default.
@@ -54,6 +58,7 @@ private:
   QStringList reports_;          // shown by the per-episode chart when it is made
   QStringList realStepReports_;  // by the real-step chart
   QStringList strengthReports_;  // by the self-play strength chart
+  bool selfPlayFirst_ = false;   // the reports asked for are all self-play reports
 };
 
 } // namespace tessera::gui

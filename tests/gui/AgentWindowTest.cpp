@@ -4,6 +4,7 @@
 #include "TestWindowOptions.h"
 #include "RunPanel.h"
 #include "SessionDocument.h"
+#include "TrainingPage.h"
 #include "TestModels.h"
 
 #include "GraphScene.h"
@@ -12,6 +13,8 @@
 #include "live/AgentDecisionPanel.h"
 #include "live/TrainingCurveChart.h"
 #include "live/TrainingCurvesPanel.h"
+#include "live/RealStepCurvesPanel.h"
+#include "live/StrengthCurvesPanel.h"
 
 #include "onnx/OnnxExport.h"
 #include "rl/TrainingReport.h"
@@ -92,6 +95,31 @@ TEST(AgentWindow, TrainingReportsAskedForBeforeTheViewIsMadeAreTheOnesItShows) {
   EXPECT_EQ(chart->pointCount(0), 3);
   EXPECT_TRUE(window.trainingPanel()->errorText().contains("broken.json")) << window.trainingPanel()->errorText().toStdString();
   EXPECT_EQ(window.itemsShown()["training"], 1);
+}
+
+// A PUCT self-play report has no per-episode curve and no real steps: given alone it opens the
+// Training view on the chart that draws it, and the view goes back to the real-step chart for others.
+TEST(AgentWindow, SelfPlayReportsOpenOnTheStrengthChart) {
+  QTemporaryDir dir;
+  MainWindow window(recordingOptions(dir));
+  window.show();
+  // Two self-play reports of seed 1: the shipped agent's and one trained on more models.
+  const QString shipped = QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/puct-training.json");
+  const QString allSuites = QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/seeds/puct-all-suites-seed1.json");
+  window.showTrainingReports({shipped, allSuites});
+  window.showView("training");
+  ASSERT_TRUE(window.trainingPage());
+  EXPECT_EQ(window.trainingPage()->currentChart(), static_cast<QWidget*>(window.trainingPage()->strengthPanel()));
+  views::StrengthCurvesPanel* strength = window.trainingPage()->strengthPanel();
+  ASSERT_TRUE(waitUntil([&] { return strength->chart()->seriesCount() == 2; }, 10000));
+  // One agent and seed twice: the legend and the notes tell them apart by file.
+  EXPECT_NE(strength->chart()->seriesName(0), strength->chart()->seriesName(1));
+  const QString names = strength->chart()->seriesName(0) + QLatin1Char('|') + strength->chart()->seriesName(1);
+  EXPECT_TRUE(names.contains("puct-all-suites-seed1.json") && names.contains("puct-training.json")) << names.toStdString();
+  EXPECT_TRUE(strength->notesText().contains("puct-training.json: final network")) << strength->notesText().toStdString();
+  window.showTrainingReports({QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/sample-efficiency/rlflow-seed1.json")});
+  EXPECT_EQ(window.trainingPage()->currentChart(), static_cast<QWidget*>(window.trainingPage()->realStepsPanel()));
+  ASSERT_TRUE(waitUntil([&] { return !window.isBusy(); }, 10000));
 }
 
 #if TESSERA_HAVE_TORCH

@@ -1,6 +1,8 @@
 #include "live/SeriesReportsPanel.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
+#include <QMap>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -54,12 +56,21 @@ void SeriesReportsPanel::loadReports(const QStringList& paths, bool replace) {
 void SeriesReportsPanel::showLines(std::vector<ReportLine> lines, const QStringList& errors, bool replace) {
   if (replace) lines_.clear();
   mergeReports(lines_, std::move(lines));
+  // Two reports of one agent and seed (another run's report, a variant) would share a legend entry:
+  // such lines are told apart by their file's name, in the legend and in their notes.
+  QMap<QString, int> uses;
+  for (const ReportLine& line : lines_) ++uses[line.series.label];
   std::vector<ChartSeries> series;
   QStringList notes;
   for (const ReportLine& line : lines_) {
-    series.push_back(line.series);
-    for (const QString& note : line.notes)
+    ChartSeries shown = line.series;
+    if (uses[shown.label] > 1) shown.label += QStringLiteral(" · ") + QFileInfo(QString::fromStdString(line.path)).fileName();
+    series.push_back(shown);
+    for (QString note : line.notes) {
+      if (shown.label != line.series.label && note.startsWith(line.series.label + QLatin1Char(':')))
+        note.replace(0, line.series.label.size(), shown.label);
       if (!notes.contains(note)) notes << note;
+    }
   }
   chart_->setSeries(std::move(series));
   notes_->setText(notes.join(QStringLiteral("\n")));
