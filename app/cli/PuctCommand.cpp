@@ -42,6 +42,7 @@ void readParameters(const std::vector<std::string>& pairs, SelfPlayOptions& opti
     else if (key == "game_seconds") options.gameSeconds = trainParameterNumber(key, value, 0.1, 1e6);
     else if (key == "value_mix") options.valueMix = trainParameterNumber(key, value, 0, 1);
     else if (key == "root_noise") options.rootNoise = trainParameterNumber(key, value, 0, 1);
+    else if (key == "policy_target") options.policyTarget = mcts::parsePolicyTarget(value);
     else if (key == "updates") options.updatesPerGeneration = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
     else if (key == "batch") options.batch = static_cast<int>(trainParameterNumber(key, value, 1, 1e5));
     else
@@ -125,6 +126,7 @@ int runPuctTrain(const RlTrainOptions& options) {
                       {"max_steps", selfPlay.maxSteps},
                       {"value_mix", selfPlay.valueMix},
                       {"root_noise", selfPlay.rootNoise},
+                      {"policy_target", mcts::policyTargetName(selfPlay.policyTarget)},
                       {"updates_per_generation", selfPlay.updatesPerGeneration},
                       {"batch", selfPlay.batch},
                       {"seed", options.seed},

@@ -17,7 +17,7 @@ namespace tessera {
 // One self-play target: a root state, its visit distribution and the gain reached below it.
 struct PuctSample {
   PuctInput input;
-  std::vector<float> visitShares; // per rule, summing to 1
+  std::vector<float> visitShares; // the policy target per rule, summing to 1: the visit shares or the completed-Q policy
   double valueTarget = 0;         // final verified speedup - the state's speedup, points
 };
 

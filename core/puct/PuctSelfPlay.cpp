@@ -26,18 +26,20 @@ std::string formatted(const char* pattern, double a, double b = 0, double c = 0)
 // The agent as MCTS's guide, keeping each planned root as a target, with noise in root priors.
 class RecordingGuide final : public mcts::PriorModel {
 public:
-  RecordingGuide(PuctAgent& agent, double rootNoise, uint64_t seed) : agent_(agent), rootNoise_(rootNoise), random_(seed) {}
+  RecordingGuide(PuctAgent& agent, double rootNoise, mcts::PolicyTarget target, uint64_t seed)
+      : agent_(agent), rootNoise_(rootNoise), target_(target), random_(seed) {}
   mcts::Guidance evaluate(const mcts::SearchState& state) override {
     mcts::Guidance guidance = agent_.evaluate(state);
     if (state.root && rootNoise_ > 0) addNoise(guidance.prior);
     return guidance;
   }
-  void planned(const mcts::SearchState& state, std::span<const uint32_t> visits) override {
-    const double total = std::accumulate(visits.begin(), visits.end(), 0.0);
-    if (total <= 0) return;
+  void planned(const mcts::SearchState& state, const mcts::PlannedRoot& root) override {
+    std::vector<float> target =
+        target_ == mcts::PolicyTarget::CompletedQ ? mcts::completedQPolicy(root) : mcts::visitShares(root);
+    if (target.empty()) return;
     PuctSample sample;
     sample.input = observeSearchState(state);
-    for (uint32_t v : visits) sample.visitShares.push_back(static_cast<float>(v / total));
+    sample.visitShares = std::move(target);
     samples.push_back(std::move(sample));
   }
   std::vector<PuctSample> samples;
@@ -56,6 +58,7 @@ private:
 
   PuctAgent& agent_;
   double rootNoise_;
+  mcts::PolicyTarget target_;
   std::mt19937_64 random_;
 };
 
@@ -66,7 +69,7 @@ PlayedGame playGame(PuctAgent& agent, const NamedGraph& model, std::span<const R
                     const SelfPlayOptions& options, int game, double rootNoise) {
   const auto start = Clock::now();
   const uint64_t seed = seedOfGame(options, game);
-  auto guide = std::make_shared<RecordingGuide>(agent, rootNoise, seed);
+  auto guide = std::make_shared<RecordingGuide>(agent, rootNoise, options.policyTarget, seed);
   std::unique_ptr<Strategy> strategy = makeMctsStrategy(guide);
   Control control;
   EventStream events;

@@ -12,6 +12,7 @@
 #include "puct/PuctAgent.h"
 #include "puct/SelfPlayGame.h"
 #include "rl/GraphEpisodes.h"
+#include "search/mcts/PolicyTarget.h"
 
 #include <functional>
 #include <span>
@@ -35,6 +36,9 @@ struct SelfPlayOptions {
   // AlphaZero's exploration: this share of each root prior is Dirichlet(0.3) noise over the rules
   // that can act (AlphaZero: 0.25). 0 plays the network's priors as they are.
   double rootNoise = 0;
+  // The prior's target at each planned root (mcts/PolicyTarget.h): AlphaZero's visit shares, as
+  // the shipped agent was trained, or Gumbel MuZero's completed-Q policy.
+  mcts::PolicyTarget policyTarget = mcts::PolicyTarget::Visits;
   int updatesPerGeneration = 40;
   int batch = 32;
   size_t replayCapacity = 4000; // samples kept, the oldest dropped first

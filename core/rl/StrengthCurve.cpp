@@ -20,11 +20,13 @@ StrengthCurve readStrengthCurve(const std::string& path) {
       const int generation = number != generations[i].end() && number->is_number_integer() ? number->get<int>() : static_cast<int>(i) + 1;
       curve.generations.push_back({generation, finiteNumber(generations[i], "mean_speedup_pct", where)});
     }
-    if (const double noise = report.contains("root_noise") ? finiteNumber(report, "root_noise", "the report") : 0.0; noise > 0) {
-      std::ostringstream variant;
+    std::ostringstream variant;
+    if (const double noise = report.contains("root_noise") ? finiteNumber(report, "root_noise", "the report") : 0.0; noise > 0)
       variant << "root_noise " << noise;
-      curve.variant = variant.str();
-    }
+    // Reports from before policy targets trained on visit shares, as "visits" still does.
+    if (const auto target = report.find("policy_target"); target != report.end() && target->is_string() && *target != "visits")
+      variant << (variant.tellp() > 0 ? " " : "") << target->get<std::string>();
+    curve.variant = variant.str();
     if (report.contains("final_mean_speedup_pct")) curve.finalMeanSpeedupPct = finiteNumber(report, "final_mean_speedup_pct", "the report");
   });
   return curve;

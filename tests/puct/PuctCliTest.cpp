@@ -32,6 +32,23 @@ TEST(PuctCli, AnotherAgentsCheckpointIsRefusedAsAPrior) {
   expectCleanError(run, "xrlflow");
 }
 
+// The prior's target reaches training: the same games (the untrained network plays generation 1
+// alike) teach another policy loss with completed-Q targets; an unknown target is refused by name.
+TEST(PuctCli, ThePolicyTargetIsWhatTheFirstGenerationIsTrainedOn) {
+  const std::string dir = makeTempDir("puct-target");
+  const std::string tiny = "rl train --agent puct --models " + kSamples + "/nasrnn.onnx --games 2 --simulations 4 " +
+                           "--param games_per_generation=1 --param max_steps=2 --param updates=2 --param batch=4 --out " + dir + "/p.ckpt";
+  ASSERT_EQ(runCli(tiny + " --json " + dir + "/visits.json").exitCode, 0);
+  auto completed = runCli(tiny + " --param policy_target=completed_q --json " + dir + "/completed.json");
+  ASSERT_EQ(completed.exitCode, 0) << completed.output;
+  const nlohmann::json visits = readJson(dir + "/visits.json"), completedQ = readJson(dir + "/completed.json");
+  EXPECT_EQ(visits["policy_target"], "visits");
+  EXPECT_EQ(completedQ["policy_target"], "completed_q");
+  EXPECT_EQ(visits["generations"][0]["mean_speedup_pct"], completedQ["generations"][0]["mean_speedup_pct"]) << "the same games";
+  EXPECT_NE(visits["generations"][0]["policy_loss"], completedQ["generations"][0]["policy_loss"]) << "other targets";
+  expectCleanError(runCli(tiny + " --param policy_target=gumbel"), "policy_target=gumbel: expected visits or completed_q");
+}
+
 TEST(PuctCli, ATinySelfPlayRunWritesACheckpointThatGuidesMcts) {
   const std::string dir = makeTempDir("puct");
   const std::string checkpoint = dir + "/puct.ckpt", trainJson = dir + "/train.json", runJson = dir + "/run.json";

@@ -35,9 +35,9 @@ public:
       if (state.space.rules[r]->name() == rule_) guidance.prior[r] = 1.0f;
     return guidance;
   }
-  void planned(const SearchState& state, std::span<const uint32_t> visits) override {
+  void planned(const SearchState& state, const PlannedRoot& root) override {
     EXPECT_TRUE(state.root);
-    plannedVisits.push_back(std::accumulate(visits.begin(), visits.end(), 0u));
+    plannedVisits.push_back(std::accumulate(root.visits.begin(), root.visits.end(), 0u));
   }
   int evaluations = 0;
   int roots = 0;

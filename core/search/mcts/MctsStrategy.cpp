@@ -353,9 +353,19 @@ SearchResult MctsRun::run() {
     if (chosen == MctsTree::kNone) {
       simulations = planner.plan(root_);
       if (guide_ && simulations > 0) {
-        std::vector<uint32_t> visits(input_.rules.size(), 0);
-        for (uint32_t child : tree_.node(root_).children) visits[tree_.node(child).action] = tree_.node(child).visits;
-        guide_->planned(guideState(root_, {}), visits);
+        const MctsNode& planned = tree_.node(root_);
+        PlannedRoot root;
+        root.visits.assign(input_.rules.size(), 0);
+        root.meanValues.assign(input_.rules.size(), 0.0);
+        for (uint32_t child : planned.children) {
+          const MctsNode& node = tree_.node(child);
+          if (node.action >= root.visits.size()) continue; // a rebase's root has no rule
+          root.visits[node.action] = node.visits;
+          root.meanValues[node.action] = node.meanValue();
+        }
+        root.priors = planned.actionPriors;
+        root.value = planned.guideValue;
+        guide_->planned(guideState(root_, {}), root);
       }
       if (input_.control.stopRequested()) {
         stopReason = StopReason::StoppedByUser;

@@ -6,6 +6,7 @@
 
 #include "egraph/GraphConversion.h"
 #include "search/EGraphExtraction.h"
+#include "search/mcts/PolicyTarget.h"
 #include "search/mcts/RuleAction.h"
 
 #include <functional>
@@ -48,9 +49,10 @@ public:
   // keeps the answer while the state stays below it (later steps reuse it); a root is asked anew
   // each step.
   virtual Guidance evaluate(const SearchState& state) = 0;
-  // After a step's simulations, before its commit: the root's state and its children's visits per
-  // action. Self-play training records these as its policy targets; a plain search ignores them.
-  virtual void planned(const SearchState&, std::span<const uint32_t> /*visitsPerAction*/) {}
+  // After a step's simulations, before its commit: the root's state and what its search found per
+  // action. Self-play training records a policy target from it (mcts/PolicyTarget.h); a plain
+  // search ignores it.
+  virtual void planned(const SearchState&, const PlannedRoot& /*root*/) {}
   // What a run's log says of the guide before searching `model`: where it was loaded from and
   // whether `model` is in its training set. Empty for a guide not loaded from a file (self-play).
   virtual std::string describe(const Graph& /*model*/) const { return {}; }
