@@ -28,23 +28,30 @@ int inkIn(const QImage& image, QRect box) {
 
 } // namespace
 
-// A root with two children drawn at a fifth of scene size, as a fitted tree of a few hundred
-// nodes is: below the zoom at which edge labels are drawn. Child 1 is committed when `commit`.
+// A root with children drawn below the zoom at which edge labels are drawn (a fitted tree of a few
+// hundred nodes is drawn at about a fifth of scene size). The last child, `committed-rule`, is
+// committed when `commit`. With `paneEndsAtIt` it has three siblings on its left (children are laid
+// out in creation order) and the image ends just right of it, as where a fitted tree's last
+// committed node sits at the pane's edge.
 struct Drawn {
   QImage image;
-  QRect besideChild1; // right of child 1, at the font's own size
+  QRect rightOfIt; // right of the labelled child, at the font's own size
+  QRect leftOfIt;  // the same, left of it
 };
 
-Drawn drawZoomedOut(bool commit) {
+Drawn drawZoomedOut(bool commit, bool paneEndsAtIt = false) {
   MctsTreeMirror tree;
   uint64_t sequence = 0;
   tree.created(MctsNodeCreated{0, 0, "", 0, 10}, sequence++);
-  tree.created(MctsNodeCreated{1, 0, "committed-rule", 1, 11}, sequence++);
-  tree.created(MctsNodeCreated{2, 0, "other-rule", 1, 11}, sequence++);
-  tree.backedUp(1, 6, 3.0, 0.5, sequence++);
-  tree.backedUp(2, 2, 0.2, 0.1, sequence++);
-  tree.backedUp(0, 8, 3.2, 0, sequence++);
-  if (commit) tree.committed(1, 0, sequence++);
+  const uint32_t siblings = paneEndsAtIt ? 3 : 1, labelled = siblings + 1;
+  for (uint32_t id = 1; id <= siblings; ++id) {
+    tree.created(MctsNodeCreated{id, 0, "other-rule", 1, 11}, sequence++);
+    tree.backedUp(id, 2, 0.2, 0.1, sequence++);
+  }
+  tree.created(MctsNodeCreated{labelled, 0, "committed-rule", 1, 11}, sequence++);
+  tree.backedUp(labelled, 6, 3.0, 0.5, sequence++);
+  tree.backedUp(0, 6 + 2 * siblings, 3.2, 0, sequence++);
+  if (commit) tree.committed(labelled, 0, sequence++);
   const views::MctsTreeLayout layout = views::layoutMctsTree(tree);
 
   QPalette light;
@@ -55,28 +62,38 @@ Drawn drawZoomedOut(bool commit) {
   views::MctsTreeItem item(views::Theme::fromPalette(light), font);
   item.setTree(&tree, &layout);
 
-  constexpr double kScale = 0.2;
+  const double scale = paneEndsAtIt ? 0.5 : 0.2;
   const QRectF bounds = item.boundingRect();
-  Drawn drawn{QImage(static_cast<int>(bounds.width() * kScale) + 400, static_cast<int>(bounds.height() * kScale) + 40,
-                     QImage::Format_RGB32),
-              {}};
-  drawn.image.fill(Qt::white);
-  QTransform toImage = QTransform::fromScale(kScale, kScale);
+  QTransform toImage = QTransform::fromScale(scale, scale);
   toImage.translate(-bounds.left(), -bounds.top());
+  const double r = item.radius(*tree.node(labelled));
+  const QPointF right = toImage.map(layout.position.at(labelled) + QPointF(r, 0));
+  const QPointF left = toImage.map(layout.position.at(labelled) - QPointF(r, 0));
+  const int width = paneEndsAtIt ? static_cast<int>(right.x()) + 12 : static_cast<int>(bounds.width() * scale) + 400;
+  Drawn drawn{QImage(width, static_cast<int>(bounds.height() * scale) + 40, QImage::Format_RGB32), {}, {}};
+  drawn.image.fill(Qt::white);
   {
     QPainter painter(&drawn.image);
     painter.setTransform(toImage);
     QStyleOptionGraphicsItem option;
     item.paint(&painter, &option, nullptr);
   }
-  const QPointF p = toImage.map(layout.position.at(1) + QPointF(item.radius(*tree.node(1)), 0));
-  drawn.besideChild1 = QRect(static_cast<int>(p.x()) + 5, static_cast<int>(p.y()) - 7, 70, 14);
+  drawn.rightOfIt = QRect(static_cast<int>(right.x()) + 5, static_cast<int>(right.y()) - 7, 70, 14);
+  drawn.leftOfIt = QRect(static_cast<int>(left.x()) - 75, static_cast<int>(left.y()) - 7, 70, 14);
   return drawn;
 }
 
 TEST(MctsTreeItem, ZoomedOutTheCommittedPathKeepsItsRuleNames) {
   const Drawn committed = drawZoomedOut(true), explored = drawZoomedOut(false);
-  const int withLabel = inkIn(committed.image, committed.besideChild1), without = inkIn(explored.image, explored.besideChild1);
+  const int withLabel = inkIn(committed.image, committed.rightOfIt), without = inkIn(explored.image, explored.rightOfIt);
   EXPECT_GT(withLabel, without + 30) << "a committed node's rule is written beside it, at the font's size (" << withLabel
                                      << " dark pixels against " << without << " for the same node uncommitted)";
+}
+
+// Where the pane ends right of a committed node, its label goes to the node's left instead of
+// being cut off at the edge.
+TEST(MctsTreeItem, AtThePanesRightEdgeTheLabelGoesLeftOfItsNode) {
+  const Drawn committed = drawZoomedOut(true, true), explored = drawZoomedOut(false, true);
+  const int withLabel = inkIn(committed.image, committed.leftOfIt), without = inkIn(explored.image, explored.leftOfIt);
+  EXPECT_GT(withLabel, without + 30) << withLabel << " dark pixels left of the node against " << without << " uncommitted";
 }

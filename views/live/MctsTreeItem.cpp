@@ -12,6 +12,7 @@ namespace {
 constexpr double kLabelLod = 0.55;    // below this zoom, labels in scene units are too small to read
 constexpr double kBesideRoom = 300;   // scene units right of a committed node for its label, zoomed out
 constexpr int kBesideRuleWidth = 220; // pixels of a committed node's rule, zoomed out (longer names are elided)
+constexpr double kPriorWidth = 80;    // pixels of a prior's "P 23%"
 } // namespace
 
 MctsTreeItem::MctsTreeItem(Theme theme, QFont font) : theme_(std::move(theme)), font_(std::move(font)) {}
@@ -129,17 +130,25 @@ void MctsTreeItem::paintBeside(QPainter* painter, uint32_t id, QPointF p, double
   // their rule (and a guided run's prior) beside each node, at the font's own size.
   const MirrorMctsNode* node = tree_->node(id);
   painter->save();
-  const QPointF beside = painter->worldTransform().map(QPointF(p.x() + r, p.y()));
+  const QPointF right = painter->worldTransform().map(QPointF(p.x() + r, p.y()));
+  const QPointF left = painter->worldTransform().map(QPointF(p.x() - r, p.y()));
   painter->resetTransform();
   const QFontMetrics metrics(font_);
   const QString rule = metrics.elidedText(QString::fromStdString(node->action), Qt::ElideMiddle, kBesideRuleWidth);
-  const QRectF ruleBox(beside.x() + 4, beside.y() - 8, metrics.horizontalAdvance(rule) + 4, 16);
+  const double ruleWidth = metrics.horizontalAdvance(rule) + 4;
+  const double width = ruleWidth + (node->prior ? 6 + kPriorWidth : 0);
+  // Right of the node, or left of it where the pane ends first (the tree is fitted to the pane,
+  // and the label is wider in the pane than the room the scene keeps for it).
+  const int paneWidth = painter->device() ? painter->device()->width() : 0;
+  const bool onTheLeft = paneWidth > 0 && right.x() + 4 + width > paneWidth && left.x() - 4 - width >= 0;
+  const double x = onTheLeft ? left.x() - 4 - width : right.x() + 4;
+  const QRectF ruleBox(x, right.y() - 8, ruleWidth, 16);
   QColor backdrop = theme_.background;
   backdrop.setAlphaF(0.8); // the label stays legible over the branches it crosses
   painter->fillRect(ruleBox, backdrop);
   painter->setPen(theme_.text);
   painter->drawText(ruleBox, Qt::AlignLeft | Qt::AlignVCenter, rule);
-  if (node->prior) paintPrior(painter, id, QRectF(ruleBox.right() + 6, beside.y() - 8, 80, 16), Qt::AlignLeft | Qt::AlignVCenter);
+  if (node->prior) paintPrior(painter, id, QRectF(ruleBox.right() + 6, right.y() - 8, kPriorWidth, 16), Qt::AlignLeft | Qt::AlignVCenter);
   painter->restore();
 }
 
