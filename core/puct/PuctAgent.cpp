@@ -75,10 +75,10 @@ mcts::Guidance PuctAgent::guidance(const PuctInput& input) {
   return guidance;
 }
 
-std::string PuctAgent::describe(const Graph& model) const {
+std::string PuctAgent::describe(std::optional<bool> trainedOnModel) const {
   if (state_->loadedFrom.empty()) return {};
   return state_->loadedFrom + " (trained on " + std::to_string(state_->trainedWith.models.size()) + " models); " +
-         trainingSetVerdict(trainedOn(model));
+         trainingSetVerdict(trainedOnModel);
 }
 
 std::optional<bool> PuctAgent::trainedOn(const Graph& model) const {

@@ -43,7 +43,7 @@ public:
 
   mcts::Guidance evaluate(const mcts::SearchState& state) override;
   // "puct.ckpt (trained on 8 models); this model is in its training set (in-sample)" for a loaded agent.
-  std::string describe(const Graph& model) const override;
+  std::string describe(std::optional<bool> trainedOnModel) const override;
   std::optional<bool> trainedOn(const Graph& model) const override;
   mcts::Guidance guidance(const PuctInput& input);
   // One Adam step on `batch`: cross-entropy on visits plus the value's squared error.

@@ -118,15 +118,15 @@ TEST(PuctAgent, ACheckpointRoundTripsWithItsGuidance) {
 TEST(PuctAgent, ALoadedAgentSaysWhereItComesFromAndWhetherTheModelIsInItsTrainingSet) {
   Pack pack;
   PuctAgent agent(pack.list.size(), 3);
-  EXPECT_EQ(agent.describe(test::expChain(3)), "") << "a new agent comes from no file";
+  EXPECT_EQ(agent.describe(agent.trainedOn(test::expChain(3))), "") << "a new agent comes from no file";
   const std::string path = scratch("describe.ckpt");
   CheckpointHeader header;
   header.rulePack = rulePackFingerprint(pack.list);
   recordTrainedModels(header, std::vector<NamedGraph>{{"chain", test::expChain(3)}});
   agent.save(path, header);
   std::unique_ptr<PuctAgent> loaded = PuctAgent::load(path, pack.list);
-  EXPECT_EQ(loaded->describe(test::expChain(3)), path + " (trained on 1 models); this model is in its training set (in-sample)");
-  EXPECT_EQ(loaded->describe(test::expChain(4)), path + " (trained on 1 models); this model is not in its training set (held out)");
+  EXPECT_EQ(loaded->describe(loaded->trainedOn(test::expChain(3))), path + " (trained on 1 models); this model is in its training set (in-sample)");
+  EXPECT_EQ(loaded->describe(loaded->trainedOn(test::expChain(4))), path + " (trained on 1 models); this model is not in its training set (held out)");
 }
 
 TEST(PuctAgent, ACheckpointOfAnotherAgentRulePackOrACorruptOneIsRefused) {

@@ -275,8 +275,8 @@ SearchResult MctsRun::run() {
   const SearchOptions& options = input_.options;
   protocol_.start();
   if (guide_) {
-    if (const std::string guide = guide_->describe(input_.original); !guide.empty()) say("mcts: guided by " + guide);
-    result_.inSample = guide_->trainedOn(input_.original);
+    result_.inSample = guide_->trainedOn(input_.original); // hashes the model: once a run
+    if (const std::string guide = guide_->describe(result_.inSample); !guide.empty()) say("mcts: guided by " + guide);
   }
 
   egraph_.setListener(&recorder_);

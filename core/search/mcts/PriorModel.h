@@ -53,11 +53,12 @@ public:
   // action. Self-play training records a policy target from it (mcts/PolicyTarget.h); a plain
   // search ignores it.
   virtual void planned(const SearchState&, const PlannedRoot& /*root*/) {}
-  // What a run's log says of the guide before searching `model`: where it was loaded from and
-  // whether `model` is in its training set. Empty for a guide not loaded from a file (self-play).
-  virtual std::string describe(const Graph& /*model*/) const { return {}; }
   // Whether `model` is in the guide's training set; empty when it cannot tell (or was not loaded).
   virtual std::optional<bool> trainedOn(const Graph& /*model*/) const { return std::nullopt; }
+  // What a run's log says of the guide before searching a model, given trainedOn's answer for it:
+  // where it was loaded from and whether the model is in its training set. Empty for a guide not
+  // loaded from a file (self-play).
+  virtual std::string describe(std::optional<bool> /*trainedOnModel*/) const { return {}; }
 };
 
 // Loads the guide a checkpoint holds for `rules`; throws tessera::Error naming the file when it is
