@@ -10,7 +10,7 @@
 namespace tessera::views {
 
 ReportLine reportLineOf(const ReportRun& run, const std::string& variant) {
-  ReportLine line{run.path, {}, {}};
+  ReportLine line{run.path, {}, {}, {}};
   line.series.group = QString::fromStdString(variant.empty() ? run.agent : run.agent + " " + variant);
   line.series.label = reportSeriesLabel(run, line.series.group);
   return line;
@@ -66,11 +66,9 @@ void SeriesReportsPanel::showLines(std::vector<ReportLine> lines, const QStringL
     ChartSeries shown = line.series;
     if (uses[shown.label] > 1) shown.label += QStringLiteral(" · ") + QFileInfo(QString::fromStdString(line.path)).fileName();
     series.push_back(shown);
-    for (QString note : line.notes) {
-      if (shown.label != line.series.label && note.startsWith(line.series.label + QLatin1Char(':')))
-        note.replace(0, line.series.label.size(), shown.label);
+    for (const QString& note : line.notes)
       if (!notes.contains(note)) notes << note;
-    }
+    for (const QString& note : line.ownNotes) notes << shown.label + QStringLiteral(": ") + note;
   }
   chart_->setSeries(std::move(series));
   notes_->setText(notes.join(QStringLiteral("\n")));

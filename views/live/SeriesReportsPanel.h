@@ -21,7 +21,8 @@ namespace tessera::views {
 struct ReportLine {
   std::string path;
   ChartSeries series;
-  QStringList notes; // lines below the chart; a line several reports give is said once
+  QStringList notes;     // lines below the chart; a line several reports give is said once
+  QStringList ownNotes;  // below the chart too, each after this line's legend label ("label: note")
 };
 
 // A report's line before its points: its path, its group (the agent, and how it trained when the

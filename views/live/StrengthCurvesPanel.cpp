@@ -15,7 +15,7 @@ ReportLine strengthLine(const std::string& path) {
   // The final network plays every model once after the last generation: other games than a
   // generation's, so said below rather than drawn as one more point.
   if (curve.finalMeanSpeedupPct)
-    line.notes << QObject::tr("%1: final network %2 % (every model once)").arg(series.label).arg(*curve.finalMeanSpeedupPct, 0, 'f', 2);
+    line.ownNotes << QObject::tr("final network %1 % (every model once)").arg(*curve.finalMeanSpeedupPct, 0, 'f', 2);
   return line;
 }
 
