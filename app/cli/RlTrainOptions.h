@@ -66,8 +66,8 @@ int runPuctTrain(const RlTrainOptions& options);
 // The keys `--param` takes for puct, as --help lists them and an unknown key's error names them.
 inline constexpr const char* kPuctTrainParameters =
     "games_per_generation=N (default 4), max_steps=N (MCTS steps a game, 20), node_limit=N (2000), game_seconds=S (60), "
-    "value_mix=L (0.5), root_noise=E (share of Dirichlet noise in root priors, 0), policy_target=visits|completed_q (the "
-    "prior's target: the root's visit shares, or Gumbel MuZero's completed-Q policy; visits), updates=N (minibatch steps a "
+    "value_mix=L (0.5), root_noise=E (share of Dirichlet noise in root priors, 0), policy_target=completed_q|visits (the "
+    "prior's target: Gumbel MuZero's completed-Q policy, or the root's visit shares; completed_q), updates=N (minibatch steps a "
     "generation, 40), batch=N (32)";
 void addPuctTrainOptions(CLI::App* train, PuctTrainSettings& settings);
 // `rl world-model eval CKPT --models M...`.

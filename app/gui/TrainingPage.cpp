@@ -48,8 +48,10 @@ QStringList TrainingPage::shippedSelfPlayReports() {
   const QDir agents(QStringLiteral(TESSERA_AGENTS_DIR));
   QStringList paths;
   if (agents.exists(QStringLiteral("puct-training.json"))) paths << agents.filePath(QStringLiteral("puct-training.json"));
+  // The shipped recipe's other seeds and the visit-share recipe's on the same models: the comparison
+  // rl-agents.md makes. The older seeds stay in seeds/ for Add reports...
   const QDir seeds(agents.filePath(QStringLiteral("seeds")));
-  for (const QString& name : seeds.entryList({QStringLiteral("puct*.json")}, QDir::Files, QDir::Name)) paths << seeds.filePath(name);
+  for (const QString& name : seeds.entryList({QStringLiteral("puct-all-suites-*.json")}, QDir::Files, QDir::Name)) paths << seeds.filePath(name);
   return paths;
 }
 

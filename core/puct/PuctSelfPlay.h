@@ -36,9 +36,11 @@ struct SelfPlayOptions {
   // AlphaZero's exploration: this share of each root prior is Dirichlet(0.3) noise over the rules
   // that can act (AlphaZero: 0.25). 0 plays the network's priors as they are.
   double rootNoise = 0;
-  // The prior's target at each planned root (mcts/PolicyTarget.h): AlphaZero's visit shares, as
-  // the shipped agent was trained, or Gumbel MuZero's completed-Q policy.
-  mcts::PolicyTarget policyTarget = mcts::PolicyTarget::Visits;
+  // The prior's target at each planned root (mcts/PolicyTarget.h): Gumbel MuZero's completed-Q
+  // policy, or AlphaZero's visit shares, which at a few simulations a step teach zero to every rule
+  // the search did not reach (measured in rl-agents.md: the guide lost strength after its first
+  // generation in every such run).
+  mcts::PolicyTarget policyTarget = mcts::PolicyTarget::CompletedQ;
   int updatesPerGeneration = 40;
   int batch = 32;
   size_t replayCapacity = 4000; // samples kept, the oldest dropped first

@@ -23,9 +23,11 @@ StrengthCurve readStrengthCurve(const std::string& path) {
     std::ostringstream variant;
     if (const double noise = report.contains("root_noise") ? finiteNumber(report, "root_noise", "the report") : 0.0; noise > 0)
       variant << "root_noise " << noise;
-    // Reports from before policy targets trained on visit shares, as "visits" still does.
-    if (const auto target = report.find("policy_target"); target != report.end() && target->is_string() && *target != "visits")
-      variant << (variant.tellp() > 0 ? " " : "") << target->get<std::string>();
+    // A target other than the default (completed_q) is named; reports from before policy targets
+    // trained on visit shares.
+    const auto target = report.find("policy_target");
+    const std::string policyTarget = target != report.end() && target->is_string() ? target->get<std::string>() : "visits";
+    if (policyTarget != "completed_q") variant << (variant.tellp() > 0 ? " " : "") << policyTarget;
     curve.variant = variant.str();
     if (report.contains("final_mean_speedup_pct")) curve.finalMeanSpeedupPct = finiteNumber(report, "final_mean_speedup_pct", "the report");
   });

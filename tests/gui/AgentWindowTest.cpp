@@ -66,6 +66,22 @@ TEST(AgentWindow, TheTrainingViewShowsTheShippedAgentsReport) {
   EXPECT_EQ(window.itemsShown()["training"], 1);
 }
 
+// The strength chart opens on the shipped guide's recipe (completed-Q targets, 12 models) over three
+// seeds beside the visit-share recipe's three on the same models, and with six lines its legend
+// stands at the right, where no label is cut short.
+TEST(AgentWindow, TheStrengthChartComparesTheShippedRecipeWithVisitShares) {
+  QTemporaryDir dir;
+  MainWindow window(recordingOptions(dir));
+  window.showView("training");
+  views::StrengthCurvesPanel* strength = window.trainingPage()->strengthPanel();
+  ASSERT_TRUE(waitUntil([&] { return strength->chart()->seriesCount() == 6; }, 10000)) << strength->chart()->seriesCount();
+  int visits = 0;
+  for (int i = 0; i < 6; ++i) visits += strength->chart()->seriesName(i).startsWith("puct visits") ? 1 : 0;
+  EXPECT_EQ(visits, 3);
+  EXPECT_EQ(strength->chart()->seriesName(0), QStringLiteral("puct · seed 1")) << "the shipped guide's report first";
+  EXPECT_EQ(strength->chart()->legendAlignment(), Qt::AlignRight);
+}
+
 // The Training view is made when first chosen (it was a tenth of the window's start-up); reports
 // asked for before then (--training-report) are the ones it shows, and the bad ones are named.
 TEST(AgentWindow, TrainingReportsAskedForBeforeTheViewIsMadeAreTheOnesItShows) {
@@ -103,10 +119,10 @@ TEST(AgentWindow, SelfPlayReportsOpenOnTheStrengthChart) {
   QTemporaryDir dir;
   MainWindow window(recordingOptions(dir));
   window.show();
-  // Two self-play reports of seed 1: the shipped agent's and one trained on more models.
+  // Two self-play reports of seed 1 with the same recipe: the shipped agent's and one trained on fewer models.
   const QString shipped = QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/puct-training.json");
-  const QString allSuites = QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/seeds/puct-all-suites-seed1.json");
-  window.showTrainingReports({shipped, allSuites});
+  const QString fewer = QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/seeds/puct-completed-q-seed1.json");
+  window.showTrainingReports({shipped, fewer});
   window.showView("training");
   ASSERT_TRUE(window.trainingPage());
   EXPECT_EQ(window.trainingPage()->currentChart(), static_cast<QWidget*>(window.trainingPage()->strengthPanel()));
@@ -115,7 +131,7 @@ TEST(AgentWindow, SelfPlayReportsOpenOnTheStrengthChart) {
   // One agent and seed twice: the legend and the notes tell them apart by file.
   EXPECT_NE(strength->chart()->seriesName(0), strength->chart()->seriesName(1));
   const QString names = strength->chart()->seriesName(0) + QLatin1Char('|') + strength->chart()->seriesName(1);
-  EXPECT_TRUE(names.contains("puct-all-suites-seed1.json") && names.contains("puct-training.json")) << names.toStdString();
+  EXPECT_TRUE(names.contains("puct-completed-q-seed1.json") && names.contains("puct-training.json")) << names.toStdString();
   EXPECT_TRUE(strength->notesText().contains("puct-training.json: final network")) << strength->notesText().toStdString();
   window.showTrainingReports({QStringLiteral(TESSERA_SOURCE_DIR "/resources/agents/sample-efficiency/rlflow-seed1.json")});
   EXPECT_EQ(window.trainingPage()->currentChart(), static_cast<QWidget*>(window.trainingPage()->realStepsPanel()));

@@ -33,13 +33,14 @@ TEST(PuctCli, AnotherAgentsCheckpointIsRefusedAsAPrior) {
 }
 
 // The prior's target reaches training: the same games (the untrained network plays generation 1
-// alike) teach another policy loss with completed-Q targets; an unknown target is refused by name.
+// alike) teach another policy loss with visit-share targets than with the default completed-Q
+// ones; an unknown target is refused by name.
 TEST(PuctCli, ThePolicyTargetIsWhatTheFirstGenerationIsTrainedOn) {
   const std::string dir = makeTempDir("puct-target");
   const std::string tiny = "rl train --agent puct --models " + kSamples + "/nasrnn.onnx --games 2 --simulations 4 " +
                            "--param games_per_generation=1 --param max_steps=2 --param updates=2 --param batch=4 --out " + dir + "/p.ckpt";
-  ASSERT_EQ(runCli(tiny + " --json " + dir + "/visits.json").exitCode, 0);
-  auto completed = runCli(tiny + " --param policy_target=completed_q --json " + dir + "/completed.json");
+  ASSERT_EQ(runCli(tiny + " --param policy_target=visits --json " + dir + "/visits.json").exitCode, 0);
+  auto completed = runCli(tiny + " --json " + dir + "/completed.json"); // the default
   ASSERT_EQ(completed.exitCode, 0) << completed.output;
   const nlohmann::json visits = readJson(dir + "/visits.json"), completedQ = readJson(dir + "/completed.json");
   EXPECT_EQ(visits["policy_target"], "visits");

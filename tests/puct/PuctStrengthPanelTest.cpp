@@ -33,12 +33,13 @@ TEST(PuctStrengthPanel, ShowsEachReportsGenerationsAndNamesTheBadOnes) {
   ASSERT_TRUE(waitForLoad(panel));
   ASSERT_EQ(panel.chart()->seriesCount(), 2);
   EXPECT_EQ(panel.chart()->seriesName(0), QStringLiteral("puct · seed 1"));
-  EXPECT_EQ(panel.chart()->seriesName(1), QStringLiteral("puct root_noise 0.25 · seed 2"));
-  EXPECT_EQ(panel.chart()->pointCount(0), 4) << "four generations";
+  EXPECT_EQ(panel.chart()->seriesName(1), QStringLiteral("puct root_noise 0.25 visits · seed 2"));
+  EXPECT_EQ(panel.chart()->pointCount(0), 3) << "three generations";
+  EXPECT_EQ(panel.chart()->legendAlignment(), Qt::AlignBottom) << "two lines share the row below the plot";
   const QPointF first = panel.chart()->series()[0].points.front();
   EXPECT_EQ(first.x(), 1.0);
-  EXPECT_NEAR(first.y(), 27.49, 0.005);
-  EXPECT_TRUE(panel.notesText().contains(QStringLiteral("puct · seed 1: final network 27.05 %"))) << panel.notesText().toStdString();
+  EXPECT_NEAR(first.y(), 33.89, 0.005);
+  EXPECT_TRUE(panel.notesText().contains(QStringLiteral("puct · seed 1: final network 32.89 %"))) << panel.notesText().toStdString();
   EXPECT_TRUE(panel.errorText().contains(QStringLiteral("xrlflow-training.json: a report of agent 'xrlflow'"))) << panel.errorText().toStdString();
   EXPECT_TRUE(panel.errorText().contains(QStringLiteral("broken.json: not valid JSON")));
 

@@ -19,6 +19,7 @@ namespace {
 const QColor kGroupColours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115),
                                 QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0)};
 const Qt::PenStyle kMemberDashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+constexpr size_t kBottomLegendEntries = 4;
 
 } // namespace
 
@@ -64,6 +65,8 @@ QString SeriesChart::seriesName(int series) const {
   return lines_[static_cast<size_t>(series)]->name();
 }
 
+Qt::Alignment SeriesChart::legendAlignment() const { return chart_->legend()->alignment(); }
+
 void SeriesChart::redraw() {
   for (QLineSeries* line : lines_) {
     chart_->removeSeries(line);
@@ -104,6 +107,9 @@ void SeriesChart::redraw() {
       yHigh = std::max(yHigh, p.y());
     }
   }
+  // A legend below the plot shares one row among its entries and cuts their labels short beyond a
+  // few; at the right each entry has a row of its own.
+  chart_->legend()->setAlignment(lines_.size() > kBottomLegendEntries ? Qt::AlignRight : Qt::AlignBottom);
   if (xLow > xHigh) {
     xLow = yLow = 0;
     xHigh = yHigh = 1;

@@ -38,6 +38,7 @@ public:
   int seriesCount() const { return static_cast<int>(lines_.size()); }
   int pointCount(int series) const; // -1 for no such series
   QString seriesName(int series) const;
+  Qt::Alignment legendAlignment() const; // below the plot for a few lines, at its right for more
   QChart* chart() const { return chart_; }
 
 private:
