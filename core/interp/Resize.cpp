@@ -69,6 +69,9 @@ std::vector<std::vector<Tap>> axisTaps(const Node& node, int64_t inSize, int64_t
       const int64_t index = first + static_cast<int64_t>(k);
       const bool outside = index < 0 || index >= inSize;
       if (excludeOutside && outside) continue;
+      // A tap of weight 0 adds nothing (the sum skips it), and leaving it out lets a nearest
+      // resize at a half-way coordinate (x2 upsampling, asymmetric) be the one-tap copy below.
+      if (weights[k] == 0.0) continue;
       list.push_back({std::clamp<int64_t>(index, 0, inSize - 1), weights[k]});
       total += weights[k];
     }
