@@ -8,6 +8,8 @@
 //                                         the tuned kernels of the tuning database in use
 //   costs export FILE [--device D]        one device's table as JSON (for table:FILE or import)
 //   costs import FILE                     a table into the cost cache
+//   costs forget --device D [--before T]  drop a device's costs (those measured before T) and its
+//                                         calibration: timings a busy machine took, say
 //   costs accuracy / calibrate MODEL...   see CostsAccuracyCommand.cpp
 // All take --cache PATH (default: $TESSERA_COST_CACHE, else ~/.cache/tessera/costs.sqlite) and --json.
 #include "CommandContext.h"
@@ -62,6 +64,7 @@ struct CostsOptions {
   ModelShapeOptions shapes;
   LauncherOptions launcher;
   std::string signatureList; // a shard's share of the signatures to measure, one key a line
+  std::string before;        // forget: costs measured before this UTC date or time
 };
 
 std::string cachePath(const CostsOptions& options) { return options.cache.empty() ? defaultCostCachePath() : options.cache; }
@@ -297,6 +300,26 @@ int runImport(const CostsOptions& options) {
   return 0;
 }
 
+int runForget(const CostsOptions& options) {
+  CostCache cache(cachePath(options));
+  std::optional<std::string> before;
+  if (!options.before.empty()) before = options.before;
+  const CostCache::Forgotten forgotten = cache.forget(options.device, before);
+  const size_t left = cache.size(options.device);
+  std::printf("forgot %zu costs of %s%s%s; %zu left in %s\n", forgotten.opCosts, options.device.c_str(),
+              before ? (" measured before " + *before).c_str() : "", forgotten.calibration ? ", and its latency calibration" : "", left,
+              cache.path().c_str());
+  if (!options.json.empty())
+    writeJsonReport({{"device", options.device},
+                     {"forgotten", forgotten.opCosts},
+                     {"calibration_forgotten", forgotten.calibration},
+                     {"left", left},
+                     {"before", before ? nlohmann::json(*before) : nlohmann::json(nullptr)},
+                     {"cache", cache.path()}},
+                    options.json);
+  return 0;
+}
+
 } // namespace
 
 void addCostsCommand(CLI::App& app, CommandContext& context) {
@@ -330,6 +353,11 @@ void addCostsCommand(CLI::App& app, CommandContext& context) {
   CLI::App* importTable = costs->add_subcommand("import", "Add a JSON cost table to the cost cache");
   importTable->add_option("file", options->file, "Cost table to read")->required();
   importTable->callback([options, &context] { context.exitCode = runImport(*options); });
+
+  CLI::App* forget = costs->add_subcommand("forget", "Remove one device's measured costs (all, or those measured before a date) and its calibration");
+  forget->add_option("--device", options->device, "Device key (see `costs list`)")->required();
+  forget->add_option("--before", options->before, "Only costs measured before this UTC date or time (2026-11-28, \"2026-11-28 14:00\")");
+  forget->callback([options, &context] { context.exitCode = runForget(*options); });
 
   addCostsAccuracyCommands(*costs, context, options->cache, options->json);
 }

@@ -106,6 +106,35 @@ size_t CostCache::size(const std::string& device) {
   return static_cast<size_t>(query.columnInt(0));
 }
 
+CostCache::Forgotten CostCache::forget(const std::string& device, const std::optional<std::string>& before) {
+  const bool known = size(device) > 0 || calibration(device).has_value();
+  if (!known) {
+    std::string held;
+    for (const std::string& d : devices()) held += "\n  " + d;
+    throw errorInFile(path(), "holds no costs for device '" + device + "'" + (held.empty() ? std::string(" (it is empty)") : ":" + held));
+  }
+  // SQLite's own reading of the time, so what is compared is what measured_at holds.
+  std::string cutoff = "9999-12-31 23:59:59";
+  if (before) {
+    sql::Statement normalised(*db_, "SELECT datetime(?)");
+    normalised.bind(1, *before);
+    normalised.step();
+    if (normalised.columnIsNull(0))
+      throw errorInFile(path(), "cannot forget costs before '" + *before + "': expected a UTC date or time such as 2026-11-28 or 2026-11-28 14:00");
+    cutoff = normalised.columnText(0);
+  }
+  sql::Transaction transaction(*db_);
+  Forgotten forgotten;
+  sql::Statement costs(*db_, "DELETE FROM op_cost WHERE device = ? AND measured_at < ?");
+  costs.bind(1, device).bind(2, cutoff).run();
+  forgotten.opCosts = static_cast<size_t>(db_->changes());
+  sql::Statement fitted(*db_, "DELETE FROM latency_calibration WHERE device = ? AND fitted_at < ?");
+  fitted.bind(1, device).bind(2, cutoff).run();
+  forgotten.calibration = db_->changes() > 0;
+  transaction.commit();
+  return forgotten;
+}
+
 std::string defaultCostCachePath() {
   if (const char* explicitPath = std::getenv("TESSERA_COST_CACHE"); explicitPath && *explicitPath) return explicitPath;
   std::filesystem::path base;

@@ -36,6 +36,18 @@ public:
   std::vector<std::string> devices();
   const std::string& path() const;
 
+  // What forget() removed.
+  struct Forgotten {
+    size_t opCosts = 0;
+    bool calibration = false;
+  };
+  // Removes `device`'s op costs measured before `before` (a UTC date or time as SQLite reads it:
+  // "2026-11-28", "2026-11-28 14:00"), or all of them without it, and its latency calibration if it
+  // was fitted before then: a calibration is fitted to the op costs, so it goes with them. Timings
+  // taken while a machine was busy (before the guard kept them out) are what this is for. Throws
+  // tessera::Error naming the cache for a device it does not hold or a time it cannot read.
+  Forgotten forget(const std::string& device, const std::optional<std::string>& before);
+
   std::optional<LatencyCalibration> calibration(const std::string& device);
   // Replaces the device's calibration.
   void storeCalibration(const std::string& device, const LatencyCalibration& calibration);

@@ -2,6 +2,7 @@
 #include "cost/CostCache.h"
 #include "cost/CostTable.h"
 #include "cost/TableCostModel.h"
+#include "support/Database.h"
 #include "support/Error.h"
 
 #include <gtest/gtest.h>
@@ -106,6 +107,55 @@ TEST(CostTable, MovesOneDeviceBetweenCaches) {
   EXPECT_EQ(targetCache.lookup("dev-a", kTanh.key()), 2.5);
   EXPECT_FALSE(targetCache.lookup("dev-b", kRelu.key()).has_value());
   EXPECT_EQ(targetCache.entries("dev-a"), sourceCache.entries("dev-a"));
+}
+
+// A device's costs measured before a time go, with a calibration fitted before it; later ones,
+// other devices and a later calibration stay. An unknown device or time is an error naming the cache.
+TEST(CostCache, ForgetsADevicesCostsMeasuredBeforeATimeAndItsCalibration) {
+  const std::string path = tempPath("forget.sqlite");
+  {
+    CostCache cache(path);
+    cache.store("dev-a", kRelu.key(), 1.5);
+    cache.store("dev-a", kTanh.key(), 2.5);
+    cache.store("dev-b", kRelu.key(), 9.0);
+    cache.storeCalibration("dev-a", LatencyCalibration{1.1, 0.01, 0.002, 4, 12.5});
+  }
+  {
+    // The Relu timing and the calibration were taken in January.
+    sql::Database db(path, sql::Database::Mode::ReadWrite);
+    db.execute("UPDATE op_cost SET measured_at = '2026-01-05 10:00:00' WHERE device = 'dev-a' AND signature = '" + kRelu.key() + "'");
+    db.execute("UPDATE latency_calibration SET fitted_at = '2026-01-05 10:00:00'");
+  }
+  CostCache cache(path);
+  const CostCache::Forgotten none = cache.forget("dev-a", "2026-01-05");
+  EXPECT_EQ(none.opCosts, 0u) << "measured after midnight of that day";
+  EXPECT_FALSE(none.calibration);
+  const CostCache::Forgotten january = cache.forget("dev-a", "2026-02-01 00:00");
+  EXPECT_EQ(january.opCosts, 1u);
+  EXPECT_TRUE(january.calibration);
+  EXPECT_FALSE(cache.lookup("dev-a", kRelu.key()).has_value());
+  EXPECT_EQ(cache.lookup("dev-a", kTanh.key()), 2.5);
+  EXPECT_EQ(cache.lookup("dev-b", kRelu.key()), 9.0);
+  EXPECT_FALSE(cache.calibration("dev-a").has_value());
+
+  auto errorOfForget = [&](const std::string& device, const std::optional<std::string>& before) -> std::string {
+    try {
+      cache.forget(device, before);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string unknown = errorOfForget("dev-c", std::nullopt);
+  EXPECT_NE(unknown.find(path + ": holds no costs for device 'dev-c':"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("dev-b"), std::string::npos) << "it lists the devices it holds: " << unknown;
+  const std::string badTime = errorOfForget("dev-a", "last week");
+  EXPECT_NE(badTime.find("cannot forget costs before 'last week'"), std::string::npos) << badTime;
+  EXPECT_EQ(cache.lookup("dev-a", kTanh.key()), 2.5) << "a refused call removes nothing";
+
+  EXPECT_EQ(cache.forget("dev-a", std::nullopt).opCosts, 1u);
+  EXPECT_EQ(cache.size("dev-a"), 0u);
+  EXPECT_EQ(cache.devices(), std::vector<std::string>{"dev-b"});
 }
 
 TEST(TableCostModel, AnswersFromTheTableAndEstimatesTheRest) {

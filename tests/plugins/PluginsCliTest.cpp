@@ -288,6 +288,36 @@ TEST_F(PluginsCli, BadTablesAndEmptyCachesGetClearErrors) {
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/nothing.json"));
 }
 
+// `costs forget`: one device's costs go (a cutoff before they were measured keeps them), the
+// others stay, and a device or time it cannot use is a clear error that removes nothing.
+TEST_F(PluginsCli, ForgetDropsOneDevicesCostsAndNamesWhatItCannot) {
+  const std::string a = dir_ + "/a.json", b = dir_ + "/b.json";
+  std::ofstream(a) << R"({"format": "tessera-cost-table", "schema_version": 1, "device": "cpu:A", "costs": {"Relu|x|y|": 0.5, "Tanh|x|y|": 1.5}})";
+  std::ofstream(b) << R"({"format": "tessera-cost-table", "schema_version": 1, "device": "cpu:B", "costs": {"Relu|x|y|": 0.7}})";
+  ASSERT_EQ(runCli("costs import " + a).exitCode, 0);
+  ASSERT_EQ(runCli("costs import " + b).exitCode, 0);
+
+  const CliResult early = runCli("costs forget --device cpu:A --before 2020-01-01 --json " + dir_ + "/early.json");
+  ASSERT_EQ(early.exitCode, 0) << early.output;
+  EXPECT_EQ(readJson(dir_ + "/early.json")["forgotten"], 0);
+  EXPECT_EQ(readJson(dir_ + "/early.json")["left"], 2);
+
+  const CliResult unknown = runCli("costs forget --device cpu:C");
+  EXPECT_EQ(unknown.exitCode, 1) << unknown.output;
+  EXPECT_NE(unknown.output.find("costs.sqlite: holds no costs for device 'cpu:C':"), std::string::npos) << unknown.output;
+  const CliResult badTime = runCli("costs forget --device cpu:A --before soon");
+  EXPECT_EQ(badTime.exitCode, 1) << badTime.output;
+  EXPECT_NE(badTime.output.find("cannot forget costs before 'soon'"), std::string::npos) << badTime.output;
+
+  const CliResult all = runCli("costs forget --device cpu:A --json " + dir_ + "/all.json");
+  ASSERT_EQ(all.exitCode, 0) << all.output;
+  EXPECT_EQ(readJson(dir_ + "/all.json")["forgotten"], 2);
+  ASSERT_EQ(runCli("costs list --json " + dir_ + "/list.json").exitCode, 0);
+  const nlohmann::json devices = readJson(dir_ + "/list.json")["devices"];
+  ASSERT_EQ(devices.size(), 1u) << devices.dump();
+  EXPECT_EQ(devices[0]["device"], "cpu:B");
+}
+
 TEST_F(PluginsCli, MeasuredOrtWithoutOnnxRuntimeFallsBackAndSaysWhatIsMissing) {
   SKIP_WITHOUT_ORT_PLUGIN();
   const std::string prefix = dir_ + "/no-ort";
