@@ -164,6 +164,9 @@ Tensor conv(const Node& node, KernelInputs in) {
 
 // Every input pixel adds its weighted kernel into the output at stride * position - pad:
 // y[n, g*Mg + m, h*s - pt + kh*d, ...] += x[n, g*Cg + c, h, w] * W[g*Cg + c, m, kh, kw].
+// Each output plane (n, output channel) is filled on its own, its contributions added in the order
+// (c, h, w, kh, kw) of the scatter over the whole tensor, so the sums are that scatter's to the bit
+// while a plane stays in cache and the planes can be spread over threads.
 Tensor convTranspose(const Node& node, KernelInputs in) {
   const Shape& x = in[0]->shape();
   const Shape& w = in[1]->shape();
@@ -177,27 +180,33 @@ Tensor convTranspose(const Node& node, KernelInputs in) {
   const float* src = in[0]->floats().data();
   const float* weight = in[1]->floats().data();
   float* out = y.mutableFloats().data();
-  for (int64_t n = 0; n < x[0]; ++n)
-    for (int64_t c = 0; c < x[1]; ++c) {
-      const int64_t g = c / inPerGroup;
+  const int64_t planes = o[0] * o[1], planeSize = o[2] * o[3];
+#pragma omp parallel for schedule(static) num_threads(parallelThreads()) if (planes * planeSize * w[2] * w[3] > kParallelGrain)
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const int64_t n = plane / o[1], g = plane % o[1] / outPerGroup, m = plane % o[1] % outPerGroup;
+    float* dst = out + plane * planeSize;
+    for (int64_t c = g * inPerGroup; c < (g + 1) * inPerGroup; ++c) {
+      const float* image = src + (n * x[1] + c) * x[2] * x[3];
+      const float* kernel = weight + (c * w[1] + m) * w[2] * w[3];
       for (int64_t h = 0; h < x[2]; ++h)
         for (int64_t v = 0; v < x[3]; ++v) {
-          const float value = src[((n * x[1] + c) * x[2] + h) * x[3] + v];
-          for (int64_t m = 0; m < outPerGroup; ++m)
-            for (int64_t kh = 0; kh < w[2]; ++kh) {
-              const int64_t oh = h * strides[0] - pads[0] + kh * dilations[0];
-              if (oh < 0 || oh >= o[2]) continue;
-              for (int64_t kw = 0; kw < w[3]; ++kw) {
-                const int64_t ow = v * strides[1] - pads[1] + kw * dilations[1];
-                if (ow < 0 || ow >= o[3]) continue;
-                out[((n * o[1] + g * outPerGroup + m) * o[2] + oh) * o[3] + ow] += value * weight[((c * w[1] + m) * w[2] + kh) * w[3] + kw];
-              }
+          const float value = image[h * x[3] + v];
+          for (int64_t kh = 0; kh < w[2]; ++kh) {
+            const int64_t oh = h * strides[0] - pads[0] + kh * dilations[0];
+            if (oh < 0 || oh >= o[2]) continue;
+            for (int64_t kw = 0; kw < w[3]; ++kw) {
+              const int64_t ow = v * strides[1] - pads[1] + kw * dilations[1];
+              if (ow < 0 || ow >= o[3]) continue;
+              dst[oh * o[3] + ow] += value * kernel[kh * w[3] + kw];
             }
+          }
         }
     }
-  if (in.size() == 3)
-    for (int64_t plane = 0; plane < o[0] * o[1]; ++plane)
-      for (int64_t i = 0; i < o[2] * o[3]; ++i) out[plane * o[2] * o[3] + i] += in[2]->floats()[static_cast<size_t>(plane % o[1])];
+    if (in.size() == 3) {
+      const float bias = in[2]->floats()[static_cast<size_t>(plane % o[1])];
+      for (int64_t i = 0; i < planeSize; ++i) dst[i] += bias;
+    }
+  }
   return y;
 }
 
