@@ -90,7 +90,8 @@ int runPuctTrain(const RlTrainOptions& options) {
   PuctAgent agent(rules.list.size(), options.seed);
   reportProgress("training a puct agent by self-play on " + std::to_string(models.size()) + " models: " + std::to_string(selfPlay.games) +
                  " games of " + std::to_string(selfPlay.simulations) + " simulations a step, " + std::to_string(selfPlay.gamesPerGeneration) +
-                 " a generation, seed " + std::to_string(options.seed) + ", cost " + cost->spec());
+                 " a generation, policy target " + mcts::policyTargetName(selfPlay.policyTarget) + ", seed " + std::to_string(options.seed) +
+                 ", cost " + cost->spec());
   SelfPlayReport report = trainBySelfPlay(agent, models, rules.list, *cost, selfPlay);
 
   const std::filesystem::path parent = std::filesystem::path(options.out).parent_path();

@@ -42,6 +42,7 @@ TEST(PuctCli, ThePolicyTargetIsWhatTheFirstGenerationIsTrainedOn) {
   ASSERT_EQ(runCli(tiny + " --param policy_target=visits --json " + dir + "/visits.json").exitCode, 0);
   auto completed = runCli(tiny + " --json " + dir + "/completed.json"); // the default
   ASSERT_EQ(completed.exitCode, 0) << completed.output;
+  EXPECT_NE(completed.output.find("policy target completed_q"), std::string::npos) << "the log names the default it trains on";
   const nlohmann::json visits = readJson(dir + "/visits.json"), completedQ = readJson(dir + "/completed.json");
   EXPECT_EQ(visits["policy_target"], "visits");
   EXPECT_EQ(completedQ["policy_target"], "completed_q");
