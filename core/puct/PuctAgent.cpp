@@ -93,18 +93,18 @@ PuctLosses PuctAgent::train(std::span<const PuctSample* const> batch) {
   if (batch.empty()) return losses;
   state_->network->train();
   std::vector<const PuctInput*> inputs;
-  std::vector<float> shares, targets;
+  std::vector<float> policies, targets;
   for (const PuctSample* sample : batch) {
     inputs.push_back(&sample->input);
-    shares.insert(shares.end(), sample->visitShares.begin(), sample->visitShares.end());
+    policies.insert(policies.end(), sample->policyTarget.begin(), sample->policyTarget.end());
     targets.push_back(static_cast<float>(sample->valueTarget));
   }
   const auto n = static_cast<int64_t>(batch.size());
   PuctOutput output = state_->network->forward(inputs);
-  const torch::Tensor visitShares = torch::tensor(shares).reshape({n, static_cast<int64_t>(state_->rules)});
-  // Rules that cannot act have log-prior -inf and no visits: leave them out of the sum.
+  const torch::Tensor policy = torch::tensor(policies).reshape({n, static_cast<int64_t>(state_->rules)});
+  // Rules that cannot act have log-prior -inf and no share of the target: leave them out of the sum.
   const torch::Tensor logPriors = output.logPriors.masked_fill(torch::isinf(output.logPriors), 0.0);
-  const torch::Tensor policyLoss = -(visitShares * logPriors).sum(1).mean();
+  const torch::Tensor policyLoss = -(policy * logPriors).sum(1).mean();
   const torch::Tensor valueLoss = torch::mse_loss(output.value, torch::tensor(targets));
   state_->optimizer->zero_grad();
   (policyLoss + kValueLossWeight * valueLoss).backward();

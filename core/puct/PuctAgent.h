@@ -14,11 +14,11 @@
 
 namespace tessera {
 
-// One self-play target: a root state, its visit distribution and the gain reached below it.
+// One self-play target: a root state, the policy its search taught and the gain reached below it.
 struct PuctSample {
   PuctInput input;
-  std::vector<float> visitShares; // the policy target per rule, summing to 1: the visit shares or the completed-Q policy
-  double valueTarget = 0;         // final verified speedup - the state's speedup, points
+  std::vector<float> policyTarget; // per rule, summing to 1: the completed-Q policy or the visit shares (mcts/PolicyTarget.h)
+  double valueTarget = 0;          // final verified speedup - the state's speedup, points
 };
 
 struct PuctLosses {
@@ -46,7 +46,7 @@ public:
   std::string describe(std::optional<bool> trainedOnModel) const override;
   std::optional<bool> trainedOn(const Graph& model) const override;
   mcts::Guidance guidance(const PuctInput& input);
-  // One Adam step on `batch`: cross-entropy on visits plus the value's squared error.
+  // One Adam step on `batch`: cross-entropy on the policy targets plus the value's squared error.
   PuctLosses train(std::span<const PuctSample* const> batch);
 
 private:

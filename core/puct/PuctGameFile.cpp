@@ -27,7 +27,7 @@ nlohmann::json sampleJson(const PuctSample& sample) {
           {"state_features", input.stateFeatures},
           {"can_act", input.canAct},
           {"state_speedup_pct", input.stateSpeedupPct},
-          {"visit_shares", sample.visitShares},
+          {"visit_shares", sample.policyTarget}, // the key of files from before completed-Q targets
           {"value_target", sample.valueTarget}};
 }
 
@@ -47,7 +47,7 @@ PuctSample sampleFrom(const nlohmann::json& json, size_t rules) {
   input.stateFeatures = json.at("state_features").get<std::vector<float>>();
   input.canAct = jsonCounts<uint8_t>(json, "can_act");
   input.stateSpeedupPct = json.at("state_speedup_pct").get<double>();
-  sample.visitShares = json.at("visit_shares").get<std::vector<float>>();
+  sample.policyTarget = json.at("visit_shares").get<std::vector<float>>();
   sample.valueTarget = json.at("value_target").get<double>();
   require(input.ruleFeatures.size() == rules * kPuctRuleFeatures && allFinite(input.ruleFeatures),
           "a sample's rule features are not rules x " + std::to_string(kPuctRuleFeatures) + " finite numbers");
@@ -55,8 +55,8 @@ PuctSample sampleFrom(const nlohmann::json& json, size_t rules) {
           "a sample's state features are not " + std::to_string(kPuctStateFeatures) + " finite numbers");
   require(input.canAct.size() == rules && std::all_of(input.canAct.begin(), input.canAct.end(), [](uint8_t can) { return can <= 1; }),
           "a sample's can-act flags are not one 0 or 1 a rule");
-  require(sample.visitShares.size() == rules && allFinite(sample.visitShares) &&
-              std::all_of(sample.visitShares.begin(), sample.visitShares.end(), [](float share) { return share >= 0; }),
+  require(sample.policyTarget.size() == rules && allFinite(sample.policyTarget) &&
+              std::all_of(sample.policyTarget.begin(), sample.policyTarget.end(), [](float share) { return share >= 0; }),
           "a sample's visit shares are not one share a rule");
   require(std::isfinite(input.stateSpeedupPct) && std::isfinite(sample.valueTarget), "a sample's speedup or value target is not finite");
   return sample;

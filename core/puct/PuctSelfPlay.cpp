@@ -39,7 +39,7 @@ public:
     if (target.empty()) return;
     PuctSample sample;
     sample.input = observeSearchState(state);
-    sample.visitShares = std::move(target);
+    sample.policyTarget = std::move(target);
     samples.push_back(std::move(sample));
   }
   std::vector<PuctSample> samples;

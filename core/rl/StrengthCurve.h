@@ -17,7 +17,7 @@ struct GenerationStrength {
 };
 
 struct StrengthCurve : ReportRun {
-  std::string variant; // how self-play explored or learnt when it matters: "root_noise 0.25", "completed_q"; else empty
+  std::string variant; // how self-play explored or learnt when it matters: "root_noise 0.25", "visits" (a target other than the default); else empty
   std::vector<GenerationStrength> generations; // in generation order
   std::optional<double> finalMeanSpeedupPct;   // the final network, one game a model
 };

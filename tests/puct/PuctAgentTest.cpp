@@ -88,7 +88,7 @@ TEST(PuctAgent, TrainingMovesThePriorTowardsTheVisits) {
   PuctAgent agent(3, 1, 1e-2);
   PuctSample sample;
   sample.input = smallInput();
-  sample.visitShares = {0, 0, 1};
+  sample.policyTarget = {0, 0, 1};
   sample.valueTarget = 12;
   const PuctSample* batch[] = {&sample};
   const double before = agent.guidance(sample.input).prior[2];

@@ -30,7 +30,7 @@ PuctSample sample(float share) {
   s.input.stateFeatures = {0.25f, 0.9f};
   s.input.canAct = {1, 0, 1};
   s.input.stateSpeedupPct = 1.0 / 7.0;
-  s.visitShares = {share, 0.0f, 1.0f - share};
+  s.policyTarget = {share, 0.0f, 1.0f - share};
   s.valueTarget = 2.0 / 3.0;
   return s;
 }
@@ -85,7 +85,7 @@ TEST_F(PuctGameFileTest, GamesReadBackExactly) {
       EXPECT_EQ(a.input.stateFeatures, b.input.stateFeatures);
       EXPECT_EQ(a.input.canAct, b.input.canAct);
       EXPECT_EQ(a.input.stateSpeedupPct, b.input.stateSpeedupPct);
-      EXPECT_EQ(a.visitShares, b.visitShares);
+      EXPECT_EQ(a.policyTarget, b.policyTarget);
       EXPECT_EQ(a.valueTarget, b.valueTarget);
     }
   }
@@ -121,7 +121,7 @@ TEST_F(PuctGameFileTest, ADamagedFileIsRefusedByName) {
 
   // A sample with a row too few for the action space is refused, not handed to the network.
   PuctGameFile shortRow = twoGames();
-  shortRow.games[1].samples[0].visitShares.pop_back();
+  shortRow.games[1].samples[0].policyTarget.pop_back();
   writePuctGameFile(path, shortRow);
   error = errorReading(shortRow.key);
   EXPECT_NE(error.find(path + ": a sample's visit shares are not one share a rule"), std::string::npos) << error;
