@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace tessera::cli {
 
@@ -62,6 +63,8 @@ struct RlflowParameters {
   double randomStop = 0.02;
   int evaluateEvery = 50; // controller updates between real argmax evaluations (counted); 0: none
   int branchLength = 5;   // dream=branch: the most imagined steps from a real state
+  int format = RlflowAgent::kFormat; // the networks' layout: an older one reproduces its agents
+  std::optional<double> greedyPrior;  // the controller's start: how strongly it prefers the best saving
 };
 
 RlflowParameters readParameters(const std::vector<std::string>& pairs) {
@@ -76,7 +79,9 @@ RlflowParameters readParameters(const std::vector<std::string>& pairs) {
     else if (key == "random_stop") parameters.randomStop = trainParameterNumber(key, value, 0, 1);
     else if (key == "evaluate_every") parameters.evaluateEvery = static_cast<int>(trainParameterNumber(key, value, 0, 1e6));
     else if (key == "branch_length") parameters.branchLength = static_cast<int>(trainParameterNumber(key, value, 1, 1e4));
-    else throw Error("--param " + key + ": unknown (rlflow takes dream, temperature, world_model_updates, random_stop, evaluate_every, branch_length)");
+    else if (key == "greedy_prior") parameters.greedyPrior = trainParameterNumber(key, value, 0.01, 100);
+    else if (key == "format") parameters.format = static_cast<int>(trainParameterNumber(key, value, 1, RlflowAgent::kFormat));
+    else throw Error("--param " + key + ": unknown (rlflow takes dream, temperature, world_model_updates, random_stop, evaluate_every, branch_length, format, greedy_prior)");
   }
   return parameters;
 }
@@ -108,6 +113,9 @@ nlohmann::json scoresJson(const WorldModelScores& s) {
           {"reward_mae", s.rewardMae},
           {"mean_abs_reward", s.meanAbsReward},
           {"reward_mae_share", s.meanAbsReward > 0 ? s.rewardMae / s.meanAbsReward : 0.0},
+          {"listed_rewrites", s.listedRewrites},
+          {"listed_reward_mae", s.listedRewardMae},
+          {"mean_abs_listed_reward", s.meanAbsListedReward},
           {"done_accuracy", s.doneAccuracy},
           {"mask_accuracy", s.maskAccuracy},
           {"mask_accuracy_of_no_rewrite", s.allAbsentAccuracy},
@@ -191,6 +199,9 @@ int runWorldModelEval(const WorldModelEvalOptions& options) {
   std::printf("latent NLL      %.3f nats per transition (%.3f per dimension of z)\n", s.latentNll, s.latentNll / 32.0);
   std::printf("reward MAE      %.4f (mean |reward| %.4f: %.1f %%)\n", s.rewardMae, s.meanAbsReward,
               s.meanAbsReward > 0 ? 100.0 * s.rewardMae / s.meanAbsReward : 0.0);
+  if (s.listedRewrites > 0)
+    std::printf("                over every rewrite the states list (%zu): %.4f (mean |reward| %.4f: %.1f %%)\n", s.listedRewrites,
+                s.listedRewardMae, s.meanAbsListedReward, s.meanAbsListedReward > 0 ? 100.0 * s.listedRewardMae / s.meanAbsListedReward : 0.0);
   std::printf("done accuracy   %.2f %%\n", 100.0 * s.doneAccuracy);
   std::printf("mask accuracy   %.2f %% of (state, rule) pairs; %.2f %% of states exact; location counts %.2f %% exact\n", 100.0 * s.maskAccuracy,
               100.0 * s.maskExact, 100.0 * s.locationAccuracy);
@@ -236,7 +247,8 @@ int runRlflowTrain(const RlTrainOptions& options) {
   AgentConfig config = rlflowConfigFor(rules.list.size());
   if (options.maxCandidates > 0) config.maxCandidates = options.maxCandidates;
   if (options.horizon > 0) config.horizon = options.horizon;
-  RlflowAgent agent(config, options.seed);
+  if (parameters.greedyPrior) config.greedyPrior = *parameters.greedyPrior;
+  RlflowAgent agent(config, options.seed, parameters.format);
   GraphEpisodes evaluation(models, rules.list, *cost, argmaxOptionsFor(config));
   GraphEpisodes episodes(std::move(models), rules.list, *cost, environmentOptionsFor(config));
   if (!options.rlflow.episodeShard.empty()) return writeEpisodeShard(options, episodes, config.rules, parameters.randomStop);
@@ -305,10 +317,10 @@ int runRlflowTrain(const RlTrainOptions& options) {
   }
   nlohmann::json dreams = nlohmann::json::array();
   for (const DreamEpisodeRecord& d : report.dreams)
-    dreams.push_back({{"episode", d.episode + 1}, {"model", d.label}, {"reward", d.reward}, {"steps", d.steps}});
+    dreams.push_back({{"episode", d.episode + 1}, {"model", d.label}, {"reward", d.reward}, {"steps", d.steps}, {"bootstrapped", d.bootstrapped}});
   nlohmann::json worldModel = nlohmann::json::array();
   for (const WorldModelLosses& l : report.worldModel)
-    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mae", l.reward}, {"done_bce", l.done}, {"mask", l.mask}});
+    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mae", l.reward}, {"listed_reward_mae", l.listedReward}, {"done_bce", l.done}, {"mask", l.mask}});
   nlohmann::json evaluations = nlohmann::json::array();
   for (size_t k = 0; k < report.evaluations.size(); ++k)
     evaluations.push_back({{"after_dream_episode", report.evaluations[k].afterDreamEpisode},
@@ -330,6 +342,8 @@ int runRlflowTrain(const RlTrainOptions& options) {
                       {"dream_episodes", report.dreams.size()},
                       {"temperature", training.temperature},
                       {"branch_length", training.branchLength},
+                      {"agent_format", parameters.format},
+                      {"greedy_prior", config.greedyPrior},
                       {"real_env_steps", realSteps},
                       {"curve", curve},
                       {"dream_curve", dreams},
@@ -361,7 +375,10 @@ void addRlflowTrainOptions(CLI::App* train, RlflowTrainSettings& settings) {
                     std::string("KEY=VALUE, repeatable. rlflow: dream=imagined|lockstep|branch (lockstep: the real environment gives "
                                 "masks and done, as published; branch: MBPO-style dreams of at most branch_length=N steps from real "
                                 "states of the world model's data), temperature=T, world_model_updates=N, random_stop=P, "
-                                "evaluate_every=N (controller updates between real argmax evaluations, 0: none). puct: ") +
+                                "evaluate_every=N (controller updates between real argmax evaluations, 0: none), format=1|2|3 (the "
+                                "networks' layout, default the newest: 3 reads each step's reward from its z and action), greedy_prior=P "
+                                "(the untrained controller's preference for the best saving: it plays greedy at any P, and samples "
+                                "other rules more often at a lower one). puct: ") +
                         kPuctTrainParameters);
   addLauncherOptions(train, settings.launcher);
   train->add_option("--episodes-per-shard", settings.episodesPerShard, "rlflow with --launcher: world-model episodes a shard collects")

@@ -38,7 +38,7 @@ class RlflowNetworksImpl : public torch::nn::Module {
 public:
   RlflowNetworksImpl(const AgentConfig& c, int format)
       : encoder(register_module("encoder", GraphEncoder(c.opKinds, c.nodeFigures, c.globalFeatures, c.rules, /*readsRewrites=*/format >= 2))),
-        worldModel(register_module("world_model", WorldModel(c.rules))),
+        worldModel(register_module("world_model", WorldModel(c.rules, /*rewardPerRewrite=*/format >= 3))),
         controller(register_module("controller", Controller(c.rules, c.greedyPrior, c.stopPrior))) {}
   GraphEncoder encoder;
   WorldModel worldModel;
@@ -210,19 +210,37 @@ struct EpisodeBatch {
   torch::Tensor stateZ;    // [S, 32]: every state's z, in order
   MaskTensors masks;       // of every state, in order
   std::vector<ActionMask> realMasks;
+  // Every rewrite every state lists (within kRlflowLocations of its rule): its state's row of
+  // stateZ, its action and the reward taking it gives. A state's listing prices each of them, so
+  // the reward of every one is known, not only of the one taken.
+  torch::Tensor listedState, listedRules, listedLocations, listedRewards;
 };
 
 EpisodeBatch batchOf(std::span<const WorldModelEpisode> episodes, GraphEncoder& encoder, int rules) {
   EpisodeBatch batch;
   std::vector<const Observation*> states;
   size_t longest = 0;
+  std::vector<int64_t> listedState, listedRules, listedLocations;
+  std::vector<float> listedRewards;
   for (const WorldModelEpisode& episode : episodes) {
     longest = std::max(longest, episode.actions.size());
     for (const Observation& state : episode.states) {
+      for (size_t i = 0; i < state.candidates.size(); ++i) {
+        const RlflowAction action = actionOf(state, i, rules);
+        if (action.location >= kRlflowLocations) continue;
+        listedState.push_back(static_cast<int64_t>(states.size()));
+        listedRules.push_back(action.rule);
+        listedLocations.push_back(action.location);
+        listedRewards.push_back(-state.candidates[i].costDeltaPct);
+      }
       states.push_back(&state);
       batch.realMasks.push_back(maskOf(state, rules));
     }
   }
+  batch.listedState = torch::tensor(listedState, torch::kLong);
+  batch.listedRules = torch::tensor(listedRules, torch::kLong);
+  batch.listedLocations = torch::tensor(listedLocations, torch::kLong);
+  batch.listedRewards = torch::tensor(listedRewards, torch::kFloat);
   batch.stateZ = encoder->forward(states);
   const auto b = static_cast<int64_t>(episodes.size()), t = static_cast<int64_t>(std::max<size_t>(longest, 1));
   std::vector<int64_t> ruleIds(static_cast<size_t>(b * t), rules), locationIds(static_cast<size_t>(b * t), 0);
@@ -262,14 +280,15 @@ struct WorldModelPass {
   torch::Tensor nll; // [B, T]
 };
 
-WorldModelPass runWorldModel(EpisodeBatch& batch, WorldModel& worldModel) {
+// `withSavings`: the mask's best savings too (mask()).
+WorldModelPass runWorldModel(EpisodeBatch& batch, WorldModel& worldModel, bool withSavings) {
   const int64_t t = batch.rules.size(1);
   const torch::Tensor inputs = worldModel->stepInput(batch.rules, batch.locations, batch.z.narrow(1, 0, t));
   auto memory = worldModel->initialState(batch.rules.size(0));
   WorldModelPass pass;
   pass.output = worldModel->forward(inputs, memory);
   pass.nll = mixtureNegativeLogLikelihood(pass.output, batch.z.narrow(1, 1, t).detach());
-  pass.mask = worldModel->mask(batch.stateZ);
+  pass.mask = worldModel->mask(batch.stateZ, withSavings);
   return pass;
 }
 
@@ -309,7 +328,7 @@ torch::Tensor imaginedNextPresent(const EpisodeBatch& batch, const WorldModelPas
   const torch::Tensor likeliest = pass.output.logWeights.argmax(-1).unsqueeze(-1).unsqueeze(-1).expand({b, t, 1, kRlflowLatent});
   const torch::Tensor nextZ = pass.output.means.gather(2, likeliest).squeeze(2).reshape({b * t, kRlflowLatent});
   const TransitionRows rows = transitionRows(batch, episodes);
-  return worldModel->mask(nextZ.index_select(0, torch::tensor(rows.positions, torch::kLong))).presentLogits > 0;
+  return worldModel->mask(nextZ.index_select(0, torch::tensor(rows.positions, torch::kLong)), /*withSavings=*/false).presentLogits > 0;
 }
 
 // The real masks ([transitions, rules], present) of the states the transitions lead to.
@@ -324,7 +343,8 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
   WorldModelLosses losses;
   if (episodes.empty()) return losses;
   EpisodeBatch batch = batchOf(episodes, s.networks->encoder, s.config.rules);
-  WorldModelPass pass = runWorldModel(batch, s.networks->worldModel);
+  WorldModel& worldModel = s.networks->worldModel;
+  WorldModelPass pass = runWorldModel(batch, worldModel, /*withSavings=*/false);
   const torch::Tensor count = batch.valid.sum().clamp_min(1);
   const torch::Tensor nll = (pass.nll * batch.valid).sum() / count;
   // The reward's absolute error, not RLFlow's squared one: rewards are heavy-tailed (a few of
@@ -334,12 +354,22 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
   const torch::Tensor done =
       (torch::binary_cross_entropy_with_logits(pass.output.doneLogit, batch.done, {}, {}, at::Reduction::None) * batch.valid).sum() / count;
   const torch::Tensor present = batch.masks.present.to(torch::kFloat);
-  const torch::Tensor mask = torch::binary_cross_entropy_with_logits(pass.mask.presentLogits, present, {},
-                                                                    torch::full({1}, kPresentRuleWeight)) +
-                             (pass.mask.locationShare - batch.masks.shares).pow(2).mean() +
-                             ((pass.mask.bestSaving - batch.masks.savings).pow(2) * present).sum() / present.sum().clamp_min(1);
+  torch::Tensor mask = torch::binary_cross_entropy_with_logits(pass.mask.presentLogits, present, {}, torch::full({1}, kPresentRuleWeight)) +
+                       (pass.mask.locationShare - batch.masks.shares).pow(2).mean();
   // RLFlow's loss: the mixture's NLL over (latent size + 2), BCE(done) and the reward's error; and the mask.
-  const torch::Tensor total = nll / (kRlflowLatent + 2) + done + reward + mask;
+  torch::Tensor total = nll / (kRlflowLatent + 2) + done + reward;
+  if (worldModel->readsRewardPerRewrite()) {
+    // Every listed rewrite's reward, by the same absolute error (the mask's savings are this head's).
+    if (batch.listedRewards.numel() > 0) {
+      const torch::Tensor inputs = worldModel->stepInput(batch.listedRules, batch.listedLocations, batch.stateZ.index_select(0, batch.listedState));
+      const torch::Tensor listed = (worldModel->rewriteReward(inputs) - batch.listedRewards).abs().mean();
+      losses.listedReward = listed.item<double>();
+      total = total + listed;
+    }
+  } else {
+    mask = mask + ((pass.mask.bestSaving - batch.masks.savings).pow(2) * present).sum() / present.sum().clamp_min(1);
+  }
+  total = total + mask;
 
   for (auto& group : s.worldModelOptimizer->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);
   s.worldModelOptimizer->zero_grad();
@@ -362,7 +392,7 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
   WorldModelScores scores;
   if (episodes.empty()) return scores;
   EpisodeBatch batch = batchOf(episodes, s.networks->encoder, s.config.rules);
-  WorldModelPass pass = runWorldModel(batch, s.networks->worldModel);
+  WorldModelPass pass = runWorldModel(batch, s.networks->worldModel, /*withSavings=*/true);
   const double transitions = batch.valid.sum().item<double>();
   scores.transitions = static_cast<size_t>(transitions);
   scores.states = batch.realMasks.size();
@@ -372,6 +402,13 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
     scores.meanAbsReward = (batch.rewards.abs() * batch.valid).sum().item<double>() / transitions;
     const torch::Tensor doneRight = (pass.output.doneLogit > 0) == (batch.done > 0.5f);
     scores.doneAccuracy = (doneRight.to(torch::kFloat) * batch.valid).sum().item<double>() / transitions;
+  }
+  WorldModel& worldModel = s.networks->worldModel;
+  if (worldModel->readsRewardPerRewrite() && batch.listedRewards.numel() > 0) {
+    const torch::Tensor inputs = worldModel->stepInput(batch.listedRules, batch.listedLocations, batch.stateZ.index_select(0, batch.listedState));
+    scores.listedRewrites = static_cast<size_t>(batch.listedRewards.numel());
+    scores.listedRewardMae = (worldModel->rewriteReward(inputs) - batch.listedRewards).abs().mean().item<double>();
+    scores.meanAbsListedReward = batch.listedRewards.abs().mean().item<double>();
   }
   const torch::Tensor predictedPresent = pass.mask.presentLogits > 0;
   const torch::Tensor presentRight = predictedPresent == batch.masks.present;
@@ -449,6 +486,11 @@ RlflowDecision RlflowAgent::decide(const Latent& z, const ActionMask& mask, bool
   decision.action.location = static_cast<int>(location);
   decision.logProbability += locationLog[location].item<double>();
   return decision;
+}
+
+double RlflowAgent::value(const Latent& z) {
+  torch::NoGradGuard noGrad;
+  return state_->networks->controller->value(latentTensor(z)).item<double>();
 }
 
 void RlflowAgent::record(const Latent& z, const ActionMask& mask, const RlflowDecision& decision, double reward, bool done) {

@@ -34,6 +34,7 @@ struct WorldModelLosses {
   double total = 0;
   double latentNll = 0; // the mixture's negative log-likelihood of the next z, per transition
   double reward = 0;    // mean absolute error
+  double listedReward = 0; // the same over every rewrite the states list (format 3; 0 before)
   double done = 0;      // binary cross-entropy
   double mask = 0;      // the mask head's losses
 };
@@ -45,6 +46,11 @@ struct WorldModelScores {
   double latentNll = 0;       // per transition, nats over the 32 numbers of z
   double rewardMae = 0;
   double meanAbsReward = 0;   // the scale the MAE is judged against
+  // The reward of every rewrite the states list, not only the ones taken (format 3 reads a
+  // reward per rewrite; 0 rewrites before, whose reward comes from the LSTM's memory).
+  size_t listedRewrites = 0;
+  double listedRewardMae = 0;
+  double meanAbsListedReward = 0;
   double doneAccuracy = 0;
   double maskAccuracy = 0;    // (state, rule) pairs whose "has a rewrite" is predicted right
   double allAbsentAccuracy = 0; // what maskAccuracy a mask of no rewrite at all would score: most pairs have none
@@ -79,8 +85,10 @@ public:
   static constexpr const char* kName = "rlflow";
   // The networks' layout its checkpoints hold (CheckpointHeader::agentFormat); new agents have the
   // last, and older checkpoints still load. 1: the encoder reads the graph alone. 2: the encoder
-  // also reads the state's listed rewrites, and a new controller starts exactly greedy.
-  static constexpr int kFormat = 2;
+  // also reads the state's listed rewrites, and a new controller starts exactly greedy. 3: the
+  // world model reads a step's reward from its z and action and learns it from every listed
+  // rewrite of every real state.
+  static constexpr int kFormat = 3;
 
   // A new agent with weights drawn from `seed`; `config` names the feature and rule counts
   // (rlflowConfigFor).
@@ -114,6 +122,8 @@ public:
 
   // C.
   RlflowDecision decide(const Latent& z, const ActionMask& mask, bool explore);
+  // The controller's value of a state: what a dream cut short by its length bootstraps from.
+  double value(const Latent& z);
   void record(const Latent& z, const ActionMask& mask, const RlflowDecision& decision, double reward, bool done);
   size_t recorded() const;
   PpoUpdateStats update();

@@ -16,6 +16,7 @@ constexpr int kRewriteWidth = 32; // the listed rewrites' model
 constexpr int kControllerWidth = 32;
 constexpr int kRuleEmbedding = 16;
 constexpr int kMaskHidden = 128;
+constexpr int kStepInput = kRuleEmbedding + kRlflowLocations + kRlflowLatent; // (rule, location, z)
 
 torch::Tensor indices(const std::vector<int32_t>& values) {
   return torch::tensor(std::vector<int64_t>(values.begin(), values.end()), torch::kLong);
@@ -122,17 +123,26 @@ torch::Tensor GraphEncoderImpl::pooledRewrites(const std::vector<const Observati
   return torch::cat({sumInto(rewrites, graph, graphs), torch::stack(maxima)}, 1);
 }
 
-WorldModelImpl::WorldModelImpl(int rules) : rules_(rules) {
+WorldModelImpl::WorldModelImpl(int rules, bool rewardPerRewrite) : rules_(rules) {
   ruleEmbedding_ = register_module("rule_embedding", torch::nn::Embedding(rules + 1, kRuleEmbedding));
-  lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(kRuleEmbedding + kRlflowLocations + kRlflowLatent, kRlflowLstm)
+  lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(kStepInput, kRlflowLstm)
                                                       .batch_first(true)));
   mixture_ = register_module("mixture", torch::nn::Linear(kRlflowLstm, kRlflowGaussians * (2 * kRlflowLatent + 1)));
-  reward_ = register_module("reward", torch::nn::Linear(kRlflowLstm, 1));
+  if (rewardPerRewrite)
+    rewriteReward_ = register_module("rewrite_reward", torch::nn::Sequential(torch::nn::Linear(kStepInput, kMaskHidden), torch::nn::ReLU(),
+                                                                            torch::nn::Linear(kMaskHidden, kMaskHidden), torch::nn::ReLU(),
+                                                                            torch::nn::Linear(kMaskHidden, 1)));
+  else
+    reward_ = register_module("reward", torch::nn::Linear(kRlflowLstm, 1));
   done_ = register_module("done", torch::nn::Linear(kRlflowLstm, 1));
+  // Presence and location share of every rule, and (without the rewrite reward head) its best saving.
+  const int maskOutputs = (rewardPerRewrite ? 2 : 3) * rules;
   maskHead_ = register_module("mask_head", torch::nn::Sequential(torch::nn::Linear(kRlflowLatent, kMaskHidden), torch::nn::ReLU(),
                                                                  torch::nn::Linear(kMaskHidden, kMaskHidden), torch::nn::ReLU(),
-                                                                 torch::nn::Linear(kMaskHidden, 3 * rules)));
+                                                                 torch::nn::Linear(kMaskHidden, maskOutputs)));
 }
+
+torch::Tensor WorldModelImpl::rewriteReward(const torch::Tensor& inputs) { return rewriteReward_->forward(inputs).squeeze(-1); }
 
 torch::Tensor WorldModelImpl::stepInput(const torch::Tensor& rules, const torch::Tensor& locations, const torch::Tensor& z) {
   return torch::cat({ruleEmbedding_(rules), torch::one_hot(locations, kRlflowLocations).to(torch::kFloat), z}, -1);
@@ -156,14 +166,24 @@ WorldModelOutput WorldModelImpl::forward(const torch::Tensor& inputs, std::tuple
   output.means = mixture.narrow(-1, 0, spread).reshape(componentShape);
   output.logSigmas = mixture.narrow(-1, spread, spread).reshape(componentShape).clamp(-7.0, 3.0);
   output.logWeights = torch::log_softmax(mixture.narrow(-1, 2 * spread, kRlflowGaussians), -1);
-  output.reward = reward_(hidden).squeeze(-1);
+  output.reward = readsRewardPerRewrite() ? rewriteReward(inputs) : reward_(hidden).squeeze(-1);
   output.doneLogit = done_(hidden).squeeze(-1);
   return output;
 }
 
-MaskPrediction WorldModelImpl::mask(const torch::Tensor& z) {
+MaskPrediction WorldModelImpl::mask(const torch::Tensor& z, bool withSavings) {
   const torch::Tensor out = maskHead_->forward(z);
-  return {out.narrow(-1, 0, rules_), torch::sigmoid(out.narrow(-1, rules_, rules_)), out.narrow(-1, 2 * rules_, rules_)};
+  MaskPrediction prediction{out.narrow(-1, 0, rules_), torch::sigmoid(out.narrow(-1, rules_, rules_)), {}};
+  if (!readsRewardPerRewrite()) {
+    prediction.bestSaving = out.narrow(-1, 2 * rules_, rules_);
+    return prediction;
+  }
+  if (!withSavings) return prediction;
+  // Each rule's first location (its cheapest rewrite) as the reward head prices it.
+  const int64_t states = z.size(0);
+  const torch::Tensor everyRule = torch::arange(rules_, torch::kLong).unsqueeze(0).expand({states, rules_});
+  prediction.bestSaving = rewriteReward(stepInput(everyRule, torch::zeros_like(everyRule), z.unsqueeze(1).expand({states, rules_, kRlflowLatent})));
+  return prediction;
 }
 
 torch::Tensor mixtureNegativeLogLikelihood(const WorldModelOutput& output, const torch::Tensor& target) {
@@ -191,8 +211,10 @@ ControllerOutput ControllerImpl::forward(const torch::Tensor& z, const torch::Te
   torch::Tensor logits = ruleLogits.narrow(1, 0, rules_) + greedyPrior_ * savings / largest;
   logits = logits.masked_fill(present.logical_not(), -1e9);
   const torch::Tensor stop = ruleLogits.narrow(1, rules_, 1) + stopPrior_;
-  return {torch::log_softmax(torch::cat({logits, stop}, 1), 1), valueHead_->forward(z).squeeze(-1)};
+  return {torch::log_softmax(torch::cat({logits, stop}, 1), 1), value(z)};
 }
+
+torch::Tensor ControllerImpl::value(const torch::Tensor& z) { return valueHead_->forward(z).squeeze(-1); }
 
 torch::Tensor ControllerImpl::locationLogProbabilities(const torch::Tensor& z, const torch::Tensor& rules, const torch::Tensor& locations) {
   const torch::Tensor logits = locationHead_->forward(torch::cat({z, ruleEmbedding_(rules)}, 1)) + locationPrior_;

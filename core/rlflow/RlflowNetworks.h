@@ -10,7 +10,11 @@
 //  M, WorldModel: an MDN-RNN, an LSTM of 256 over (rule, location, z) that predicts the next z as a
 //    mixture of 8 diagonal Gaussians, the reward and done; and a mask head that predicts, from z
 //    alone, the state's action mask (which rules match, how many locations, the best saving), so
-//    the default dream needs no real environment.
+//    the default dream needs no real environment. From format 3 on the reward is not read from the
+//    LSTM's memory but from the step's own input (z and the action) by a reward head that learns
+//    from every rewrite each real state lists, not only the one taken; the mask's best saving per
+//    rule is that head's reward of the rule's first location, so a dream's mask and its rewards
+//    agree.
 //  C, Controller: PPO on z alone, a rule head (rules and stop) then a location head given the rule,
 //    MLPs [32, 32], with a value head. The rule logits add a learned prior times each rule's best
 //    saving (over the state's largest), so the untrained controller starts greedy, as X-RLflow's;
@@ -72,12 +76,18 @@ struct MaskPrediction {
 
 class WorldModelImpl : public torch::nn::Module {
 public:
-  explicit WorldModelImpl(int rules);
+  // `rewardPerRewrite`: the reward is read from each step's input by its own head (format 3).
+  WorldModelImpl(int rules, bool rewardPerRewrite);
   // inputs [batch, time, input size] from stepInput; state: the LSTM's (h, c), updated.
   WorldModelOutput forward(const torch::Tensor& inputs, std::tuple<torch::Tensor, torch::Tensor>& state);
-  // The LSTM input of actions `rules` / `locations` ([batch, time], int64) from states z ([batch, time, 32]).
+  // The LSTM input of actions `rules` / `locations` ([..., time], int64) from states z ([..., time, 32]).
   torch::Tensor stepInput(const torch::Tensor& rules, const torch::Tensor& locations, const torch::Tensor& z);
-  MaskPrediction mask(const torch::Tensor& z);
+  bool readsRewardPerRewrite() const { return !rewriteReward_.is_empty(); }
+  // The reward of each step input ([...] from [..., input size]); only with readsRewardPerRewrite().
+  torch::Tensor rewriteReward(const torch::Tensor& inputs);
+  // z [states, 32]. `withSavings` false leaves the best savings undefined where the reward head
+  // would price every rule of every state (format 3), which training does not need.
+  MaskPrediction mask(const torch::Tensor& z, bool withSavings = true);
   std::tuple<torch::Tensor, torch::Tensor> initialState(int64_t batch) const;
 
 private:
@@ -85,7 +95,8 @@ private:
   torch::nn::Embedding ruleEmbedding_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
   torch::nn::Linear mixture_{nullptr};
-  torch::nn::Linear reward_{nullptr};
+  torch::nn::Linear reward_{nullptr};              // from the LSTM's output (formats 1 and 2)
+  torch::nn::Sequential rewriteReward_{nullptr};   // from the step's input (format 3)
   torch::nn::Linear done_{nullptr};
   torch::nn::Sequential maskHead_{nullptr};
 };
@@ -102,6 +113,8 @@ public:
   ControllerImpl(int rules, double greedyPrior, double stopPrior);
   // z [batch, 32]; present [batch, rules] (bool); savings [batch, rules] (% of the initial cost).
   ControllerOutput forward(const torch::Tensor& z, const torch::Tensor& present, const torch::Tensor& savings);
+  // The value head alone ([batch]).
+  torch::Tensor value(const torch::Tensor& z);
   // Location log-probabilities [batch, kRlflowLocations] given the chosen rules ([batch], int64),
   // masked beyond each rule's `locations` ([batch], int64, at least 1).
   torch::Tensor locationLogProbabilities(const torch::Tensor& z, const torch::Tensor& rules, const torch::Tensor& locations);

@@ -173,8 +173,8 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
     report.worldModel.push_back(agent.trainWorldModel(batch, rate));
     const WorldModelLosses& l = report.worldModel.back();
     if ((update + 1) % 10 == 0 || update + 1 == options.worldModelUpdates)
-      say(format("world-model update %d/%d: loss %.4f (z NLL %.3f, reward MAE %.4f, done BCE %.4f, mask %.4f), lr %.5f", update + 1,
-                 options.worldModelUpdates, l.total, l.latentNll, l.reward, l.done, l.mask, rate));
+      say(format("world-model update %d/%d: loss %.4f (z NLL %.3f, reward MAE %.4f, listed %.4f, done BCE %.4f, mask %.4f), lr %.5f", update + 1,
+                 options.worldModelUpdates, l.total, l.latentNll, l.reward, l.listedReward, l.done, l.mask, rate));
   }
 
   // 3. C in dreams, from each model's real first state (a reset, not a step). Every dream starts
@@ -201,8 +201,8 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
   const bool evaluating = options.evaluateEvery > 0 && static_cast<bool>(options.evaluate);
   if (evaluating) evaluate(0);
   const bool lockstep = options.dream == DreamMode::Lockstep, branching = options.dream == DreamMode::Branch;
-  int horizon = options.dreamHorizon > 0 ? options.dreamHorizon : config.horizon;
-  if (branching) horizon = std::min(horizon, std::max(1, options.branchLength));
+  const int episodeHorizon = options.dreamHorizon > 0 ? options.dreamHorizon : config.horizon;
+  const int horizon = branching ? std::min(episodeHorizon, std::max(1, options.branchLength)) : episodeHorizon;
   // MBPO's branch points: every state of the world model's data with an action after it.
   std::vector<std::pair<size_t, size_t>> branchPoints;
   for (size_t e = 0; branching && e < data.size(); ++e)
@@ -242,7 +242,12 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
         realReward += outcome.reward;
         done = outcome.done || real->done(); // the real terminal flag, as published
       }
-      agent.record(z, mask, decision, step.reward, done);
+      // A branch cut short by its length has not ended: what follows is the value of where it got
+      // to, as MBPO bootstraps; without, a branch of 5 steps learns only 5 steps' rewards and the
+      // controller cannot learn a rewrite that pays later. A whole dream ends where a real episode does.
+      const bool cutShort = horizon < episodeHorizon && !step.done && record.steps + 1 >= horizon;
+      if (cutShort) record.bootstrapped = config.gamma * agent.value(step.next);
+      agent.record(z, mask, decision, step.reward + record.bootstrapped, done);
       record.reward += step.reward;
       ++record.steps;
       z = std::move(step.next);

@@ -9,7 +9,8 @@
 //     dream as published: the real environment takes the same actions to give the mask and done
 //     (each of its steps counted); rewards and z are still dreamt. `branch` is MBPO's: each dream
 //     starts from a real state of the world model's data (drawn uniformly, so no new real step)
-//     and lasts at most `branchLength` steps, so the model's errors compound over few steps.
+//     and lasts at most `branchLength` steps, so the model's errors compound over few steps; a
+//     branch cut short by its length bootstraps from the controller's value there, as MBPO does.
 // The controller may be evaluated by argmax play on the real models (counted too) after every few
 // updates; it keeps the weights that evaluated best.
 #pragma once
@@ -67,6 +68,9 @@ struct DreamEpisodeRecord {
   std::string label;
   double reward = 0; // the dreamt return
   int steps = 0;
+  // dream=branch: the controller's value of where a branch cut short by its length got to, which
+  // the controller learns as part of its last reward (0 for a branch that stopped or ended).
+  double bootstrapped = 0;
 };
 
 struct RlflowEvaluation {

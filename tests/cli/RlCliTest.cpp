@@ -108,6 +108,11 @@ TEST(RlCli, BadCheckpointsAreRefusedByName) {
   expectCleanError(runCli("rl world-model eval " + checkpoint + " --models " + kSamples + "/vgg19.onnx"), "'xrlflow' agent");
   expectCleanError(runCli("rl train --agent rlflow --param dream=sometimes --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"),
                    "unknown dream mode");
+  // A networks' layout this build does not have, and a greedy prior that would not start greedy.
+  expectCleanError(runCli("rl train --agent rlflow --param format=4 --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"),
+                   "--param format=4: must be a number in [1");
+  expectCleanError(runCli("rl train --agent rlflow --param greedy_prior=0 --models " + kSamples + "/vgg19.onnx --out " + dir + "/x.ckpt"),
+                   "--param greedy_prior=0: must be a number in");
 }
 
 #else

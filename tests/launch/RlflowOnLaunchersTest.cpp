@@ -53,6 +53,9 @@ TEST_F(RlflowOnLaunchersTest, LocalShardsCollectTheDataOfOneProcess) {
   ASSERT_TRUE(run.exit.succeeded()) << run.output;
   EXPECT_NE(run.output.find("3 of 3 shard(s) done"), std::string::npos) << run.output;
   expectTheSameWorldModelData(here, nlohmann::json::parse(readText(dir + "/local.json")));
+  // The report names the networks' layout (the newest, 3, by default) and the controller's prior.
+  EXPECT_EQ(here.at("agent_format"), 3);
+  EXPECT_EQ(here.at("greedy_prior"), 8.0);
   // The driver's shard board, what the explorer's Jobs panel shows: every shard done.
   const ShardBoard board = readShardBoard(dir + "/work");
   EXPECT_EQ(board.launcher, "local");

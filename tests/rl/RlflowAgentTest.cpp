@@ -131,6 +131,45 @@ TEST_F(RlflowAgentTest, TheWorldModelLearnsItsData) {
   EXPECT_GT(after.maskAccuracy, 0.95);
 }
 
+// Format 3 reads a step's reward from its z and action and learns it from every rewrite each real
+// state lists; the mask's best saving of a rule is that reward at the rule's first location, so a
+// dream's mask and its rewards agree. Format 2 has no reward per rewrite to score.
+TEST_F(RlflowAgentTest, TheRewardOfEveryListedRewriteIsLearntAndTheMaskAgreesWithIt) {
+  GraphEpisodes models({{"small", smallModel()}, {"paired", pairedBranchesWithTail(3)}}, pack.list, *cost, environmentOptionsFor(config));
+  std::mt19937_64 random(5);
+  size_t realSteps = 0;
+  const std::vector<WorldModelEpisode> data = collectRandomEpisodes(models, 8, rules, 0.1, random, realSteps);
+  size_t listed = 0;
+  for (const WorldModelEpisode& episode : data)
+    for (const Observation& state : episode.states)
+      for (size_t i = 0; i < state.candidates.size(); ++i) listed += actionOf(state, i, rules).location < kRlflowLocations ? 1 : 0;
+
+  RlflowAgent formatTwo(config, 3, 2);
+  EXPECT_EQ(formatTwo.scoreWorldModel(data).listedRewrites, 0u);
+  EXPECT_EQ(formatTwo.trainWorldModel(data, 3e-3).listedReward, 0.0);
+
+  RlflowAgent agent(config, 3);
+  const WorldModelScores before = agent.scoreWorldModel(data);
+  EXPECT_EQ(before.listedRewrites, listed);
+  EXPECT_GT(listed, before.transitions) << "a state lists more rewrites than the one taken";
+  for (int update = 0; update < 80; ++update) EXPECT_GT(agent.trainWorldModel(data, 3e-3).listedReward, 0.0);
+  const WorldModelScores after = agent.scoreWorldModel(data);
+  EXPECT_LT(after.listedRewardMae, 0.5 * before.listedRewardMae);
+  EXPECT_LT(after.rewardMae, before.rewardMae);
+
+  // The dream's reward of (rule, first location) is the predicted mask's best saving of the rule.
+  const Latent z = agent.encode(data.front().states.front());
+  const ActionMask mask = agent.predictMask(z);
+  int compared = 0;
+  for (int rule = 0; rule < rules; ++rule) {
+    if (mask.locations[static_cast<size_t>(rule)] == 0) continue;
+    DreamMemory memory = agent.dreamStart();
+    EXPECT_NEAR(agent.dream(memory, z, {rule, 0}, 1.0).reward, mask.bestSaving[static_cast<size_t>(rule)], 1e-4) << "rule " << rule;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
+}
+
 TEST_F(RlflowAgentTest, AMaskOffersAnActionOnlyWhereItsRuleHasThatLocation) {
   ActionMask mask;
   mask.locations = {0, 3};
@@ -273,6 +312,18 @@ TEST_F(RlflowAgentTest, CheckpointsRoundTripAndRefuseTheOtherAgent) {
   CheckpointContents formatOne = readCheckpointFile(path);
   formatOne.header.agentFormat = RlflowAgent::kFormat;
   writeCheckpointFile(path, formatOne.header, formatOne.weights);
+  error = errorOf([&] { RlflowAgent::load(path, pack.list, 1); });
+  EXPECT_NE(error.find("weights do not load"), std::string::npos) << error;
+
+  // Format 2 (the reward read from the LSTM's memory) loads as itself; its weights under the
+  // current header do not, the world model's reward heads differ.
+  RlflowAgent formatTwo(config, 6, 2);
+  formatTwo.save(path, h);
+  EXPECT_EQ(readCheckpointFile(path).header.agentFormat, 2);
+  EXPECT_EQ(RlflowAgent::load(path, pack.list, 9).decideReal(env.observation()).probabilities, formatTwo.decideReal(env.observation()).probabilities);
+  CheckpointContents formatTwoContents = readCheckpointFile(path);
+  formatTwoContents.header.agentFormat = RlflowAgent::kFormat;
+  writeCheckpointFile(path, formatTwoContents.header, formatTwoContents.weights);
   error = errorOf([&] { RlflowAgent::load(path, pack.list, 1); });
   EXPECT_NE(error.find("weights do not load"), std::string::npos) << error;
 
