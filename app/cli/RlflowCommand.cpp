@@ -13,6 +13,7 @@
 #include "rl/TrainedModels.h"
 #include "rlflow/RlflowDreamTrace.h"
 #include "rlflow/RlflowTraining.h"
+#include "xrlflow/XrlflowAgent.h"
 #endif
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,7 @@ struct WorldModelEvalOptions {
   ModelShapeOptions shapes;
   std::string dreamTrace; // write each model's dream trace here
   int dreamSteps = 30;
+  std::string dreamPolicy = "rlflow"; // who plays a dream trace's real rollout: rlflow, greedy or an X-RLflow checkpoint
 };
 
 #if TESSERA_HAVE_TORCH
@@ -155,10 +157,19 @@ nlohmann::json dreamTraceJson(const std::string& model, const DreamTrace& trace)
 void writeDreamTraces(RlflowAgent& agent, const std::vector<NamedGraph>& models, const ActiveRules& rules, CostModel& cost,
                       const WorldModelEvalOptions& options) {
   RewriteEnvironment environment(rules.list, cost, argmaxOptionsFor(agent.config()));
+  std::optional<XrlflowAgent> xrlflow;
+  if (options.dreamPolicy != "rlflow" && options.dreamPolicy != "greedy") xrlflow = XrlflowAgent::load(options.dreamPolicy, rules.list, options.seed);
   nlohmann::json traces = nlohmann::json::array();
   for (const NamedGraph& model : models) {
     DreamTraceOptions trace;
     trace.maxSteps = options.dreamSteps;
+    if (options.dreamPolicy == "greedy")
+      trace.choose = [&](const RewriteEnvironment&) {
+        const bool saves = !environment.candidates().empty() && environment.candidates().front().costMs < environment.costMs();
+        return saves ? size_t{0} : environment.stopAction(); // cheapest first
+      };
+    else if (xrlflow)
+      trace.choose = [&](const RewriteEnvironment&) { return argmaxAction(xrlflow->decide(environment.observation(), false), environment); };
     trace.onStep = [&](const DreamTraceStep& s) {
       reportProgress("dream trace " + model.name + ": step " + std::to_string(s.step + 1) + " " + s.rule + ", real reward " +
                      std::to_string(s.realReward) + ", dreamt " + std::to_string(s.dreamtReward));
@@ -169,7 +180,8 @@ void writeDreamTraces(RlflowAgent& agent, const std::vector<NamedGraph>& models,
                 result.firstDeparture < 0 ? "no step" : ("step " + std::to_string(result.firstDeparture + 1)).c_str());
     traces.push_back(dreamTraceJson(model.name, result));
   }
-  writeJsonReport({{"checkpoint", options.checkpoint}, {"cost", cost.spec()}, {"traces", traces}}, options.dreamTrace);
+  writeJsonReport({{"checkpoint", options.checkpoint}, {"cost", cost.spec()}, {"policy", options.dreamPolicy}, {"traces", traces}},
+                  options.dreamTrace);
 }
 
 int runWorldModelEval(const WorldModelEvalOptions& options) {
@@ -403,6 +415,10 @@ void addWorldModelCommand(CLI::App* rl, CommandContext& context) {
                    "Also write, for each model, the agent's argmax play from its graph beside the world model's dream of the same "
                    "actions (predicted and real reward and valid actions per step) as JSON");
   eval->add_option("--dream-steps", options->dreamSteps, "Most steps of a dream trace")->capture_default_str();
+  eval->add_option("--dream-policy", options->dreamPolicy,
+                   "Who plays a dream trace's real rollout: rlflow (the agent's argmax), greedy (the cheapest rewrite while it "
+                   "saves) or the path of an X-RLflow checkpoint (its argmax): what the world model imagines of another path")
+      ->capture_default_str();
   addModelShapeOptions(eval, options->shapes);
   eval->callback([options, &context] { context.exitCode = runWorldModelEval(*options); });
 }

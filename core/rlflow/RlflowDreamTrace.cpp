@@ -43,7 +43,7 @@ DreamTrace traceDream(RlflowAgent& agent, RewriteEnvironment& environment, const
   bool stopped = false;
   while (!environment.done() && static_cast<int>(trace.steps.size()) < options.maxSteps) {
     const Observation& observation = environment.observation();
-    const size_t chosen = argmaxAction(agent.decideReal(observation), environment);
+    const size_t chosen = options.choose ? options.choose(environment) : argmaxAction(agent.decideReal(observation), environment);
     ++trace.realSteps;
     if (chosen == environment.stopAction()) {
       environment.step(chosen);

@@ -1,5 +1,6 @@
 // The world model's imagination beside reality, step by step (issue #33's dream view): from one
-// real graph the controller plays argmax in the real environment, as the rlflow strategy does, and
+// real graph the controller plays argmax in the real environment, as the rlflow strategy does (or
+// another policy plays), and
 // the same actions are fed to the world model twice: as an open-loop dream from the first state's z
 // (each step from the model's own last prediction, as a dream in training runs) and one step at a
 // time from each real state's z with the real history (teacher-forced), so a reader can tell an
@@ -47,6 +48,10 @@ struct DreamTraceOptions {
   int maxSteps = 50;        // rewrites at most
   double temperature = 1.0; // of the dream's mixture, as in training
   std::function<void(const DreamTraceStep&)> onStep; // each step once taken (a real step prices every rewrite: slow on big models)
+  // The real rollout's policy, a candidate index or the environment's stop action; default the
+  // agent's argmax. Another policy's path (greedy's, X-RLflow's) shows what the world model
+  // imagines of rewrites its own controller never takes.
+  std::function<size_t(const RewriteEnvironment&)> choose;
 };
 
 // Resets `environment` (made with argmaxOptionsFor(agent.config()) to play as the strategy does)

@@ -80,6 +80,34 @@ TEST(RlCli, TrainsAnAgentAndRunsItAsAStrategy) {
   EXPECT_EQ(runs[1]["in_sample"], false) << "squeezenet: " << runs.dump();
 }
 
+// An RLFlow agent's world model scored on fresh episodes (the reward over every listed rewrite
+// too: format 3), and its dream trace played by another policy: greedy takes only rewrites that
+// save, and an X-RLflow checkpoint is the only other agent a trace takes.
+TEST(RlCli, TheWorldModelIsScoredAndTracedUnderAnotherPolicy) {
+  const std::string dir = makeTempDir("rl-world-model");
+  const std::string checkpoint = dir + "/rlflow.ckpt", scores = dir + "/scores.json", trace = dir + "/trace.json";
+  auto train = runCli("rl train --agent rlflow --models " + kSamples + "/nasrnn.onnx --cost analytic:h200 --horizon 6 --seed 3 "
+                      "--world-model-episodes 4 --dream-episodes 0 --param world_model_updates=3 --param evaluate_every=0 --out " + checkpoint);
+  ASSERT_EQ(train.exitCode, 0) << train.output;
+  auto eval = runCli("rl world-model eval " + checkpoint + " --models " + kSamples + "/nasrnn.onnx --cost analytic:h200 --episodes 2 --json " +
+                     scores + " --dream-trace " + trace + " --dream-policy greedy --dream-steps 4");
+  ASSERT_EQ(eval.exitCode, 0) << eval.output;
+  EXPECT_NE(eval.output.find("over every rewrite the states list"), std::string::npos) << eval.output;
+  const nlohmann::json scored = readJson(scores);
+  EXPECT_GT(scored["listed_rewrites"].get<int>(), scored["transitions"].get<int>());
+  EXPECT_GT(scored["mean_abs_listed_reward"].get<double>(), 0.0);
+  const nlohmann::json traced = readJson(trace);
+  EXPECT_EQ(traced["policy"], "greedy");
+  const nlohmann::json& steps = traced["traces"].at(0)["steps"];
+  ASSERT_FALSE(steps.empty());
+  for (const auto& step : steps) EXPECT_GT(step["real_reward"].get<double>(), 0.0) << step.dump();
+
+  // The policy must be an X-RLflow agent: the RLFlow checkpoint is refused, naming the file.
+  expectCleanError(runCli("rl world-model eval " + checkpoint + " --models " + kSamples + "/nasrnn.onnx --episodes 1 --dream-trace " + trace +
+                          " --dream-policy " + checkpoint),
+                   "'rlflow' agent");
+}
+
 TEST(RlCli, BadCheckpointsAreRefusedByName) {
   const std::string dir = makeTempDir("rl-bad");
   const std::string checkpoint = dir + "/agent.ckpt";

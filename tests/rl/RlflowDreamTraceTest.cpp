@@ -113,3 +113,28 @@ TEST_F(RlflowDreamTraceTest, ItStopsAtTheStepLimitAndRepeats) {
   EXPECT_EQ(second.steps[0].realReward, first.steps[0].realReward);
   EXPECT_EQ(second.steps[0].rule, first.steps[0].rule);
 }
+
+// Another policy can play the real rollout: here the last candidate every step, which the
+// untrained controller (greedy) never takes; the world model is fed those actions.
+TEST_F(RlflowDreamTraceTest, AnotherPolicyCanPlayTheRealRollout) {
+  RlflowAgent agent(config, 1);
+  const DreamTrace own = traceDream(agent, environment, smallModel(), {.maxSteps = 3});
+  std::vector<RlflowAction> taken;
+  DreamTraceOptions options{.maxSteps = 3};
+  options.choose = [&](const RewriteEnvironment& real) {
+    const size_t last = real.candidates().size() - 1;
+    taken.push_back(actionOf(real.observation(), last, rules));
+    return last;
+  };
+  const DreamTrace other = traceDream(agent, environment, smallModel(), options);
+  ASSERT_EQ(other.steps.size(), taken.size());
+  ASSERT_FALSE(taken.empty());
+  for (size_t k = 0; k < taken.size(); ++k) {
+    EXPECT_EQ(other.steps[k].action.rule, taken[k].rule) << "step " << k;
+    EXPECT_EQ(other.steps[k].action.location, taken[k].location) << "step " << k;
+  }
+  ASSERT_FALSE(own.steps.empty());
+  EXPECT_FALSE(own.steps.front().action.rule == other.steps.front().action.rule &&
+               own.steps.front().action.location == other.steps.front().action.location)
+      << "the controller's first rewrite is the cheapest, not the last listed";
+}
