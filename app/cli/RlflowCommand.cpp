@@ -13,7 +13,6 @@
 #include "rl/TrainedModels.h"
 #include "rlflow/RlflowDreamTrace.h"
 #include "rlflow/RlflowTraining.h"
-#include "xrlflow/XrlflowAgent.h"
 #endif
 
 #include <nlohmann/json.hpp>
@@ -157,19 +156,12 @@ nlohmann::json dreamTraceJson(const std::string& model, const DreamTrace& trace)
 void writeDreamTraces(RlflowAgent& agent, const std::vector<NamedGraph>& models, const ActiveRules& rules, CostModel& cost,
                       const WorldModelEvalOptions& options) {
   RewriteEnvironment environment(rules.list, cost, argmaxOptionsFor(agent.config()));
-  std::optional<XrlflowAgent> xrlflow;
-  if (options.dreamPolicy != "rlflow" && options.dreamPolicy != "greedy") xrlflow = XrlflowAgent::load(options.dreamPolicy, rules.list, options.seed);
+  const std::function<size_t(RewriteEnvironment&)> policy = dreamTracePolicy(options.dreamPolicy, rules.list);
   nlohmann::json traces = nlohmann::json::array();
   for (const NamedGraph& model : models) {
     DreamTraceOptions trace;
     trace.maxSteps = options.dreamSteps;
-    if (options.dreamPolicy == "greedy")
-      trace.choose = [&](const RewriteEnvironment&) {
-        const bool saves = !environment.candidates().empty() && environment.candidates().front().costMs < environment.costMs();
-        return saves ? size_t{0} : environment.stopAction(); // cheapest first
-      };
-    else if (xrlflow)
-      trace.choose = [&](const RewriteEnvironment&) { return argmaxAction(xrlflow->decide(environment.observation(), false), environment); };
+    trace.choose = policy;
     trace.onStep = [&](const DreamTraceStep& s) {
       reportProgress("dream trace " + model.name + ": step " + std::to_string(s.step + 1) + " " + s.rule + ", real reward " +
                      std::to_string(s.realReward) + ", dreamt " + std::to_string(s.dreamtReward));

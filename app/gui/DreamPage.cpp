@@ -10,10 +10,12 @@
 #include "rl/RewriteEnvironment.h"
 #include "rlflow/RlflowDreamTrace.h"
 #include "rlflow/RlflowStrategy.h"
+#include "xrlflow/XrlflowStrategy.h"
 #include "run/RulePack.h"
 #include "xrlflow/XrlflowTraining.h"
 #endif
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -45,7 +47,8 @@ struct DreamOutcome {
 
 // On a worker: the agent, its rule pack and the cost model it was trained with (so rewards are
 // in the units the world model learnt), then the trace.
-DreamOutcome traceFrom(std::shared_ptr<const Graph> start, std::string checkpoint, int maxSteps,
+// `policy`: who plays the real rollout (dreamTracePolicy's names).
+DreamOutcome traceFrom(std::shared_ptr<const Graph> start, std::string checkpoint, std::string policy, int maxSteps,
                        std::function<void(const DreamTraceStep&)> onStep) {
   DreamOutcome outcome;
   try {
@@ -57,6 +60,7 @@ DreamOutcome traceFrom(std::shared_ptr<const Graph> start, std::string checkpoin
     DreamTraceOptions options;
     options.maxSteps = maxSteps;
     options.onStep = std::move(onStep);
+    options.choose = dreamTracePolicy(policy, rules.list);
     outcome.trace = traceDream(agent, environment, *start, options);
     outcome.cost = cost->spec();
   } catch (const std::exception& e) {
@@ -65,13 +69,15 @@ DreamOutcome traceFrom(std::shared_ptr<const Graph> start, std::string checkpoin
   return outcome;
 }
 
-QString summaryOf(const DreamTrace& trace, const QString& title, const std::string& cost) {
+QString summaryOf(const DreamTrace& trace, const QString& title, const QString& player, const std::string& cost) {
   const double saved = trace.initialCostMs > 0 ? 100.0 * (trace.initialCostMs - trace.finalCostMs) / trace.initialCostMs : 0.0;
   QString departure = trace.firstDeparture < 0
                           ? QObject::tr("the dream's mask offered every action taken")
                           : QObject::tr("the dream's mask first left out the action taken at step %1 (tinted rows)").arg(trace.firstDeparture + 1);
-  return QObject::tr("From %1: %2 steps (%3), %4 real environment steps, %5 % saved (%6). Return: real %7, dreamt %8, one-step %9; %10.")
+  return QObject::tr("From %1, played by %2: %3 steps (%4), %5 real environment steps, %6 % saved (%7). Return: real %8, dreamt %9, "
+                     "one-step %10; %11.")
       .arg(title)
+      .arg(player)
       .arg(trace.steps.size())
       .arg(QString::fromStdString(trace.stopReason))
       .arg(trace.realSteps)
@@ -103,6 +109,15 @@ void DreamPage::build() {
   steps_->setValue(kDefaultSteps);
   steps_->setPrefix(tr("at most "));
   steps_->setSuffix(tr(" steps"));
+  policy_ = new QComboBox(this);
+  policy_->setObjectName("dreamPolicy");
+  policy_->addItem(tr("played by the agent"), QStringLiteral("rlflow"));
+  policy_->addItem(tr("played by greedy"), QStringLiteral("greedy"));
+#if TESSERA_HAVE_TORCH
+  policy_->addItem(tr("played by X-RLflow (shipped)"), QString::fromStdString(defaultXrlflowCheckpoint()));
+#endif
+  policy_->setToolTip(tr("Who plays the real rollout; the world model dreams the same actions. Another player's path shows what "
+                         "the world model imagines of rewrites the agent never takes"));
   dream_ = new QPushButton(tr("Dream from the graph shown"), this);
   dream_->setToolTip(tr("Play the agent argmax in the real environment from the Graph view's graph, and dream the same actions"));
   status_ = new QLabel(this);
@@ -126,6 +141,7 @@ void DreamPage::build() {
   auto* bar = new QHBoxLayout;
   bar->addWidget(chooseAgent);
   bar->addWidget(agent_, 1);
+  bar->addWidget(policy_);
   bar->addWidget(steps_);
   bar->addWidget(dream_);
   auto* charts = new QSplitter(Qt::Horizontal, this);
@@ -194,12 +210,13 @@ bool DreamPage::trace() {
   }
   lastTraced_ = shown.graph;
   startTitle_ = shown.title.empty() ? tr("the graph shown") : QString::fromStdString(shown.title);
+  player_ = policy_->currentIndex() == 0 ? tr("the agent") : policy_->currentText().remove(tr("played by "));
   busy_ = true;
   dream_->setEnabled(false);
   model_->setTrace({});
   showCharts();
   status_->setStyleSheet(QString());
-  status_->setText(tr("Dreaming from %1: the agent plays the real environment (every rewrite of every state priced) …").arg(startTitle_));
+  status_->setText(tr("Dreaming from %1: %2 plays the real environment (every rewrite of every state priced) …").arg(startTitle_, player_));
   const std::string checkpoint = checkpoint_.isEmpty() ? defaultRlflowCheckpoint() : checkpoint_.toStdString();
   // Rows arrive as the real steps are taken: a step on a large model takes seconds.
   QPointer<DreamPage> self(this);
@@ -216,12 +233,13 @@ bool DreamPage::trace() {
     watcher->deleteLater();
     DreamOutcome outcome = watcher->result();
     if (!outcome.error.isEmpty()) return finish({}, outcome.error);
-    const QString summary = summaryOf(outcome.trace, startTitle_, outcome.cost);
+    const QString summary = summaryOf(outcome.trace, startTitle_, player_, outcome.cost);
     model_->setTrace(std::move(outcome.trace));
     showCharts();
     finish(summary, {});
   });
-  watcher->setFuture(views::runInBackground(traceFrom, shown.graph, checkpoint, steps_->value(), std::move(onStep)));
+  watcher->setFuture(views::runInBackground(traceFrom, shown.graph, checkpoint, policy_->currentData().toString().toStdString(),
+                                            steps_->value(), std::move(onStep)));
   return true;
 #else
   finish({}, tr("The dream view needs a build of Tessera with libtorch (Debian: libtorch-dev)."));

@@ -2,8 +2,10 @@
 // agent's imagined rollout beside the real one on the same actions (core/rlflow/RlflowDreamTrace):
 // reward per step (real, dreamt open loop, predicted one step at a time), valid actions per step
 // (real, in the dream's predicted mask), and a table of every step, so a person sees where the
-// world model's imagination departs from reality. The trace runs on a worker, a row a real step;
-// it is made when the tab is first shown and again on Dream. Needs a build with libtorch.
+// world model's imagination departs from reality. Greedy or the shipped X-RLflow agent may play
+// the real rollout instead, to show what the world model imagines of their paths. The trace runs
+// on a worker, a row a real step; it is made when the tab is first shown and again on Dream.
+// Needs a build with libtorch.
 #pragma once
 
 #include "GraphSnapshot.h"
@@ -14,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -62,9 +65,11 @@ private:
   std::function<views::GraphSnapshot()> source_;
   std::shared_ptr<const Graph> lastTraced_; // the start of the trace shown (or being made)
   QString startTitle_;
+  QString player_; // who plays the trace shown (or being made)
   QString checkpoint_;
   bool busy_ = false;
   QLabel* agent_ = nullptr;
+  QComboBox* policy_ = nullptr; // who plays the real rollout
   QSpinBox* steps_ = nullptr;
   QPushButton* dream_ = nullptr;
   QLabel* status_ = nullptr;

@@ -1,9 +1,11 @@
 #include "rlflow/RlflowDreamTrace.h"
 
 #include "rl/RewriteEnvironment.h"
+#include "xrlflow/XrlflowAgent.h"
 #include "xrlflow/XrlflowTraining.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace tessera {
 
@@ -86,6 +88,19 @@ DreamTrace traceDream(RlflowAgent& agent, RewriteEnvironment& environment, const
   else if (environment.done() && environment.candidates().empty()) trace.stopReason = "no rewrite left";
   else trace.stopReason = "step limit";
   return trace;
+}
+
+std::function<size_t(RewriteEnvironment&)> dreamTracePolicy(const std::string& name, std::span<const Rule* const> rules) {
+  if (name == "rlflow") return {};
+  if (name == "greedy")
+    return [](RewriteEnvironment& environment) {
+      const bool saves = !environment.candidates().empty() && environment.candidates().front().costMs < environment.costMs();
+      return saves ? size_t{0} : environment.stopAction(); // listed cheapest first
+    };
+  auto xrlflow = std::make_shared<XrlflowAgent>(XrlflowAgent::load(name, rules, 1));
+  return [xrlflow](RewriteEnvironment& environment) {
+    return argmaxAction(xrlflow->decide(environment.observation(), /*explore=*/false), environment);
+  };
 }
 
 } // namespace tessera

@@ -10,12 +10,14 @@
 #include "rlflow/RlflowAgent.h"
 
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace tessera {
 
 class Graph;
+class Rule;
 class RewriteEnvironment;
 
 struct DreamTraceStep {
@@ -51,8 +53,13 @@ struct DreamTraceOptions {
   // The real rollout's policy, a candidate index or the environment's stop action; default the
   // agent's argmax. Another policy's path (greedy's, X-RLflow's) shows what the world model
   // imagines of rewrites its own controller never takes.
-  std::function<size_t(const RewriteEnvironment&)> choose;
+  std::function<size_t(RewriteEnvironment&)> choose;
 };
+
+// Who plays a trace's real rollout, by name: "rlflow" (the agent's own argmax: no function),
+// "greedy" (the cheapest rewrite while it saves) or the path of an X-RLflow checkpoint (its
+// argmax). Throws tessera::Error naming a checkpoint that does not hold an X-RLflow agent.
+std::function<size_t(RewriteEnvironment&)> dreamTracePolicy(const std::string& name, std::span<const Rule* const> rules);
 
 // Resets `environment` (made with argmaxOptionsFor(agent.config()) to play as the strategy does)
 // to `start` and plays the trace; deterministic for the agent's seed.

@@ -12,6 +12,7 @@
 
 #include "onnx/OnnxExport.h"
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -65,6 +66,19 @@ TEST(DreamWindow, TheDreamViewTracesTheGraphShownAndRefusesAnXrlflowAgent) {
   EXPECT_EQ(dream->rewardChart()->pointCount(0), dream->stepsShown());
   EXPECT_EQ(dream->actionsChart()->seriesCount(), 2);
   EXPECT_TRUE(dream->statusText().contains("real environment steps")) << dream->statusText().toStdString();
+  EXPECT_TRUE(dream->statusText().contains("played by the agent")) << dream->statusText().toStdString();
+
+  // Greedy plays the real rollout instead: the world model dreams greedy's path.
+  auto* policy = dream->findChild<QComboBox*>("dreamPolicy");
+  ASSERT_TRUE(policy);
+  ASSERT_EQ(policy->count(), 3) << "the agent, greedy and the shipped X-RLflow agent";
+  policy->setCurrentIndex(1);
+  ASSERT_TRUE(dream->trace());
+  ASSERT_TRUE(traced.wait(60000));
+  EXPECT_TRUE(traced.takeFirst().at(0).toString().isEmpty()) << dream->statusText().toStdString();
+  EXPECT_TRUE(dream->statusText().contains("played by greedy")) << dream->statusText().toStdString();
+  EXPECT_GT(dream->stepsShown(), 0);
+  policy->setCurrentIndex(0);
 
   const QString xrlflow = TESSERA_SOURCE_DIR "/resources/agents/xrlflow.ckpt";
   dream->setCheckpoint(xrlflow);

@@ -121,7 +121,7 @@ TEST_F(RlflowDreamTraceTest, AnotherPolicyCanPlayTheRealRollout) {
   const DreamTrace own = traceDream(agent, environment, smallModel(), {.maxSteps = 3});
   std::vector<RlflowAction> taken;
   DreamTraceOptions options{.maxSteps = 3};
-  options.choose = [&](const RewriteEnvironment& real) {
+  options.choose = [&](RewriteEnvironment& real) {
     const size_t last = real.candidates().size() - 1;
     taken.push_back(actionOf(real.observation(), last, rules));
     return last;
