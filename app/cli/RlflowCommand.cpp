@@ -324,7 +324,7 @@ int runRlflowTrain(const RlTrainOptions& options) {
     dreams.push_back({{"episode", d.episode + 1}, {"model", d.label}, {"reward", d.reward}, {"steps", d.steps}, {"bootstrapped", d.bootstrapped}});
   nlohmann::json worldModel = nlohmann::json::array();
   for (const WorldModelLosses& l : report.worldModel)
-    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mae", l.reward}, {"listed_reward_mae", l.listedReward}, {"done_bce", l.done}, {"mask", l.mask}});
+    worldModel.push_back({{"total", l.total}, {"latent_nll", l.latentNll}, {"reward_mae", l.reward}, {"listed_reward_mse", l.listedReward}, {"done_bce", l.done}, {"mask", l.mask}});
   nlohmann::json evaluations = nlohmann::json::array();
   for (size_t k = 0; k < report.evaluations.size(); ++k)
     evaluations.push_back({{"after_dream_episode", report.evaluations[k].afterDreamEpisode},

@@ -359,10 +359,13 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
   // RLFlow's loss: the mixture's NLL over (latent size + 2), BCE(done) and the reward's error; and the mask.
   torch::Tensor total = nll / (kRlflowLatent + 2) + done + reward;
   if (worldModel->readsRewardPerRewrite()) {
-    // Every listed rewrite's reward, by the same absolute error (the mask's savings are this head's).
+    // Every listed rewrite's reward (the mask's savings are this head's), by its squared error, as
+    // RLFlow's loss has it: the absolute error learns each rewrite's median where z does not yet
+    // tell states apart, 0 for a rewrite that pays in a quarter of the states, and z then has no
+    // reason to tell them apart (measured in resources/doc/agents-rlflow.md).
     if (batch.listedRewards.numel() > 0) {
       const torch::Tensor inputs = worldModel->stepInput(batch.listedRules, batch.listedLocations, batch.stateZ.index_select(0, batch.listedState));
-      const torch::Tensor listed = (worldModel->rewriteReward(inputs) - batch.listedRewards).abs().mean();
+      const torch::Tensor listed = (worldModel->rewriteReward(inputs) - batch.listedRewards).pow(2).mean();
       losses.listedReward = listed.item<double>();
       total = total + listed;
     }

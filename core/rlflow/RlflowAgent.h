@@ -34,7 +34,7 @@ struct WorldModelLosses {
   double total = 0;
   double latentNll = 0; // the mixture's negative log-likelihood of the next z, per transition
   double reward = 0;    // mean absolute error
-  double listedReward = 0; // the same over every rewrite the states list (format 3; 0 before)
+  double listedReward = 0; // mean squared error over every rewrite the states list (format 3; 0 before)
   double done = 0;      // binary cross-entropy
   double mask = 0;      // the mask head's losses
 };

@@ -173,7 +173,7 @@ RlflowTrainingReport trainRlflow(RlflowAgent& agent, GraphEpisodes& models, cons
     report.worldModel.push_back(agent.trainWorldModel(batch, rate));
     const WorldModelLosses& l = report.worldModel.back();
     if ((update + 1) % 10 == 0 || update + 1 == options.worldModelUpdates)
-      say(format("world-model update %d/%d: loss %.4f (z NLL %.3f, reward MAE %.4f, listed %.4f, done BCE %.4f, mask %.4f), lr %.5f", update + 1,
+      say(format("world-model update %d/%d: loss %.4f (z NLL %.3f, reward MAE %.4f, listed MSE %.4f, done BCE %.4f, mask %.4f), lr %.5f", update + 1,
                  options.worldModelUpdates, l.total, l.latentNll, l.reward, l.listedReward, l.done, l.mask, rate));
   }
 
