@@ -10,8 +10,8 @@
 #include "rl/RewriteEnvironment.h"
 #include "rlflow/RlflowDreamTrace.h"
 #include "rlflow/RlflowStrategy.h"
-#include "xrlflow/XrlflowStrategy.h"
 #include "run/RulePack.h"
+#include "xrlflow/XrlflowStrategy.h"
 #include "xrlflow/XrlflowTraining.h"
 #endif
 

@@ -212,11 +212,12 @@ struct EpisodeBatch {
   std::vector<ActionMask> realMasks;
   // Every rewrite every state lists (within kRlflowLocations of its rule): its state's row of
   // stateZ, its action and the reward taking it gives. A state's listing prices each of them, so
-  // the reward of every one is known, not only of the one taken.
+  // the reward of every one is known, not only of the one taken. Empty unless asked for.
   torch::Tensor listedState, listedRules, listedLocations, listedRewards;
 };
 
-EpisodeBatch batchOf(std::span<const WorldModelEpisode> episodes, GraphEncoder& encoder, int rules) {
+// `listRewrites`: gather the listed rewrites too (a world model that reads a reward per rewrite).
+EpisodeBatch batchOf(std::span<const WorldModelEpisode> episodes, GraphEncoder& encoder, int rules, bool listRewrites) {
   EpisodeBatch batch;
   std::vector<const Observation*> states;
   size_t longest = 0;
@@ -225,7 +226,7 @@ EpisodeBatch batchOf(std::span<const WorldModelEpisode> episodes, GraphEncoder& 
   for (const WorldModelEpisode& episode : episodes) {
     longest = std::max(longest, episode.actions.size());
     for (const Observation& state : episode.states) {
-      for (size_t i = 0; i < state.candidates.size(); ++i) {
+      for (size_t i = 0; listRewrites && i < state.candidates.size(); ++i) {
         const RlflowAction action = actionOf(state, i, rules);
         if (action.location >= kRlflowLocations) continue;
         listedState.push_back(static_cast<int64_t>(states.size()));
@@ -292,6 +293,12 @@ WorldModelPass runWorldModel(EpisodeBatch& batch, WorldModel& worldModel, bool w
   return pass;
 }
 
+// The world model's reward of every listed rewrite of the batch, from its state's z ([listed]).
+torch::Tensor listedRewardPredictions(const EpisodeBatch& batch, WorldModel& worldModel) {
+  return worldModel->rewriteReward(
+      worldModel->stepInput(batch.listedRules, batch.listedLocations, batch.stateZ.index_select(0, batch.listedState)));
+}
+
 // Of the (state, rule) pairs that have a rewrite, the share `predicted` says present; of those it
 // says present, the share that have one.
 std::pair<double, double> recallAndPrecision(const torch::Tensor& predicted, const torch::Tensor& real) {
@@ -342,7 +349,7 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
   State& s = *state_;
   WorldModelLosses losses;
   if (episodes.empty()) return losses;
-  EpisodeBatch batch = batchOf(episodes, s.networks->encoder, s.config.rules);
+  EpisodeBatch batch = batchOf(episodes, s.networks->encoder, s.config.rules, s.networks->worldModel->readsRewardPerRewrite());
   WorldModel& worldModel = s.networks->worldModel;
   WorldModelPass pass = runWorldModel(batch, worldModel, /*withSavings=*/false);
   const torch::Tensor count = batch.valid.sum().clamp_min(1);
@@ -364,8 +371,7 @@ WorldModelLosses RlflowAgent::trainWorldModel(std::span<const WorldModelEpisode>
     // tell states apart, 0 for a rewrite that pays in a quarter of the states, and z then has no
     // reason to tell them apart (measured in resources/doc/agents-rlflow.md).
     if (batch.listedRewards.numel() > 0) {
-      const torch::Tensor inputs = worldModel->stepInput(batch.listedRules, batch.listedLocations, batch.stateZ.index_select(0, batch.listedState));
-      const torch::Tensor listed = (worldModel->rewriteReward(inputs) - batch.listedRewards).pow(2).mean();
+      const torch::Tensor listed = (listedRewardPredictions(batch, worldModel) - batch.listedRewards).pow(2).mean();
       losses.listedReward = listed.item<double>();
       total = total + listed;
     }
@@ -394,7 +400,7 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
   State& s = *state_;
   WorldModelScores scores;
   if (episodes.empty()) return scores;
-  EpisodeBatch batch = batchOf(episodes, s.networks->encoder, s.config.rules);
+  EpisodeBatch batch = batchOf(episodes, s.networks->encoder, s.config.rules, s.networks->worldModel->readsRewardPerRewrite());
   WorldModelPass pass = runWorldModel(batch, s.networks->worldModel, /*withSavings=*/true);
   const double transitions = batch.valid.sum().item<double>();
   scores.transitions = static_cast<size_t>(transitions);
@@ -408,9 +414,8 @@ WorldModelScores RlflowAgent::scoreWorldModel(std::span<const WorldModelEpisode>
   }
   WorldModel& worldModel = s.networks->worldModel;
   if (worldModel->readsRewardPerRewrite() && batch.listedRewards.numel() > 0) {
-    const torch::Tensor inputs = worldModel->stepInput(batch.listedRules, batch.listedLocations, batch.stateZ.index_select(0, batch.listedState));
     scores.listedRewrites = static_cast<size_t>(batch.listedRewards.numel());
-    scores.listedRewardMae = (worldModel->rewriteReward(inputs) - batch.listedRewards).abs().mean().item<double>();
+    scores.listedRewardMae = (listedRewardPredictions(batch, worldModel) - batch.listedRewards).abs().mean().item<double>();
     scores.meanAbsListedReward = batch.listedRewards.abs().mean().item<double>();
   }
   const torch::Tensor predictedPresent = pass.mask.presentLogits > 0;
